@@ -1,0 +1,162 @@
+// CPU backend of the median filter: a two-level histogram of the window slides along
+// each row, so a step costs 2 * window sample updates plus two short bin walks
+// instead of a sort of window * window samples.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "cpu_parallel.h"
+#include "median.h"
+
+namespace cf {
+namespace {
+
+// Counts of the window's samples at two resolutions: the coarse bins (a value's top
+// half of bits) locate the median in a few steps, the fine bins (full values) inside
+// the chosen coarse bin pin it down.
+template <typename Sample>
+class WindowHistogram {
+public:
+  static constexpr int kValueBits = 8 * sizeof(Sample);
+  // 8-bit: 16 coarse bins of 16 values; 16-bit: 256 coarse bins of 256 values.
+  static constexpr int kCoarseShift = kValueBits / 2;
+  static constexpr int kCoarseBins = 1 << (kValueBits - kCoarseShift);
+
+  WindowHistogram() : coarse_(kCoarseBins, 0), fine_(size_t{1} << kValueBits, 0) {}
+
+  // Adds `delta` samples of `value` (removes them where negative).
+  void change(Sample value, int delta) {
+    coarse_[value >> kCoarseShift] += delta;
+    fine_[value] += delta;
+  }
+
+  // The value of 0-based rank `rank` among the counted samples (sorted ascending).
+  Sample value_at_rank(int rank) const {
+    int below = 0;
+    int coarse = 0;
+    while (below + coarse_[coarse] <= rank)
+      below += coarse_[coarse++];
+    int value = coarse << kCoarseShift;
+    while (below + fine_[value] <= rank)
+      below += fine_[value++];
+    return static_cast<Sample>(value);
+  }
+
+private:
+  static_assert(kMedianMaxWindow * kMedianMaxWindow <= std::numeric_limits<uint16_t>::max(),
+                "a bin must hold a whole window");
+  std::vector<uint16_t> coarse_;
+  std::vector<uint16_t> fine_;  // 128 KiB for 16-bit: stays in L2
+};
+
+// Samples may sit at any byte offset (odd pitches, packed formats): memcpy is the
+// portable unaligned access and compiles to a plain load/store.
+template <typename Sample>
+Sample load_sample(const uint8_t *address) {
+  Sample sample;
+  std::memcpy(&sample, address, sizeof sample);
+  return sample;
+}
+
+template <typename Sample>
+void store_sample(uint8_t *address, Sample sample) {
+  std::memcpy(address, &sample, sizeof sample);
+}
+
+// Byte offset standing for a window column that lies in the constant border.
+constexpr ptrdiff_t kConstantColumn = -1;
+
+// Filters rows [y_begin, y_end). column_offsets[j] is the byte offset within a source
+// row of window column j - radius (or kConstantColumn).
+template <typename Sample>
+void median_rows(const Plane &src, const Plane &dst, const MedianParams &params,
+                 const std::vector<ptrdiff_t> &column_offsets, int y_begin, int y_end) {
+  const int window = params.window;
+  const int radius = window / 2;
+  const int median_rank = (window * window - 1) / 2;
+  const auto constant = static_cast<Sample>(
+      std::min<uint32_t>(params.border.constant, std::numeric_limits<Sample>::max()));
+
+  WindowHistogram<Sample> histogram;
+  std::vector<const uint8_t *> rows;  // the window's rows that lie inside src
+  rows.reserve(window);
+  for (int y = y_begin; y < y_end; ++y) {
+    rows.clear();
+    for (int dy = -radius; dy <= radius; ++dy) {
+      const int row = border_index(y + dy, src.height, params.border.mode);
+      if (row >= 0)
+        rows.push_back(src.data + row * src.row_pitch);
+    }
+    const int constant_rows = window - static_cast<int>(rows.size());
+
+    // Adds (+1) or removes (-1) one window column; border constants are counted in bulk.
+    const auto update_column = [&](ptrdiff_t offset, int delta) {
+      if (offset == kConstantColumn) {
+        histogram.change(constant, delta * window);
+        return;
+      }
+      for (const uint8_t *row : rows)
+        histogram.change(load_sample<Sample>(row + offset), delta);
+      if (constant_rows > 0)
+        histogram.change(constant, delta * constant_rows);
+    };
+
+    uint8_t *out = dst.data + y * dst.row_pitch;
+    for (int j = 0; j < window; ++j)
+      update_column(column_offsets[j], +1);
+    store_sample(out, histogram.value_at_rank(median_rank));
+    for (int x = 1; x < src.width; ++x) {
+      update_column(column_offsets[x - 1], -1);
+      update_column(column_offsets[x + window - 1], +1);
+      store_sample(out + x * static_cast<ptrdiff_t>(dst.pixel_stride),
+                   histogram.value_at_rank(median_rank));
+    }
+    // Leave the histogram empty for the next row: far cheaper than clearing 64 Ki bins.
+    for (int j = src.width - 1; j < src.width - 1 + window; ++j)
+      update_column(column_offsets[j], -1);
+  }
+}
+
+template <typename Sample>
+void median_plane(const Plane &src, const Plane &dst, const MedianParams &params,
+                  int threads) {
+  const int radius = params.window / 2;
+  std::vector<ptrdiff_t> column_offsets(src.width + params.window - 1);
+  for (int j = 0; j < static_cast<int>(column_offsets.size()); ++j) {
+    const int column = border_index(j - radius, src.width, params.border.mode);
+    column_offsets[j] =
+        column < 0 ? kConstantColumn : column * static_cast<ptrdiff_t>(src.pixel_stride);
+  }
+  // Per pixel: 2 * window sample updates and the walk over the coarse bins.
+  const long work_per_row =
+      static_cast<long>(src.width) * (2 * params.window + WindowHistogram<Sample>::kCoarseBins);
+  parallel_ranges(src.height, threads, work_per_row, [&](int begin, int end) {
+    median_rows<Sample>(src, dst, params, column_offsets, begin, end);
+  });
+}
+
+bool is_valid_plane(const Plane &plane, SampleDepth depth) {
+  return plane.data != nullptr && plane.width >= 1 && plane.height >= 1 &&
+         plane.pixel_stride >= bytes_per_sample(depth) &&
+         plane.row_pitch >= static_cast<ptrdiff_t>(plane.width - 1) * plane.pixel_stride +
+                                bytes_per_sample(depth);
+}
+
+}  // namespace
+
+void median_cpu(const Plane &src, const Plane &dst, SampleDepth depth,
+                const MedianParams &params, int threads) {
+  const bool valid = is_valid_plane(src, depth) && is_valid_plane(dst, depth) &&
+                     src.width == dst.width && src.height == dst.height &&
+                     params.window % 2 == 1 && params.window >= kMedianMinWindow &&
+                     params.window <= kMedianMaxWindow;
+  if (!valid)
+    return;
+  if (depth == SampleDepth::U8)
+    median_plane<uint8_t>(src, dst, params, threads);
+  else
+    median_plane<uint16_t>(src, dst, params, threads);
+}
+
+}  // namespace cf

@@ -1,0 +1,198 @@
+// Comparator networks generated at compile time from a description, not typed by hand:
+// Batcher's odd-even merge sort for any size, and the selection of the median of a
+// K x K window whose columns are already sorted. Host and device code apply the same
+// networks, so the host can prove them (0-1 principle) and the kernels run them from
+// registers: every index is a template argument, none reaches local memory.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+
+#include "plane.h"
+
+namespace cf {
+
+// After it, v[lo] holds the smaller and v[hi] the larger of the two values.
+struct Comparator {
+  int lo = 0;
+  int hi = 0;
+};
+
+template <int Capacity>
+struct Network {
+  Comparator comparators[Capacity] = {};
+  int size = 0;
+
+  CF_HOST_DEVICE constexpr void add(int lo, int hi) { comparators[size++] = {lo, hi}; }
+};
+
+// Batcher's odd-even merge sort of n values at positions[0..n), ascending in that
+// order. For n not a power of two it is the network of the next power of two without
+// the comparators that touch a position >= n: those would face +infinity and do nothing.
+template <typename Sink>
+CF_HOST_DEVICE constexpr void append_batcher(Sink &network, const int *positions, int n) {
+  for (int p = 1; p < n; p *= 2)
+    for (int k = p; k >= 1; k /= 2)
+      for (int j = k % p; j + k < n; j += 2 * k)
+        for (int i = 0; i < k && i + j + k < n; ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p))
+            network.add(positions[i + j], positions[i + j + k]);
+}
+
+// Counts comparators instead of storing them, to size a Network exactly.
+struct ComparatorCount {
+  int size = 0;
+  CF_HOST_DEVICE constexpr void add(int, int) { ++size; }
+};
+
+template <int N>
+CF_HOST_DEVICE constexpr int batcher_size() {
+  int positions[N] = {};
+  ComparatorCount count;
+  append_batcher(count, positions, N);
+  return count.size;
+}
+
+template <int N>
+CF_HOST_DEVICE constexpr Network<batcher_size<N>()> make_sorting_network() {
+  int positions[N] = {};
+  for (int i = 0; i < N; ++i)
+    positions[i] = i;
+  Network<batcher_size<N>()> network;
+  append_batcher(network, positions, N);
+  return network;
+}
+
+template <int N>
+inline constexpr auto kSortingNetwork = make_sorting_network<N>();
+
+// What is known about the order of the values at N positions while a network runs:
+// le[p][q] says value p <= value q for sure. Sound, not complete: a comparator whose
+// order is already known does nothing and can go.
+template <int N>
+struct KnownOrder {
+  bool le[N][N] = {};
+
+  CF_HOST_DEVICE constexpr void apply(Comparator c) {
+    bool at_most_lo[N] = {}, at_most_hi[N] = {}, at_least_lo[N] = {}, at_least_hi[N] = {};
+    for (int p = 0; p < N; ++p) {
+      at_most_lo[p] = le[p][c.lo] && le[p][c.hi];  // p <= min needs p below both
+      at_most_hi[p] = le[p][c.lo] || le[p][c.hi];
+      at_least_lo[p] = le[c.lo][p] || le[c.hi][p];
+      at_least_hi[p] = le[c.lo][p] && le[c.hi][p];
+    }
+    for (int p = 0; p < N; ++p) {
+      le[p][c.lo] = at_most_lo[p];
+      le[p][c.hi] = at_most_hi[p];
+      le[c.lo][p] = at_least_lo[p];
+      le[c.hi][p] = at_least_hi[p];
+    }
+    le[c.lo][c.lo] = le[c.hi][c.hi] = le[c.lo][c.hi] = true;
+    le[c.hi][c.lo] = false;  // unknown: only a redundant comparator would have it
+  }
+};
+
+// Median of K x K values in cell i * K + j (row i, column j) whose columns are sorted
+// ascending. Sorting the rows keeps the columns sorted; then cell (i, j) is at least
+// every cell (i' <= i, j' <= j), so (i+1)(j+1)-1 cells lie below it and (K-i)(K-j)-1
+// above it. Cells that cannot hold rank m = (K*K-1)/2 drop out, `surely_below` of them
+// beneath it, and the median is the value of rank m - surely_below among the remaining
+// candidates, which a sorting network over the candidates delivers at cell `output`.
+// That network loses the comparators whose order the sorted rows and columns already
+// imply, and the whole plan those that cannot reach `output`; the compiler then drops
+// the unused halves (a min or max whose result nobody reads) of those that remain.
+template <int K>
+struct MedianPlan : Network<K * batcher_size<K>() + batcher_size<K * K>()> {
+  static constexpr int kCells = K * K;
+  static constexpr int kRank = (kCells - 1) / 2;
+
+  int output = 0;      // cell holding the median
+  int candidates = 0;  // cells that could hold it, for the record
+};
+
+template <int K>
+CF_HOST_DEVICE constexpr MedianPlan<K> make_median_plan() {
+  using Plan = MedianPlan<K>;
+  constexpr int kCells = Plan::kCells;
+  constexpr int kRank = Plan::kRank;
+
+  Plan all;
+  for (int i = 0; i < K; ++i) {
+    int row[K] = {};
+    for (int j = 0; j < K; ++j)
+      row[j] = i * K + j;
+    append_batcher(all, row, K);
+  }
+
+  int candidates[kCells] = {};
+  int surely_below = 0;
+  for (int i = 0; i < K; ++i)
+    for (int j = 0; j < K; ++j) {
+      const int lowest_rank = (i + 1) * (j + 1) - 1;
+      const int highest_rank = kCells - (K - i) * (K - j);
+      if (highest_rank < kRank)
+        ++surely_below;
+      else if (lowest_rank <= kRank)
+        candidates[all.candidates++] = i * K + j;
+    }
+  all.output = candidates[kRank - surely_below];
+
+  Network<batcher_size<kCells>()> selection;
+  append_batcher(selection, candidates, all.candidates);
+  KnownOrder<kCells> known;
+  for (int a = 0; a < kCells; ++a)
+    for (int b = 0; b < kCells; ++b)
+      known.le[a][b] = a / K <= b / K && a % K <= b % K;
+  for (int c = 0; c < selection.size; ++c) {
+    const Comparator cmp = selection.comparators[c];
+    if (!known.le[cmp.lo][cmp.hi]) {
+      all.add(cmp.lo, cmp.hi);
+      known.apply(cmp);
+    }
+  }
+
+  // Walk backwards from the output, keeping the comparators it depends on.
+  bool needed[kCells] = {};
+  bool keep[sizeof(all.comparators) / sizeof(Comparator)] = {};
+  needed[all.output] = true;
+  for (int c = all.size - 1; c >= 0; --c) {
+    const Comparator cmp = all.comparators[c];
+    if (needed[cmp.lo] || needed[cmp.hi]) {
+      keep[c] = true;
+      needed[cmp.lo] = needed[cmp.hi] = true;
+    }
+  }
+  Plan pruned;
+  for (int c = 0; c < all.size; ++c)
+    if (keep[c])
+      pruned.add(all.comparators[c].lo, all.comparators[c].hi);
+  pruned.output = all.output;
+  pruned.candidates = all.candidates;
+  return pruned;
+}
+
+template <int K>
+inline constexpr auto kMedianPlan = make_median_plan<K>();
+
+// Applies `network` (a constexpr object with static storage) to v, calling
+// order(a, b) for each comparator, which leaves min in a and max in b. Indices are
+// template arguments so that v stays in registers.
+template <int Lo, int Hi, typename T, std::size_t N, typename Order>
+CF_HOST_DEVICE inline void compare_exchange(T (&v)[N], const Order &order) {
+  static_assert(Lo >= 0 && Lo < static_cast<int>(N) && Hi >= 0 && Hi < static_cast<int>(N),
+                "comparator outside the array");
+  order(v[Lo], v[Hi]);
+}
+
+template <const auto &network, typename T, std::size_t N, typename Order, std::size_t... I>
+CF_HOST_DEVICE inline void apply_network(T (&v)[N], const Order &order,
+                                         std::index_sequence<I...>) {
+  (compare_exchange<network.comparators[I].lo, network.comparators[I].hi>(v, order), ...);
+}
+
+template <const auto &network, typename T, std::size_t N, typename Order>
+CF_HOST_DEVICE inline void apply_network(T (&v)[N], const Order &order) {
+  apply_network<network>(v, order, std::make_index_sequence<network.size>{});
+}
+
+}  // namespace cf

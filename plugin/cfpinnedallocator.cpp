@@ -1,0 +1,160 @@
+#include "cfpinnedallocator.h"
+
+#include <cuda_runtime_api.h>
+
+GST_DEBUG_CATEGORY_STATIC (cf_pinned_debug);
+#define GST_CAT_DEFAULT cf_pinned_debug
+
+struct _CfPinnedAllocator
+{
+  GstAllocator parent;
+};
+
+/* A pinned block, or a share of one (then parent holds the block). */
+struct CfPinnedMemory
+{
+  GstMemory mem;
+  guint8 *data;
+};
+
+G_DEFINE_TYPE (CfPinnedAllocator, cf_pinned_allocator, GST_TYPE_ALLOCATOR);
+
+static CfPinnedMemory *
+cf_pinned_memory_wrap (GstAllocator * allocator, GstMemory * parent,
+    GstMemoryFlags flags, guint8 * data, gsize maxsize, gsize align,
+    gsize offset, gsize size)
+{
+  auto *mem = g_new0 (CfPinnedMemory, 1);
+  gst_memory_init (GST_MEMORY_CAST (mem), flags, allocator, parent, maxsize,
+      align, offset, size);
+  mem->data = data;
+  return mem;
+}
+
+static GstMemory *
+cf_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
+{
+  const gsize maxsize = size + params->prefix + params->padding;
+  void *data = nullptr;
+  /* cudaHostAlloc returns page-aligned memory, which satisfies any align mask
+   * GStreamer asks for below a page. */
+  cudaError_t err = cudaHostAlloc (&data, MAX (maxsize, 1), cudaHostAllocPortable);
+  if (err != cudaSuccess) {
+    GST_ERROR ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: %s",
+        maxsize, cudaGetErrorString (err));
+    return nullptr;
+  }
+  auto *bytes = static_cast<guint8 *> (data);
+  if (params->prefix && (params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED))
+    memset (bytes, 0, params->prefix);
+  if (params->padding && (params->flags & GST_MEMORY_FLAG_ZERO_PADDED))
+    memset (bytes + params->prefix + size, 0, params->padding);
+  return GST_MEMORY_CAST (cf_pinned_memory_wrap (allocator, nullptr,
+          params->flags, bytes, maxsize, params->align, params->prefix, size));
+}
+
+static void
+cf_pinned_allocator_free (GstAllocator *, GstMemory * memory)
+{
+  auto *mem = reinterpret_cast<CfPinnedMemory *> (memory);
+  if (!memory->parent) {
+    cudaError_t err = cudaFreeHost (mem->data);
+    if (err != cudaSuccess)
+      GST_WARNING ("cudaFreeHost failed: %s", cudaGetErrorString (err));
+  }
+  g_free (mem);
+}
+
+static gpointer
+cf_pinned_memory_map (GstMemory * memory, gsize, GstMapFlags)
+{
+  return reinterpret_cast<CfPinnedMemory *> (memory)->data;
+}
+
+static void
+cf_pinned_memory_unmap (GstMemory *)
+{
+}
+
+static GstMemory *
+cf_pinned_memory_share (GstMemory * memory, gssize offset, gssize size)
+{
+  auto *mem = reinterpret_cast<CfPinnedMemory *> (memory);
+  GstMemory *parent = memory->parent ? memory->parent : memory;
+  if (size == -1)
+    size = memory->size - offset;
+  return GST_MEMORY_CAST (cf_pinned_memory_wrap (memory->allocator, parent,
+          static_cast<GstMemoryFlags> (GST_MINI_OBJECT_FLAGS (parent) |
+              GST_MINI_OBJECT_FLAG_LOCK_READONLY), mem->data, memory->maxsize,
+          memory->align, memory->offset + offset, size));
+}
+
+static void
+cf_pinned_allocator_class_init (CfPinnedAllocatorClass * klass)
+{
+  auto *allocator_class = GST_ALLOCATOR_CLASS (klass);
+  allocator_class->alloc = cf_pinned_allocator_alloc;
+  allocator_class->free = cf_pinned_allocator_free;
+  GST_DEBUG_CATEGORY_INIT (cf_pinned_debug, "cfpinnedallocator", 0,
+      "Pinned host memory for CUDA transfers");
+}
+
+static void
+cf_pinned_allocator_init (CfPinnedAllocator * self)
+{
+  auto *allocator = GST_ALLOCATOR_CAST (self);
+  allocator->mem_type = CF_PINNED_MEMORY_TYPE;
+  allocator->mem_map = cf_pinned_memory_map;
+  allocator->mem_unmap = cf_pinned_memory_unmap;
+  allocator->mem_share = cf_pinned_memory_share;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+GstAllocator *
+cf_pinned_allocator_get (void)
+{
+  static GstAllocator *allocator;
+  if (g_once_init_enter (&allocator)) {
+    auto *created = GST_ALLOCATOR_CAST (g_object_new (CF_TYPE_PINNED_ALLOCATOR,
+            nullptr));
+    gst_object_ref_sink (created);
+    GST_OBJECT_FLAG_SET (created, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&allocator, created);
+  }
+  return GST_ALLOCATOR_CAST (gst_object_ref (allocator));
+}
+
+gboolean
+cf_buffer_is_pinned (GstBuffer * buffer)
+{
+  const guint n = gst_buffer_n_memory (buffer);
+  for (guint i = 0; i < n; i++) {
+    if (!gst_memory_is_type (gst_buffer_peek_memory (buffer, i),
+            CF_PINNED_MEMORY_TYPE))
+      return FALSE;
+  }
+  return n > 0;
+}
+
+GstBufferPool *
+cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers)
+{
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps (&info, caps))
+    return nullptr;
+
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      min_buffers, 0);
+  GstAllocator *allocator = cf_pinned_allocator_get ();
+  gst_buffer_pool_config_set_allocator (config, allocator, nullptr);
+  gst_object_unref (allocator);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return nullptr;
+  }
+  return pool;
+}

@@ -1,0 +1,26 @@
+/* Page-locked (pinned) host memory for frames that cross PCIe: copies from and to it
+ * run at full bus speed and overlap kernels, which pageable memory cannot. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+#define CF_PINNED_MEMORY_TYPE "CfPinnedMemory"
+
+#define CF_TYPE_PINNED_ALLOCATOR (cf_pinned_allocator_get_type ())
+G_DECLARE_FINAL_TYPE (CfPinnedAllocator, cf_pinned_allocator, CF, PINNED_ALLOCATOR,
+    GstAllocator)
+
+/* The process-wide allocator (cudaHostAlloc, portable to every device). */
+GstAllocator *cf_pinned_allocator_get (void);
+
+/* TRUE when every memory of buffer is pinned memory of this allocator. */
+gboolean cf_buffer_is_pinned (GstBuffer * buffer);
+
+/* A video buffer pool of pinned memory for caps, holding at least min_buffers.
+ * NULL if the pool cannot be configured. */
+GstBufferPool *cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers);
+
+G_END_DECLS

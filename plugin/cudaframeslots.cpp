@@ -1,0 +1,179 @@
+#include "cudaframeslots.h"
+
+#include "cfvideolayout.h"
+
+#include <algorithm>
+
+/* Returns the first failing CUDA call's error from the enclosing function. */
+#define CF_RETURN_IF_FAILED(call) \
+  do { \
+    const cudaError_t cf_err_ = (call); \
+    if (cf_err_ != cudaSuccess) \
+      return cf_err_; \
+  } while (0)
+
+struct CudaFrameSlots::Slot
+{
+  cudaStream_t stream = nullptr;
+  cudaEvent_t done = nullptr;
+  guint8 *input = nullptr;
+  guint8 *output = nullptr;
+
+  /* Frees in reverse order of creation; the first error wins. */
+  cudaError_t destroy ()
+  {
+    cudaError_t first = cudaSuccess;
+    auto keep_first = [&first] (cudaError_t err) {
+      if (first == cudaSuccess)
+        first = err;
+    };
+    if (stream)
+      keep_first (cudaStreamSynchronize (stream));
+    if (output)
+      keep_first (cudaFree (output));
+    if (input)
+      keep_first (cudaFree (input));
+    if (done)
+      keep_first (cudaEventDestroy (done));
+    if (stream)
+      keep_first (cudaStreamDestroy (stream));
+    stream = nullptr;
+    done = nullptr;
+    input = output = nullptr;
+    return first;
+  }
+
+  ~Slot () { destroy (); }
+};
+
+CudaFrameSlots::CudaFrameSlots () = default;
+
+CudaFrameSlots::~CudaFrameSlots ()
+{
+  release ();
+}
+
+cudaStream_t
+CudaFrameSlots::stream (int slot) const
+{
+  return slots_[slot]->stream;
+}
+
+cudaError_t
+CudaFrameSlots::select_device () const
+{
+  return cudaSetDevice (device_);
+}
+
+cudaError_t
+CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count)
+{
+  CF_RETURN_IF_FAILED (release ());
+  device_ = device;
+  info_ = info;
+  CF_RETURN_IF_FAILED (select_device ());
+  const size_t frame_bytes = std::max<size_t> (GST_VIDEO_INFO_SIZE (&info), 1);
+  for (int i = 0; i < count; i++) {
+    slots_.push_back (std::make_unique<Slot> ());
+    Slot & slot = *slots_.back ();
+    CF_RETURN_IF_FAILED (cudaStreamCreateWithFlags (&slot.stream,
+            cudaStreamNonBlocking));
+    CF_RETURN_IF_FAILED (cudaEventCreateWithFlags (&slot.done,
+            cudaEventDisableTiming));
+    CF_RETURN_IF_FAILED (cudaMalloc (reinterpret_cast<void **> (&slot.input), frame_bytes));
+    CF_RETURN_IF_FAILED (cudaMalloc (reinterpret_cast<void **> (&slot.output), frame_bytes));
+  }
+  return cudaSuccess;
+}
+
+cudaError_t
+CudaFrameSlots::release ()
+{
+  if (slots_.empty ())
+    return cudaSuccess;
+  cudaError_t first = select_device ();
+  for (auto & slot : slots_) {
+    const cudaError_t err = slot->destroy ();
+    if (first == cudaSuccess)
+      first = err;
+  }
+  slots_.clear ();
+  return first;
+}
+
+cudaError_t
+CudaFrameSlots::upload (int slot, const GstVideoFrame & host)
+{
+  CF_RETURN_IF_FAILED (select_device ());
+  Slot & s = *slots_[slot];
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++) {
+    const size_t device_pitch = GST_VIDEO_INFO_PLANE_STRIDE (&info_, p);
+    const size_t host_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (&host, p);
+    /* The negotiated stride covers a whole row; a padded host row has more. */
+    CF_RETURN_IF_FAILED (cudaMemcpy2DAsync (s.input +
+            GST_VIDEO_INFO_PLANE_OFFSET (&info_, p), device_pitch,
+            GST_VIDEO_FRAME_PLANE_DATA (&host, p), host_pitch,
+            std::min (device_pitch, host_pitch), cf_plane_rows (&info_, p),
+            cudaMemcpyHostToDevice, s.stream));
+  }
+  return cudaSuccess;
+}
+
+cudaError_t
+CudaFrameSlots::copy_input_to_output (int slot)
+{
+  CF_RETURN_IF_FAILED (select_device ());
+  Slot & s = *slots_[slot];
+  return cudaMemcpyAsync (s.output, s.input, GST_VIDEO_INFO_SIZE (&info_),
+      cudaMemcpyDeviceToDevice, s.stream);
+}
+
+cudaError_t
+CudaFrameSlots::download (int slot, GstVideoFrame & host)
+{
+  CF_RETURN_IF_FAILED (select_device ());
+  Slot & s = *slots_[slot];
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++) {
+    const size_t device_pitch = GST_VIDEO_INFO_PLANE_STRIDE (&info_, p);
+    const size_t host_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (&host, p);
+    CF_RETURN_IF_FAILED (cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (&host,
+                p), host_pitch,
+            s.output + GST_VIDEO_INFO_PLANE_OFFSET (&info_, p), device_pitch,
+            std::min (device_pitch, host_pitch), cf_plane_rows (&info_, p),
+            cudaMemcpyDeviceToHost, s.stream));
+  }
+  return cudaEventRecord (s.done, s.stream);
+}
+
+cudaError_t
+CudaFrameSlots::wait (int slot)
+{
+  CF_RETURN_IF_FAILED (select_device ());
+  return cudaEventSynchronize (slots_[slot]->done);
+}
+
+cf::Plane
+CudaFrameSlots::component (guint8 * base, int component) const
+{
+  const guint plane = GST_VIDEO_INFO_COMP_PLANE (&info_, component);
+  cf::Plane view;
+  view.data = base + GST_VIDEO_INFO_PLANE_OFFSET (&info_, plane) +
+      GST_VIDEO_INFO_COMP_POFFSET (&info_, component);
+  view.width = GST_VIDEO_INFO_COMP_WIDTH (&info_, component);
+  view.height = GST_VIDEO_INFO_COMP_HEIGHT (&info_, component);
+  view.row_pitch = GST_VIDEO_INFO_PLANE_STRIDE (&info_, plane);
+  view.pixel_stride = GST_VIDEO_INFO_COMP_PSTRIDE (&info_, component);
+  return view;
+}
+
+cf::Plane
+CudaFrameSlots::input_component (int slot, int comp) const
+{
+  return component (slots_[slot]->input, comp);
+}
+
+cf::Plane
+CudaFrameSlots::output_component (int slot, int comp) const
+{
+  return component (slots_[slot]->output, comp);
+}

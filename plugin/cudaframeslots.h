@@ -1,0 +1,54 @@
+/* The CUDA side of the data path: per frame in flight a stream, a completion event
+ * and device copies of the input and output frame. Knows where a frame lives, not
+ * which kernel runs on it. */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <vector>
+
+#include "plane.h"
+
+class CudaFrameSlots
+{
+public:
+  CudaFrameSlots ();
+  CudaFrameSlots (const CudaFrameSlots &) = delete;
+  CudaFrameSlots & operator= (const CudaFrameSlots &) = delete;
+  ~CudaFrameSlots ();
+
+  /* Frees what a previous configure allocated, then allocates `count` slots for
+   * frames laid out as `info` says, on `device`. */
+  cudaError_t configure (int device, const GstVideoInfo & info, int count);
+  /* Waits for every slot's work, then frees everything. Returns the first error. */
+  cudaError_t release ();
+
+  int count () const { return static_cast<int> (slots_.size ()); }
+  int device () const { return device_; }
+  cudaStream_t stream (int slot) const;
+
+  /* Queues the copy of every plane of `host` into the slot's device input. */
+  cudaError_t upload (int slot, const GstVideoFrame & host);
+  /* Queues device input -> device output for samples no kernel will write. */
+  cudaError_t copy_input_to_output (int slot);
+  /* Queues the copy of the slot's device output into `host`, then marks the slot's
+   * work done. */
+  cudaError_t download (int slot, GstVideoFrame & host);
+  /* Blocks until the slot's queued work has finished; returns its error. */
+  cudaError_t wait (int slot);
+
+  cf::Plane input_component (int slot, int component) const;
+  cf::Plane output_component (int slot, int component) const;
+
+private:
+  struct Slot;
+  cudaError_t select_device () const;
+  cf::Plane component (guint8 * base, int component) const;
+
+  int device_ = 0;
+  GstVideoInfo info_ {};
+  std::vector<std::unique_ptr<Slot>> slots_;
+};

@@ -1,0 +1,834 @@
+#include "gstcudafilter.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <deque>
+#include <memory>
+
+#include "cfpinnedallocator.h"
+#include "cfvideolayout.h"
+#include "cudaframeslots.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_filter_debug
+
+#define DEFAULT_DEVICE_ID -1
+#define DEFAULT_FRAMES_IN_FLIGHT 2
+#define MAX_FRAMES_IN_FLIGHT 8
+#define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
+#define DEFAULT_INCLUDE_CHROMA FALSE
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT,
+  PROP_BACKEND,
+  PROP_ACTIVE_BACKEND,
+  PROP_INCLUDE_CHROMA,
+};
+
+/* A frame between submit_input_buffer and generate_output. On the CUDA backend
+ * both buffers stay mapped until the slot's copies have finished. */
+struct PendingFrame
+{
+  GstBuffer *input = nullptr;
+  GstBuffer *output = nullptr;
+  GstVideoFrame in_frame {};
+  GstVideoFrame out_frame {};
+  int slot = -1;                /* -1: already done (CPU backend) */
+};
+
+struct CudaFilterState
+{
+  /* Properties, under the object lock. */
+  gint device_id = DEFAULT_DEVICE_ID;
+  guint frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  GstCudaFilterBackend backend = DEFAULT_BACKEND;
+  gboolean include_chroma = DEFAULT_INCLUDE_CHROMA;
+
+  /* Chosen at start; AUTO while stopped. Written under the object lock. */
+  GstCudaFilterBackend active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
+  int device = 0;
+  bool warned_cpu_fallback = false;
+
+  /* Streaming state. info under the object lock (the latency query reads it). */
+  bool configured = false;
+  GstVideoInfo info {};
+  guint depth = 1;
+  CudaFrameSlots slots;
+  int next_slot = 0;
+  std::deque<PendingFrame> pending;
+};
+
+struct GstCudaFilterPrivate
+{
+  CudaFilterState *state;
+};
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaFilter, gst_cuda_filter,
+    GST_TYPE_BASE_TRANSFORM);
+
+static CudaFilterState &
+state_of (GstCudaFilter * self)
+{
+  auto *priv = static_cast<GstCudaFilterPrivate *>
+      (gst_cuda_filter_get_instance_private (self));
+  return *priv->state;
+}
+
+GType
+gst_cuda_filter_backend_get_type (void)
+{
+  static GType type;
+  static const GEnumValue values[] = {
+    {GST_CUDA_FILTER_BACKEND_AUTO,
+        "CUDA when a usable device exists, else the CPU (warns once)", "auto"},
+    {GST_CUDA_FILTER_BACKEND_CUDA, "CUDA device; error if none is usable",
+        "cuda"},
+    {GST_CUDA_FILTER_BACKEND_CPU, "CPU, all cores, same results bit for bit",
+        "cpu"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstCudaFilterBackend",
+            values));
+  return type;
+}
+
+GType
+gst_cuda_filter_border_get_type (void)
+{
+  static GType type;
+  static const GEnumValue values[] = {
+    {GST_CUDA_FILTER_BORDER_REPLICATE, "Repeat the edge sample (aaa|abcd|ddd)",
+        "replicate"},
+    {GST_CUDA_FILTER_BORDER_REFLECT_101,
+        "Mirror about the edge sample (cb|abcd|cb)", "reflect-101"},
+    {GST_CUDA_FILTER_BORDER_CONSTANT, "The value of border-value (kk|abcd|kk)",
+        "constant"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstCudaFilterBorder",
+            values));
+  return type;
+}
+
+void
+gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
+    guint border_prop_id, guint border_value_prop_id,
+    GstCudaFilterBorder default_border)
+{
+  const auto flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  g_object_class_install_property (klass, border_prop_id,
+      g_param_spec_enum ("border", "Border",
+          "How samples outside the frame are taken", GST_TYPE_CUDA_FILTER_BORDER,
+          default_border, flags));
+  g_object_class_install_property (klass, border_value_prop_id,
+      g_param_spec_uint ("border-value", "Border value",
+          "Sample value outside the frame with border=constant, in the format's "
+          "own range (values above 255 count as 255 for 8-bit formats)",
+          0, G_MAXUINT16, 0, flags));
+}
+
+cf::Border
+gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
+    cf::SampleDepth depth)
+{
+  cf::Border border;
+  switch (mode) {
+    case GST_CUDA_FILTER_BORDER_REPLICATE:
+      border.mode = cf::BorderMode::Replicate;
+      break;
+    case GST_CUDA_FILTER_BORDER_REFLECT_101:
+      border.mode = cf::BorderMode::Reflect101;
+      break;
+    case GST_CUDA_FILTER_BORDER_CONSTANT:
+      border.mode = cf::BorderMode::Constant;
+      break;
+  }
+  border.constant = static_cast<uint16_t> (MIN (value,
+          cf::max_sample_value (depth)));
+  return border;
+}
+
+/* ---- errors ---- */
+
+static GstFlowReturn
+post_cuda_error (GstCudaFilter * self, cudaError_t err, const char *what)
+{
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+      ("CUDA error %s: %s", cudaGetErrorName (err), cudaGetErrorString (err)),
+      ("%s failed with %s (%d)", what, cudaGetErrorName (err), (int) err));
+  return GST_FLOW_ERROR;
+}
+
+/* ---- formats mapped to components ---- */
+
+/* Components the element processes: luma (plus chroma when asked) of YUV formats,
+ * every colour channel of RGB formats, the grey level; never alpha. */
+static std::vector<int>
+components_to_process (const GstVideoInfo & info, gboolean include_chroma)
+{
+  std::vector<int> components;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++) {
+    if (c == GST_VIDEO_COMP_A)
+      continue;
+    if (GST_VIDEO_INFO_IS_YUV (&info) && c != GST_VIDEO_COMP_Y && !include_chroma)
+      continue;
+    components.push_back (c);
+  }
+  return components;
+}
+
+static cf::SampleDepth
+component_depth (const GstVideoInfo & info, int component)
+{
+  return GST_VIDEO_INFO_COMP_DEPTH (&info, component) > 8 ?
+      cf::SampleDepth::U16 : cf::SampleDepth::U8;
+}
+
+/* Whether the processed components write every byte of a frame's rows; if not,
+ * the rest (alpha, padding bytes, unprocessed chroma) is copied through first. */
+static bool
+components_cover_frame (const GstVideoInfo & info,
+    const std::vector<int> &components)
+{
+  gsize written = 0;
+  for (int c : components)
+    written += (gsize) GST_VIDEO_INFO_COMP_WIDTH (&info, c) *
+        GST_VIDEO_INFO_COMP_HEIGHT (&info, c) *
+        cf::bytes_per_sample (component_depth (info, c));
+  gsize frame_bytes = 0;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++)
+    frame_bytes += cf_plane_row_bytes (&info, p) * cf_plane_rows (&info, p);
+  return written == frame_bytes;
+}
+
+static void
+copy_frame_samples (GstVideoFrame & dst, const GstVideoFrame & src)
+{
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&src); p++) {
+    const gsize row_bytes = cf_plane_row_bytes (&src.info, p);
+    const auto *from = static_cast<const guint8 *> (GST_VIDEO_FRAME_PLANE_DATA (&src, p));
+    auto *to = static_cast<guint8 *> (GST_VIDEO_FRAME_PLANE_DATA (&dst, p));
+    for (int y = 0; y < cf_plane_rows (&src.info, p); y++)
+      memcpy (to + y * GST_VIDEO_FRAME_PLANE_STRIDE (&dst, p),
+          from + y * GST_VIDEO_FRAME_PLANE_STRIDE (&src, p), row_bytes);
+  }
+}
+
+static cf::Plane
+frame_component (GstVideoFrame & frame, int component)
+{
+  cf::Plane plane;
+  plane.data = static_cast<uint8_t *> (GST_VIDEO_FRAME_COMP_DATA (&frame,
+          component));
+  plane.width = GST_VIDEO_FRAME_COMP_WIDTH (&frame, component);
+  plane.height = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, component);
+  plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE (&frame, component);
+  plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, component);
+  return plane;
+}
+
+/* ---- frames in flight ---- */
+
+static void
+release_frame (PendingFrame & frame, bool keep_output)
+{
+  if (frame.in_frame.buffer)
+    gst_video_frame_unmap (&frame.in_frame);
+  if (frame.out_frame.buffer)
+    gst_video_frame_unmap (&frame.out_frame);
+  frame.in_frame.buffer = frame.out_frame.buffer = nullptr;
+  gst_clear_buffer (&frame.input);
+  if (!keep_output)
+    gst_clear_buffer (&frame.output);
+}
+
+/* Drops every frame in flight, after its copies have finished (they read and
+ * write the mapped buffers). */
+static void
+discard_pending (GstCudaFilter * self)
+{
+  CudaFilterState & st = state_of (self);
+  for (auto & frame : st.pending) {
+    if (frame.slot >= 0) {
+      const cudaError_t err = st.slots.wait (frame.slot);
+      if (err != cudaSuccess)
+        GST_WARNING_OBJECT (self, "discarded frame ended with %s",
+            cudaGetErrorName (err));
+    }
+    release_frame (frame, false);
+  }
+  if (!st.pending.empty ())
+    GST_DEBUG_OBJECT (self, "discarded %zu frames in flight", st.pending.size ());
+  st.pending.clear ();
+}
+
+/* Waits for the oldest frame in flight and hands out its output buffer. */
+static GstFlowReturn
+finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
+{
+  CudaFilterState & st = state_of (self);
+  PendingFrame frame = st.pending.front ();
+  st.pending.pop_front ();
+  const cudaError_t err = frame.slot >= 0 ? st.slots.wait (frame.slot) :
+      cudaSuccess;
+  release_frame (frame, err == cudaSuccess);
+  if (err != cudaSuccess)
+    return post_cuda_error (self, err, "Filtering a frame");
+  *outbuf = frame.output;
+  return GST_FLOW_OK;
+}
+
+/* Pushes every frame in flight downstream, oldest first. */
+static GstFlowReturn
+drain (GstCudaFilter * self)
+{
+  CudaFilterState & st = state_of (self);
+  if (!st.pending.empty ())
+    GST_DEBUG_OBJECT (self, "draining %zu frames", st.pending.size ());
+  while (!st.pending.empty ()) {
+    GstBuffer *outbuf = nullptr;
+    GstFlowReturn ret = finish_oldest (self, &outbuf);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+    if (ret != GST_FLOW_OK) {
+      GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
+      discard_pending (self);
+      return ret;
+    }
+  }
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+acquire_output (GstCudaFilter * self, GstBuffer ** outbuf)
+{
+  CudaFilterState & st = state_of (self);
+  GstBufferPool *pool =
+      gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
+  GstFlowReturn ret = GST_FLOW_OK;
+  if (pool) {
+    if (!gst_buffer_pool_is_active (pool) && !gst_buffer_pool_set_active (pool,
+            TRUE)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("Could not activate the output buffer pool"), (nullptr));
+      ret = GST_FLOW_ERROR;
+    } else {
+      ret = gst_buffer_pool_acquire_buffer (pool, outbuf, nullptr);
+    }
+    gst_object_unref (pool);
+  } else {
+    *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&st.info),
+        nullptr);
+  }
+  return ret;
+}
+
+static GstFlowReturn
+submit_frame (GstCudaFilter * self, GstBuffer * input)
+{
+  CudaFilterState & st = state_of (self);
+  auto *trans = GST_BASE_TRANSFORM (self);
+  auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
+
+  if (!st.configured) {
+    gst_buffer_unref (input);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (nullptr),
+        ("buffer before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+
+  PendingFrame frame;
+  frame.input = input;
+  GstFlowReturn ret = acquire_output (self, &frame.output);
+  if (ret != GST_FLOW_OK) {
+    release_frame (frame, false);
+    return ret;
+  }
+  GST_BASE_TRANSFORM_GET_CLASS (self)->copy_metadata (trans, input,
+      frame.output);
+
+  if (!gst_video_frame_map (&frame.in_frame, &st.info, input, GST_MAP_READ)) {
+    frame.in_frame.buffer = nullptr;
+    release_frame (frame, false);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the input frame"),
+        ("buffer of %" G_GSIZE_FORMAT " bytes for a %d x %d %s frame",
+            gst_buffer_get_size (input), GST_VIDEO_INFO_WIDTH (&st.info),
+            GST_VIDEO_INFO_HEIGHT (&st.info),
+            GST_VIDEO_INFO_NAME (&st.info)));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&frame.out_frame, &st.info, frame.output,
+          GST_MAP_WRITE)) {
+    frame.out_frame.buffer = nullptr;
+    release_frame (frame, false);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the output frame"),
+        (nullptr));
+    return GST_FLOW_ERROR;
+  }
+
+  GST_OBJECT_LOCK (self);
+  const std::vector<int> selected = components_to_process (st.info,
+      st.include_chroma);
+  GST_OBJECT_UNLOCK (self);
+  const bool copy_rest = !components_cover_frame (st.info, selected);
+  std::vector<GstCudaFilterComponent> components;
+
+  if (st.active_backend == GST_CUDA_FILTER_BACKEND_CPU) {
+    if (copy_rest)
+      copy_frame_samples (frame.out_frame, frame.in_frame);
+    for (int c : selected)
+      components.push_back ({frame_component (frame.in_frame, c),
+              frame_component (frame.out_frame, c), component_depth (st.info, c)});
+    cf::Executor on_host;
+    klass->filter_frame (self, components, on_host);
+    release_frame (frame, true);
+    st.pending.push_back (frame);
+    return GST_FLOW_OK;
+  }
+
+  frame.slot = st.next_slot;
+  st.next_slot = (st.next_slot + 1) % st.slots.count ();
+  cf::Executor on_device;
+  on_device.on_device = true;
+  on_device.stream = st.slots.stream (frame.slot);
+  for (int c : selected)
+    components.push_back ({st.slots.input_component (frame.slot, c),
+            st.slots.output_component (frame.slot, c),
+            component_depth (st.info, c)});
+
+  const char *step = "Uploading a frame";
+  cudaError_t err = st.slots.upload (frame.slot, frame.in_frame);
+  if (err == cudaSuccess && copy_rest) {
+    step = "Copying unprocessed samples";
+    err = st.slots.copy_input_to_output (frame.slot);
+  }
+  if (err == cudaSuccess) {
+    step = "Launching the filter";
+    err = klass->filter_frame (self, components, on_device);
+  }
+  if (err == cudaSuccess) {
+    step = "Downloading a frame";
+    err = st.slots.download (frame.slot, frame.out_frame);
+  }
+  if (err != cudaSuccess) {
+    st.slots.wait (frame.slot);
+    release_frame (frame, false);
+    return post_cuda_error (self, err, step);
+  }
+  st.pending.push_back (frame);
+  return GST_FLOW_OK;
+}
+
+/* ---- GstBaseTransform ---- */
+
+static gboolean
+gst_cuda_filter_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  CudaFilterState & st = state_of (self);
+
+  GST_OBJECT_LOCK (self);
+  const GstCudaFilterBackend wanted = st.backend;
+  const gint device_id = st.device_id;
+  GST_OBJECT_UNLOCK (self);
+
+  GstCudaFilterBackend chosen = GST_CUDA_FILTER_BACKEND_CPU;
+  int device = MAX (device_id, 0);
+  if (wanted != GST_CUDA_FILTER_BACKEND_CPU) {
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount (&count);
+    if (err != cudaSuccess)
+      count = 0;
+    if (device_id >= count) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("CUDA device %d does not exist", device_id),
+          ("device-id=%d but %d CUDA device(s) usable%s%s", device_id, count,
+              err != cudaSuccess ? ": " : "",
+              err != cudaSuccess ? cudaGetErrorString (err) : ""));
+      return FALSE;
+    }
+    if (err == cudaSuccess && count > 0) {
+      /* Creating the context here makes a broken device fail at start. */
+      err = cudaSetDevice (device);
+      if (err == cudaSuccess)
+        err = cudaFree (nullptr);
+    } else if (err == cudaSuccess) {
+      err = cudaErrorNoDevice;
+    }
+    if (err == cudaSuccess) {
+      chosen = GST_CUDA_FILTER_BACKEND_CUDA;
+    } else if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("backend=cuda, but no usable CUDA device: %s",
+              cudaGetErrorString (err)),
+          ("CUDA device %d: %s", device, cudaGetErrorName (err)));
+      return FALSE;
+    } else if (!st.warned_cpu_fallback) {
+      st.warned_cpu_fallback = true;
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+          ("No usable CUDA device (%s); filtering on the CPU",
+              cudaGetErrorString (err)),
+          ("%s; set backend=cpu to silence this warning",
+              cudaGetErrorName (err)));
+    }
+  }
+
+  GST_OBJECT_LOCK (self);
+  st.active_backend = chosen;
+  st.device = device;
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "backend: %s",
+      chosen == GST_CUDA_FILTER_BACKEND_CUDA ? "cuda" : "cpu");
+  g_object_notify (G_OBJECT (self), "active-backend");
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  CudaFilterState & st = state_of (self);
+  discard_pending (self);
+  const cudaError_t err = st.slots.release ();
+  if (err != cudaSuccess)
+    GST_WARNING_OBJECT (self, "freeing device memory: %s", cudaGetErrorName (err));
+  GST_OBJECT_LOCK (self);
+  st.configured = false;
+  st.active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
+  GST_OBJECT_UNLOCK (self);
+  g_object_notify (G_OBJECT (self), "active-backend");
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps *)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  CudaFilterState & st = state_of (self);
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps (&info, incaps)) {
+    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+
+  /* Frames of the old caps leave before the new caps go downstream. */
+  drain (self);
+
+  GST_OBJECT_LOCK (self);
+  st.info = info;
+  st.depth = st.frames_in_flight;
+  st.configured = false;
+  GST_OBJECT_UNLOCK (self);
+
+  if (st.active_backend == GST_CUDA_FILTER_BACKEND_CUDA) {
+    st.next_slot = 0;
+    const cudaError_t err = st.slots.configure (st.device, info, st.depth);
+    if (err != cudaSuccess) {
+      post_cuda_error (self, err, "Allocating device frames");
+      st.slots.release ();
+      return FALSE;
+    }
+  }
+  st.configured = true;
+  GST_DEBUG_OBJECT (self, "configured for %" GST_PTR_FORMAT ", %u in flight",
+      incaps, st.depth);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  CudaFilterState & st = state_of (self);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+  if (st.active_backend != GST_CUDA_FILTER_BACKEND_CUDA)
+    return TRUE;
+
+  GstCaps *caps = nullptr;
+  gboolean need_pool = FALSE;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return TRUE;
+
+  /* Pinned input lets uploads run at bus speed, asynchronously. We hold up to
+   * frames-in-flight input buffers. */
+  GST_OBJECT_LOCK (self);
+  const guint held = st.frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  GstAllocator *allocator = cf_pinned_allocator_get ();
+  gst_query_add_allocation_param (query, allocator, nullptr);
+  gst_object_unref (allocator);
+  if (need_pool) {
+    GstBufferPool *pool = cf_pinned_video_pool_new (caps, held);
+    if (pool) {
+      gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
+          held, 0);
+      gst_object_unref (pool);
+    }
+  }
+  (void) decide_query;
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  CudaFilterState & st = state_of (self);
+  if (st.active_backend != GST_CUDA_FILTER_BACKEND_CUDA)
+    return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
+        decide_allocation (trans, query);
+
+  /* Downloads go straight into pinned output buffers of our own. */
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation (query, &caps, nullptr);
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  GstBufferPool *pool = cf_pinned_video_pool_new (caps, st.depth);
+  if (!pool) {
+    GST_ERROR_OBJECT (self, "could not configure a pinned buffer pool");
+    return FALSE;
+  }
+  while (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_remove_nth_allocation_param (query, 0);
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
+      st.depth, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  CudaFilterState & st = state_of (self);
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->query (trans,
+          direction, query))
+    return FALSE;
+  if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return TRUE;
+
+  /* A frame leaves when frames-in-flight - 1 later ones have arrived. */
+  GST_OBJECT_LOCK (self);
+  GstClockTime held = 0;
+  const gint fps_n = GST_VIDEO_INFO_FPS_N (&st.info);
+  const gint fps_d = GST_VIDEO_INFO_FPS_D (&st.info);
+  if (st.configured && fps_n > 0 && fps_d > 0)
+    held = gst_util_uint64_scale_int (GST_SECOND * (st.depth - 1), fps_d, fps_n);
+  GST_OBJECT_UNLOCK (self);
+
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency (query, &live, &min, &max);
+  min += held;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += held;
+  gst_query_set_latency (query, live, min, max);
+  GST_DEBUG_OBJECT (self, "latency %" GST_TIME_FORMAT " (ours %"
+      GST_TIME_FORMAT ")", GST_TIME_ARGS (min), GST_TIME_ARGS (held));
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    discard_pending (self);
+  else if (GST_EVENT_IS_SERIALIZED (event))
+    drain (self);               /* nothing overtakes a frame in flight */
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->sink_event
+      (trans, event);
+}
+
+static GstFlowReturn
+gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  /* The parent handles QoS and renegotiation, then queues the buffer. */
+  GstFlowReturn ret =
+      GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
+      submit_input_buffer (trans, is_discont, input);
+  if (ret != GST_FLOW_OK || !trans->queued_buf)
+    return ret;
+  GstBuffer *queued = trans->queued_buf;
+  trans->queued_buf = nullptr;
+  return submit_frame (GST_CUDA_FILTER (trans), queued);
+}
+
+static GstFlowReturn
+gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  CudaFilterState & st = state_of (self);
+  *outbuf = nullptr;
+  /* Both backends hold frames alike, so latency and ordering do not depend on
+   * where the kernel ran. */
+  if (st.pending.size () < st.depth)
+    return GST_FLOW_OK;
+  return finish_oldest (self, outbuf);
+}
+
+/* ---- GObject ---- */
+
+static void
+gst_cuda_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  auto *self = GST_CUDA_FILTER (object);
+  CudaFilterState & st = state_of (self);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      st.device_id = g_value_get_int (value);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      st.frames_in_flight = g_value_get_uint (value);
+      break;
+    case PROP_BACKEND:
+      st.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum (value));
+      break;
+    case PROP_INCLUDE_CHROMA:
+      st.include_chroma = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CUDA_FILTER (object);
+  CudaFilterState & st = state_of (self);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      g_value_set_int (value, st.device_id);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, st.frames_in_flight);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, st.backend);
+      break;
+    case PROP_ACTIVE_BACKEND:
+      g_value_set_enum (value, st.active_backend);
+      break;
+    case PROP_INCLUDE_CHROMA:
+      g_value_set_boolean (value, st.include_chroma);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_filter_finalize (GObject * object)
+{
+  auto *priv = static_cast<GstCudaFilterPrivate *>
+      (gst_cuda_filter_get_instance_private (GST_CUDA_FILTER (object)));
+  delete priv->state;
+  G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
+}
+
+static void
+gst_cuda_filter_class_init (GstCudaFilterClass * klass)
+{
+  auto *gobject_class = G_OBJECT_CLASS (klass);
+  auto *element_class = GST_ELEMENT_CLASS (klass);
+  auto *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_filter_set_property;
+  gobject_class->get_property = gst_cuda_filter_get_property;
+  gobject_class->finalize = gst_cuda_filter_finalize;
+
+  const auto ready_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("device-id", "Device ID",
+          "CUDA device to run on (-1 = the first one); a device that does not "
+          "exist is an error at start", -1, G_MAXINT16, DEFAULT_DEVICE_ID,
+          ready_flags));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames processed at once, each on its own CUDA stream, so uploads, "
+          "kernels and downloads overlap; each frame beyond the first adds one "
+          "frame duration of latency (1 = lowest latency; the CPU backend holds "
+          "frames alike)",
+          1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, ready_flags));
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend", "Where frames are filtered",
+          GST_TYPE_CUDA_FILTER_BACKEND, DEFAULT_BACKEND, ready_flags));
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
+      g_param_spec_enum ("active-backend", "Active backend",
+          "The backend in use while running (auto while stopped)",
+          GST_TYPE_CUDA_FILTER_BACKEND, GST_CUDA_FILTER_BACKEND_AUTO,
+          static_cast<GParamFlags> (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+  g_object_class_install_property (gobject_class, PROP_INCLUDE_CHROMA,
+      g_param_spec_boolean ("include-chroma", "Include chroma",
+          "Also process the chroma (U, V) components of YUV formats, not only "
+          "luma", DEFAULT_INCLUDE_CHROMA, static_cast<GParamFlags>
+          (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
+
+  static GstStaticCaps caps = GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("{ GRAY8, "
+          "GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, YUY2, UYVY, RGBA, BGRA, "
+          "RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR }"));
+  GstCaps *template_caps = gst_static_caps_get (&caps);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, template_caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, template_caps));
+  gst_caps_unref (template_caps);
+
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_decide_allocation);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_filter_query);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_filter_sink_event);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_generate_output);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER,
+      (GstPluginAPIFlags) 0);
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
+      "cudafilters base class");
+}
+
+static void
+gst_cuda_filter_init (GstCudaFilter * self)
+{
+  auto *priv = static_cast<GstCudaFilterPrivate *>
+      (gst_cuda_filter_get_instance_private (self));
+  priv->state = new CudaFilterState ();
+}

@@ -1,0 +1,72 @@
+/* GstCudaFilter: the private base class of the cudafilters elements.
+ *
+ * It owns what the elements share: device choice, backend (CUDA or CPU), caps for
+ * every supported format mapped to single-component planes, the pinned-memory data
+ * path with frames in flight, latency, drain/flush, and error mapping. A subclass
+ * only says which kernel runs on the planes of a frame. */
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include <vector>
+
+#include "executor.h"
+#include "plane.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_FILTER (gst_cuda_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCudaFilter, gst_cuda_filter, GST, CUDA_FILTER,
+    GstBaseTransform)
+
+typedef enum
+{
+  GST_CUDA_FILTER_BACKEND_AUTO,
+  GST_CUDA_FILTER_BACKEND_CUDA,
+  GST_CUDA_FILTER_BACKEND_CPU,
+} GstCudaFilterBackend;
+
+#define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
+GType gst_cuda_filter_backend_get_type (void);
+
+typedef enum
+{
+  GST_CUDA_FILTER_BORDER_REPLICATE,
+  GST_CUDA_FILTER_BORDER_REFLECT_101,
+  GST_CUDA_FILTER_BORDER_CONSTANT,
+} GstCudaFilterBorder;
+
+#define GST_TYPE_CUDA_FILTER_BORDER (gst_cuda_filter_border_get_type ())
+GType gst_cuda_filter_border_get_type (void);
+
+/* One component of a frame to process: planes in device memory on the CUDA
+ * backend, host memory on the CPU backend. */
+typedef struct
+{
+  cf::Plane src;
+  cf::Plane dst;
+  cf::SampleDepth depth;
+} GstCudaFilterComponent;
+
+struct _GstCudaFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  /* Runs the element's kernel on every component of one frame. Returns the
+   * first CUDA error (cudaSuccess on the CPU backend). */
+  cudaError_t (*filter_frame) (GstCudaFilter * filter,
+      const std::vector<GstCudaFilterComponent> & components,
+      const cf::Executor & exec);
+};
+
+/* Installs `border` (default `default_border`) and `border-value` on a subclass. */
+void gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
+    guint border_prop_id, guint border_value_prop_id,
+    GstCudaFilterBorder default_border);
+
+/* The border from the values of those two properties, for `depth` samples. */
+cf::Border gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
+    cf::SampleDepth depth);
+
+G_END_DECLS

@@ -1,0 +1,177 @@
+/**
+ * SECTION:element-cudamedian
+ * @title: cudamedian
+ *
+ * Median filter on NVIDIA GPUs: every sample becomes the median of the
+ * #GstCudaMedian:size x #GstCudaMedian:size window around it, border pixels
+ * included (#GstCudaMedian:border). Removes salt-and-pepper noise while keeping
+ * edges. The result is exact and identical on the CUDA and the CPU backend.
+ *
+ * YUV formats: luma only unless #GstCudaFilter:include-chroma is set; RGB
+ * formats: each colour channel; alpha is passed through unchanged.
+ *
+ * Frames in host memory go up to the GPU from pinned buffers, several at once
+ * (#GstCudaFilter:frames-in-flight) so that transfers overlap the kernels.
+ * Without a usable CUDA device the element warns once and filters on the CPU.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! cudamedian frames-in-flight=1 ! videoconvert ! autovideosink
+ * ]| A live camera, denoised with the lowest latency.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8,width=3840,height=2160 ! cudamedian size=7 border=reflect-101 ! fakesink
+ * ]| A 7x7 median on 4K grey frames.
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! video/x-raw,format=NV12 ! cudamedian size=5 include-chroma=true ! videoconvert ! autovideosink
+ * ]| 5x5 on luma and chroma of decoded video.
+ */
+#include "gstcudamedian.h"
+
+#include "median.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
+#define GST_CAT_DEFAULT gst_cuda_median_debug
+
+#define DEFAULT_SIZE 3
+#define DEFAULT_BORDER GST_CUDA_FILTER_BORDER_REPLICATE
+
+enum
+{
+  PROP_0,
+  PROP_SIZE,
+  PROP_BORDER,
+  PROP_BORDER_VALUE,
+};
+
+struct _GstCudaMedian
+{
+  GstCudaFilter parent;
+
+  /* under the object lock */
+  gint size;
+  GstCudaFilterBorder border;
+  guint border_value;
+};
+
+G_DEFINE_TYPE (GstCudaMedian, gst_cuda_median, GST_TYPE_CUDA_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
+    GST_TYPE_CUDA_MEDIAN);
+
+static cudaError_t
+gst_cuda_median_filter_frame (GstCudaFilter * filter,
+    const std::vector<GstCudaFilterComponent> & components,
+    const cf::Executor & exec)
+{
+  auto *self = GST_CUDA_MEDIAN (filter);
+  GST_OBJECT_LOCK (self);
+  const gint size = self->size;
+  const GstCudaFilterBorder border = self->border;
+  const guint border_value = self->border_value;
+  GST_OBJECT_UNLOCK (self);
+
+  for (const auto & component : components) {
+    cf::MedianParams params;
+    params.window = size;
+    params.border = gst_cuda_filter_make_border (border, border_value,
+        component.depth);
+    const cudaError_t err = cf::median (exec, component.src, component.dst,
+        component.depth, params);
+    if (err != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
+}
+
+static void
+gst_cuda_median_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  auto *self = GST_CUDA_MEDIAN (object);
+  switch (prop_id) {
+    case PROP_SIZE:{
+      const gint size = g_value_get_int (value);
+      if (size % 2 == 0) {
+        g_warning ("cudamedian: size must be odd, %d refused (keeping %d)",
+            size, self->size);
+        break;
+      }
+      GST_OBJECT_LOCK (self);
+      self->size = size;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_BORDER:
+      GST_OBJECT_LOCK (self);
+      self->border = static_cast<GstCudaFilterBorder> (g_value_get_enum (value));
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_BORDER_VALUE:
+      GST_OBJECT_LOCK (self);
+      self->border_value = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cuda_median_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CUDA_MEDIAN (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIZE:
+      g_value_set_int (value, self->size);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, self->border);
+      break;
+    case PROP_BORDER_VALUE:
+      g_value_set_uint (value, self->border_value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_median_class_init (GstCudaMedianClass * klass)
+{
+  auto *gobject_class = G_OBJECT_CLASS (klass);
+  auto *element_class = GST_ELEMENT_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_median_set_property;
+  gobject_class->get_property = gst_cuda_median_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_SIZE,
+      g_param_spec_int ("size", "Size",
+          "Width and height of the square window, odd (3x3, 5x5 and 7x7 use "
+          "sorting networks, larger windows a sliding histogram)",
+          cf::kMedianMinWindow, cf::kMedianMaxWindow, DEFAULT_SIZE,
+          static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
+  gst_cuda_filter_class_install_border_properties (gobject_class, PROP_BORDER,
+      PROP_BORDER_VALUE, DEFAULT_BORDER);
+
+  gst_element_class_set_static_metadata (element_class, "CUDA median filter",
+      "Filter/Effect/Video",
+      "Exact median filter (3x3 to 31x31) on NVIDIA GPUs, with a CPU fallback",
+      "gst-cudafilters developers");
+
+  GST_CUDA_FILTER_CLASS (klass)->filter_frame = gst_cuda_median_filter_frame;
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
+      "CUDA median filter");
+}
+
+static void
+gst_cuda_median_init (GstCudaMedian * self)
+{
+  self->size = DEFAULT_SIZE;
+  self->border = DEFAULT_BORDER;
+  self->border_value = 0;
+}

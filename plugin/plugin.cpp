@@ -1,0 +1,13 @@
+#include <gst/gst.h>
+
+#include "gstcudamedian.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  return GST_ELEMENT_REGISTER (cudamedian, plugin);
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudafilters,
+    "Video filters on NVIDIA GPUs: median, Gaussian, histogram",
+    plugin_init, PACKAGE_VERSION, "LGPL", "gst-cudafilters", "Unknown package origin")

@@ -1,0 +1,429 @@
+#include "element_checks.h"
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "plane_access.h"
+#include "reference_median.h"
+#include "test_image.h"
+
+namespace cftest {
+namespace {
+
+const char *const kFormats[] = {"GRAY8", "GRAY16_LE", "I420", "YV12", "NV12",
+    "NV21", "Y42B", "Y444", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx", "BGRx",
+    "ARGB", "ABGR", "xRGB", "xBGR", "RGB", "BGR"};
+
+const char *const kBorders[] = {"replicate", "reflect-101", "constant"};
+
+struct FilterConfig {
+  int size = 3;
+  std::string border = "replicate";
+  guint border_value = 0;
+  bool include_chroma = false;
+  guint frames_in_flight = 1;
+};
+
+std::string describe(const FilterConfig &config) {
+  return "size=" + std::to_string(config.size) + " border=" + config.border +
+      " border-value=" + std::to_string(config.border_value) +
+      " include-chroma=" + (config.include_chroma ? "true" : "false") +
+      " frames-in-flight=" + std::to_string(config.frames_in_flight);
+}
+
+std::string launch_line(const char *backend, const FilterConfig &config) {
+  return std::string("cudamedian backend=") + backend + " " + describe(config);
+}
+
+GstHarness *make_harness(const char *backend, const FilterConfig &config) {
+  GstHarness *h = gst_harness_new_parse(launch_line(backend, config).c_str());
+  fail_unless(h != nullptr);
+  return h;
+}
+
+std::string caps_string(const char *format, int width, int height, int fps = 30) {
+  return std::string("video/x-raw,format=") + format + ",width=" +
+      std::to_string(width) + ",height=" + std::to_string(height) +
+      ",framerate=" + std::to_string(fps) + "/1";
+}
+
+GstVideoInfo video_info(const char *format, int width, int height) {
+  GstVideoInfo info;
+  GstCaps *caps = gst_caps_from_string(caps_string(format, width, height).c_str());
+  fail_unless(gst_video_info_from_caps(&info, caps));
+  gst_caps_unref(caps);
+  return info;
+}
+
+void fill_random_bytes(GstBuffer *buffer, uint32_t seed) {
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
+  std::mt19937 random(seed);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = static_cast<guint8>(random());
+  gst_buffer_unmap(buffer, &map);
+}
+
+GstBuffer *random_frame(GstHarness *h, const GstVideoInfo &info, uint32_t seed,
+                        GstClockTime pts) {
+  GstBuffer *buffer = gst_harness_create_buffer(h, GST_VIDEO_INFO_SIZE(&info));
+  fill_random_bytes(buffer, seed);
+  GST_BUFFER_PTS(buffer) = pts;
+  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+cf::Plane frame_plane(GstVideoFrame &frame, int component) {
+  cf::Plane plane;
+  plane.data = static_cast<uint8_t *>(GST_VIDEO_FRAME_COMP_DATA(&frame, component));
+  plane.width = GST_VIDEO_FRAME_COMP_WIDTH(&frame, component);
+  plane.height = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, component);
+  plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
+  plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
+  return plane;
+}
+
+// What the element promises, stated on its own: luma (plus chroma when asked) of
+// YUV, the colour channels of RGB, the grey level; alpha and the rest untouched.
+bool is_filtered(const GstVideoInfo &info, int component, bool include_chroma) {
+  if (GST_VIDEO_INFO_HAS_ALPHA(&info) && component == GST_VIDEO_COMP_A)
+    return false;
+  if (GST_VIDEO_INFO_IS_YUV(&info))
+    return component == GST_VIDEO_COMP_Y || include_chroma;
+  return true;
+}
+
+cf::Border border_of(const FilterConfig &config, cf::SampleDepth depth) {
+  cf::Border border;
+  if (config.border == "reflect-101")
+    border.mode = cf::BorderMode::Reflect101;
+  else if (config.border == "constant")
+    border.mode = cf::BorderMode::Constant;
+  border.constant = static_cast<uint16_t>(
+      std::min<guint>(config.border_value, cf::max_sample_value(depth)));
+  return border;
+}
+
+// Checks out against the reference median of in, sample by sample.
+void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
+                     const FilterConfig &config, const std::string &what) {
+  GstVideoFrame in_frame, out_frame;
+  fail_unless(gst_video_frame_map(&in_frame, const_cast<GstVideoInfo *>(&info), in,
+                                  GST_MAP_READ));
+  fail_unless(gst_video_frame_map(&out_frame, const_cast<GstVideoInfo *>(&info), out,
+                                  GST_MAP_READ));
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++) {
+    const cf::Plane src = frame_plane(in_frame, c);
+    const cf::Plane got = frame_plane(out_frame, c);
+    const cf::SampleDepth depth = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ?
+        cf::SampleDepth::U16 : cf::SampleDepth::U8;
+    const bool filtered = is_filtered(info, c, config.include_chroma);
+    TestImage expected(src.width, src.height, depth);
+    if (filtered) {
+      cf::MedianParams params;
+      params.window = config.size;
+      params.border = border_of(config, depth);
+      reference_median(src, expected.plane(), depth, params);
+    }
+    const cf::Plane &want = filtered ? expected.plane() : src;
+    for (int y = 0; y < src.height; y++) {
+      for (int x = 0; x < src.width; x++) {
+        const uint32_t g = read_sample(got, depth, x, y);
+        const uint32_t e = read_sample(want, depth, x, y);
+        if (g != e) {
+          gst_video_frame_unmap(&in_frame);
+          gst_video_frame_unmap(&out_frame);
+          fail("%s: component %u at (%d, %d): got %u, expected %u (%s)", what.c_str(), c,
+               x, y, g, e, filtered ? "filtered" : "passed through");
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap(&in_frame);
+  gst_video_frame_unmap(&out_frame);
+}
+
+// Pushes one random frame through a fresh harness and checks the result.
+void check_one_frame(const char *backend, const char *format, int width, int height,
+                     const FilterConfig &config, uint32_t seed) {
+  const std::string what = std::string(format) + " " + std::to_string(width) + "x" +
+      std::to_string(height) + " " + describe(config);
+  GstHarness *h = make_harness(backend, config);
+  gst_harness_set_src_caps_str(h, caps_string(format, width, height).c_str());
+  const GstVideoInfo info = video_info(format, width, height);
+  GstBuffer *in = random_frame(h, info, seed, 0);
+  gst_buffer_ref(in);
+  fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+  fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+  GstBuffer *out = gst_harness_pull(h);
+  fail_unless(out != nullptr, "%s: no output", what.c_str());
+  expect_filtered(in, out, info, config, what);
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+}
+
+GstClockTime frame_pts(int index) { return index * (GST_SECOND / 30); }
+
+}  // namespace
+
+void check_every_format(const char *backend) {
+  const int sizes[][2] = {{1, 1}, {2, 3}, {17, 9}};
+  uint32_t seed = 1;
+  for (const char *format : kFormats) {
+    for (const auto &size : sizes) {
+      for (const char *border : kBorders) {
+        for (int window : {3, 5}) {
+          FilterConfig config;
+          config.size = window;
+          config.border = border;
+          config.border_value = 300;  // also checks the clamp to 255 for 8-bit
+          check_one_frame(backend, format, size[0], size[1], config, seed++);
+        }
+      }
+    }
+  }
+}
+
+void check_large_frames(const char *backend) {
+  FilterConfig config;
+  for (const char *format : {"GRAY8", "GRAY16_LE", "NV12", "I420", "RGBA", "RGB", "YUY2"})
+    check_one_frame(backend, format, 1921, 1081, config, 7);
+  config.size = 5;
+  config.border = "reflect-101";
+  check_one_frame(backend, "GRAY8", 1921, 1081, config, 8);
+}
+
+void check_include_chroma(const char *backend) {
+  FilterConfig config;
+  config.include_chroma = true;
+  config.border = "reflect-101";
+  uint32_t seed = 100;
+  for (const char *format : {"I420", "YV12", "NV12", "NV21", "Y42B", "Y444", "YUY2", "UYVY"})
+    for (int width : {17, 18})
+      check_one_frame(backend, format, width, 9, config, seed++);
+}
+
+void check_window_sizes(const char *backend) {
+  uint32_t seed = 200;
+  for (const char *format : {"GRAY8", "GRAY16_LE"}) {
+    for (int window : {3, 5, 7, 9, 15, 31}) {
+      for (const char *border : kBorders) {
+        FilterConfig config;
+        config.size = window;
+        config.border = border;
+        config.border_value = 40000;
+        check_one_frame(backend, format, 67, 33, config, seed++);
+        check_one_frame(backend, format, 5, 4, config, seed++);  // smaller than the window
+      }
+    }
+  }
+}
+
+void check_padded_strides(const char *backend) {
+  uint32_t seed = 300;
+  for (const char *format : {"GRAY8", "GRAY16_LE", "I420", "NV12", "YUY2", "RGBA", "RGB"}) {
+    FilterConfig config;
+    config.size = 5;
+    config.include_chroma = true;
+    GstHarness *h = make_harness(backend, config);
+    gst_harness_set_src_caps_str(h, caps_string(format, 33, 17).c_str());
+    GstVideoInfo info = video_info(format, 33, 17);
+
+    // A layout of its own: every row 64 bytes longer, every plane 13 bytes further.
+    gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+    gint strides[GST_VIDEO_MAX_PLANES] = {};
+    gsize size = 0;
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
+      offsets[p] = size + 13;
+      strides[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p) + 64;
+      gint components[GST_VIDEO_MAX_COMPONENTS];
+      gst_video_format_info_component(info.finfo, p, components);
+      size = offsets[p] + strides[p] * GST_VIDEO_INFO_COMP_HEIGHT(&info, components[0]);
+    }
+    GstBuffer *padded = gst_buffer_new_allocate(nullptr, size, nullptr);
+    gst_buffer_add_video_meta_full(padded, GST_VIDEO_FRAME_FLAG_NONE,
+                                   GST_VIDEO_INFO_FORMAT(&info), 33, 17,
+                                   GST_VIDEO_INFO_N_PLANES(&info), offsets, strides);
+    fill_random_bytes(padded, seed++);
+
+    gst_buffer_ref(padded);
+    fail_unless_equals_int(gst_harness_push(h, padded), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(h);
+    // Compare through each buffer's own layout.
+    GstVideoFrame in_frame, out_frame;
+    fail_unless(gst_video_frame_map(&in_frame, &info, padded, GST_MAP_READ));
+    fail_unless(gst_video_frame_map(&out_frame, &info, out, GST_MAP_READ));
+    fail_unless_equals_int(GST_VIDEO_FRAME_PLANE_STRIDE(&in_frame, 0), strides[0]);
+    gst_video_frame_unmap(&in_frame);
+    gst_video_frame_unmap(&out_frame);
+    expect_filtered(padded, out, info, config, std::string(format) + " padded strides");
+    gst_buffer_unref(out);
+
+    // Plain system memory from outside any pool: the pageable upload path.
+    GstBuffer *foreign = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+    fill_random_bytes(foreign, seed++);
+    gst_buffer_ref(foreign);
+    fail_unless_equals_int(gst_harness_push(h, foreign), GST_FLOW_OK);
+    out = gst_harness_pull(h);
+    expect_filtered(foreign, out, info, config, std::string(format) + " foreign memory");
+    gst_buffer_unref(out);
+    gst_buffer_unref(foreign);
+    gst_buffer_unref(padded);
+    gst_harness_teardown(h);
+  }
+}
+
+void check_eos_drain(const char *backend) {
+  for (guint depth : {1u, 2u, 3u, 8u}) {
+    FilterConfig config;
+    config.frames_in_flight = depth;
+    GstHarness *h = make_harness(backend, config);
+    gst_harness_set_src_caps_str(h, caps_string("GRAY8", 64, 48).c_str());
+    const GstVideoInfo info = video_info("GRAY8", 64, 48);
+    const int frames = 10;
+    std::vector<GstBuffer *> inputs;
+    for (int i = 0; i < frames; i++) {
+      GstBuffer *in = random_frame(h, info, 400 + i, frame_pts(i));
+      inputs.push_back(gst_buffer_ref(in));
+      fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+      // A frame leaves once frames-in-flight - 1 later ones have arrived.
+      const int expected_out = std::max(0, i + 1 - static_cast<int>(depth - 1));
+      fail_unless_equals_int(gst_harness_buffers_received(h), expected_out);
+    }
+    fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+    fail_unless_equals_int(gst_harness_buffers_received(h), frames);
+    for (int i = 0; i < frames; i++) {
+      GstBuffer *out = gst_harness_pull(h);
+      fail_unless_equals_uint64(GST_BUFFER_PTS(out), frame_pts(i));
+      expect_filtered(inputs[i], out, info, config, "drain");
+      gst_buffer_unref(out);
+      gst_buffer_unref(inputs[i]);
+    }
+    // EOS comes after every frame.
+    GstEvent *event;
+    bool saw_eos = false;
+    while ((event = gst_harness_try_pull_event(h))) {
+      saw_eos |= GST_EVENT_TYPE(event) == GST_EVENT_EOS;
+      gst_event_unref(event);
+    }
+    fail_unless(saw_eos);
+    gst_harness_teardown(h);
+  }
+}
+
+void check_flush(const char *backend) {
+  FilterConfig config;
+  config.frames_in_flight = 3;
+  GstHarness *h = make_harness(backend, config);
+  gst_harness_set_src_caps_str(h, caps_string("RGBA", 32, 16).c_str());
+  const GstVideoInfo info = video_info("RGBA", 32, 16);
+  for (int i = 0; i < 2; i++)
+    fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 500 + i, frame_pts(i))),
+                           GST_FLOW_OK);
+  fail_unless_equals_int(gst_harness_buffers_received(h), 0);
+  fail_unless(gst_harness_push_event(h, gst_event_new_flush_start()));
+  fail_unless(gst_harness_push_event(h, gst_event_new_flush_stop(TRUE)));
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  fail_unless(gst_harness_push_event(h, gst_event_new_segment(&segment)));
+  GstBuffer *after = random_frame(h, info, 510, frame_pts(7));
+  gst_buffer_ref(after);
+  fail_unless_equals_int(gst_harness_push(h, after), GST_FLOW_OK);
+  fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+  fail_unless_equals_int(gst_harness_buffers_received(h), 1);
+  GstBuffer *out = gst_harness_pull(h);
+  fail_unless_equals_uint64(GST_BUFFER_PTS(out), frame_pts(7));
+  expect_filtered(after, out, info, config, "after flush");
+  gst_buffer_unref(out);
+  gst_buffer_unref(after);
+  gst_harness_teardown(h);
+}
+
+void check_caps_change(const char *backend) {
+  FilterConfig config;
+  config.frames_in_flight = 3;
+  GstHarness *h = make_harness(backend, config);
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
+  const GstVideoInfo small = video_info("GRAY8", 16, 8);
+  const GstVideoInfo large = video_info("NV12", 40, 30);
+  std::vector<GstBuffer *> inputs;
+  for (int i = 0; i < 2; i++) {
+    GstBuffer *in = random_frame(h, small, 600 + i, frame_pts(i));
+    inputs.push_back(gst_buffer_ref(in));
+    fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+  }
+  gst_harness_set_src_caps_str(h, caps_string("NV12", 40, 30).c_str());
+  // Draining for the new caps pushed the two old frames out.
+  fail_unless_equals_int(gst_harness_buffers_received(h), 2);
+  GstBuffer *in = random_frame(h, large, 610, frame_pts(2));
+  inputs.push_back(gst_buffer_ref(in));
+  fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+  fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+  for (int i = 0; i < 3; i++) {
+    GstBuffer *out = gst_harness_pull(h);
+    const GstVideoInfo &info = i < 2 ? small : large;
+    fail_unless_equals_uint64(gst_buffer_get_size(out), GST_VIDEO_INFO_SIZE(&info));
+    expect_filtered(inputs[i], out, info, config, "caps change");
+    gst_buffer_unref(out);
+    gst_buffer_unref(inputs[i]);
+  }
+  gst_harness_teardown(h);
+}
+
+void check_state_cycles(const char *backend) {
+  const std::string description =
+      std::string("videotestsrc num-buffers=12 pattern=snow ! "
+                  "video/x-raw,format=I420,width=96,height=64 ! cudamedian name=f backend=") +
+      backend + " frames-in-flight=3 size=5 ! fakesink name=sink signal-handoffs=true";
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch(description.c_str(), &error);
+  fail_unless(pipeline != nullptr && error == nullptr);
+  GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  int frames_out = 0;
+  g_signal_connect(sink, "handoff",
+                   G_CALLBACK(+[](GstElement *, GstBuffer *, GstPad *, gpointer count) {
+                     ++*static_cast<int *>(count);
+                   }),
+                   &frames_out);
+  GstBus *bus = gst_element_get_bus(pipeline);
+  for (int cycle = 0; cycle < 3; cycle++) {
+    frames_out = 0;
+    fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    GstMessage *message = gst_bus_timed_pop_filtered(
+        bus, 60 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    fail_unless(message != nullptr);
+    fail_unless_equals_int(GST_MESSAGE_TYPE(message), GST_MESSAGE_EOS);
+    gst_message_unref(message);
+    fail_unless_equals_int(frames_out, 12);
+    fail_unless_equals_int(gst_element_set_state(pipeline, GST_STATE_NULL),
+                           GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_object_unref(bus);
+  gst_object_unref(sink);
+  gst_object_unref(pipeline);
+}
+
+void check_latency(const char *backend) {
+  for (guint depth : {1u, 3u}) {
+    FilterConfig config;
+    config.frames_in_flight = depth;
+    GstHarness *h = make_harness(backend, config);
+    gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 16, 25).c_str());
+    GstQuery *query = gst_query_new_latency();
+    fail_unless(gst_pad_peer_query(h->sinkpad, query));
+    gboolean live;
+    GstClockTime min, max;
+    gst_query_parse_latency(query, &live, &min, &max);
+    fail_unless_equals_uint64(min, (depth - 1) * (GST_SECOND / 25));
+    gst_query_unref(query);
+    gst_harness_teardown(h);
+  }
+}
+
+}  // namespace cftest

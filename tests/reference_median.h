@@ -1,0 +1,13 @@
+// The plain, obviously-correct median filter every backend is checked against, and
+// that is itself checked against OpenCV.
+#pragma once
+
+#include "median.h"
+
+namespace cftest {
+
+// Same contract as cf::median_cpu, one sort per pixel, single-threaded.
+void reference_median(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+                      const cf::MedianParams &params);
+
+}  // namespace cftest
