@@ -96,8 +96,8 @@ __global__ void __launch_bounds__(kNetworkThreads)
   // Each sample goes to the low lane of its own pair row and the high lane of the one
   // above (little-endian: the low lane is the lower address).
   uint16_t *lanes = reinterpret_cast<uint16_t *>(pairs);
-  const int tile_x = blockIdx.x * kNetworkBlockColumns - kRadius;
-  const int tile_y = blockIdx.y * kNetworkBlockRows - kRadius;
+  const int tile_x = int(blockIdx.x) * kNetworkBlockColumns - kRadius;
+  const int tile_y = int(blockIdx.y) * kNetworkBlockRows - kRadius;
   for (int row = threadIdx.y; row < kTileRows; row += kNetworkWarps) {
     const uint8_t *src_row = src.row(tile_y + row);
     for (int column = threadIdx.x; column < kTileColumns; column += 32) {
@@ -248,8 +248,9 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
   std::conditional_t<kTwoLevels, MovingMedian<kThreads>, NoLevel> fine(
       words + kWordsPerHistogram * kThreads);
 
-  // Counts the low bytes of the window's samples in the coarse median bin; the
-  // median then sits near the end of the bin the coarse pointer came from.
+  // Counts the low bytes of the window's samples in the coarse median bin. The fine
+  // pointer starts at the end of that bin next to the previous one: the median has
+  // most likely just crossed into it.
   auto rebuild_fine = [&](int y, bool coarse_moved_up) {
     if constexpr (kTwoLevels) {
       fine.counts.clear();
@@ -340,11 +341,11 @@ cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationVie
       e != cudaSuccess)
     return e;
 
-  // Aim at one wave of resident blocks: more strips would repeat the K * K setup of a
-  // strip more often, fewer would leave multiprocessors idle.
+  // As many strips as fit one wave of resident blocks: more would repeat the K * K
+  // setup of a strip more often (or start a second, mostly idle wave), fewer would
+  // leave multiprocessors idle.
   const int block_columns = ceil_div(src.width, kThreads);
-  const int strips =
-      std::max(1, ceil_div(multiprocessors * blocks_per_multiprocessor, block_columns));
+  const int strips = std::max(1, multiprocessors * blocks_per_multiprocessor / block_columns);
   const int strip_rows = std::max({kMinStripRows, ceil_div(src.height, strips),
                                    ceil_div(src.height, kMaxGridY)});
   const dim3 grid(block_columns, ceil_div(src.height, strip_rows));

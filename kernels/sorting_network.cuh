@@ -106,8 +106,7 @@ struct MedianPlan : Network<K * batcher_size<K>() + batcher_size<K * K>()> {
   static constexpr int kCells = K * K;
   static constexpr int kRank = (kCells - 1) / 2;
 
-  int output = 0;      // cell holding the median
-  int candidates = 0;  // cells that could hold it, for the record
+  int output = 0;  // cell holding the median
 };
 
 template <int K>
@@ -125,6 +124,7 @@ CF_HOST_DEVICE constexpr MedianPlan<K> make_median_plan() {
   }
 
   int candidates[kCells] = {};
+  int candidate_count = 0;
   int surely_below = 0;
   for (int i = 0; i < K; ++i)
     for (int j = 0; j < K; ++j) {
@@ -133,12 +133,12 @@ CF_HOST_DEVICE constexpr MedianPlan<K> make_median_plan() {
       if (highest_rank < kRank)
         ++surely_below;
       else if (lowest_rank <= kRank)
-        candidates[all.candidates++] = i * K + j;
+        candidates[candidate_count++] = i * K + j;
     }
   all.output = candidates[kRank - surely_below];
 
   Network<batcher_size<kCells>()> selection;
-  append_batcher(selection, candidates, all.candidates);
+  append_batcher(selection, candidates, candidate_count);
   KnownOrder<kCells> known;
   for (int a = 0; a < kCells; ++a)
     for (int b = 0; b < kCells; ++b)
@@ -167,7 +167,6 @@ CF_HOST_DEVICE constexpr MedianPlan<K> make_median_plan() {
     if (keep[c])
       pruned.add(all.comparators[c].lo, all.comparators[c].hi);
   pruned.output = all.output;
-  pruned.candidates = all.candidates;
   return pruned;
 }
 

@@ -40,6 +40,8 @@ inline int run_gpu_suite(const char *suite_name, std::initializer_list<GpuTest> 
                   cudaGetErrorString(err));
     return 77;
   }
+  // CUDA cannot be used in a child forked after the probe initialised it.
+  g_setenv("CK_FORK", "no", TRUE);
   Suite *suite = suite_create(suite_name);
   TCase *tc = tcase_create("cuda");
   tcase_set_timeout(tc, 600);

@@ -1,0 +1,39 @@
+#!/bin/bash
+# On a GPU host without GStreamer (see ../shared/gpu/README.md): build for the local
+# GPU, run the whole test suite with the GPU suites, then time the median kernels and
+# a few pipelines. Logs go to $OUT (or ./gpu-results).
+#   bash bench/gpu_host_check.sh [ARCH]      e.g. 90 for Hopper
+set -uo pipefail
+arch=${1:-90}
+out=${OUT:-$PWD/gpu-results}
+mkdir -p "$out"
+source .gpu/gst-env.sh "$PWD/.gpu/gst-sysroot.tgz"  # its $1 is the sysroot
+build=/tmp/build-gpu
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+{ meson setup "$build" -Dgpu_architectures="$arch" -Dbuildtype=release -Dopencv=disabled &&
+  meson compile -C "$build"; } > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+meson test -C "$build" --print-errorlogs --num-processes 4 2>&1 | tee "$out/tests.log" | tail -25
+cp "$build/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null
+"$build/bench/median-kernels" 3840 2160 100 2>&1 | tee "$out/kernels.txt"
+
+export GST_PLUGIN_PATH=$build/plugin
+fps() {  # fps of a pipeline that ends after $1 frames
+  local frames=$1; shift
+  local start end
+  start=$(date +%s.%N)
+  gst-launch-1.0 -q "$@" > /dev/null 2>&1 || { echo "FAILED: $*"; return; }
+  end=$(date +%s.%N)
+  python3 -c "print(f'{$frames / ($end - $start):8.1f} fps  ' + '$*'[:150])"
+}
+{
+  for caps in format=GRAY8,width=3840,height=2160 format=GRAY8,width=1920,height=1080 format=RGBA,width=3840,height=2160; do
+    # solid-color: the cheapest pattern to generate, so the filter's cost shows.
+    src="videotestsrc num-buffers=300 pattern=solid-color ! video/x-raw,$caps,framerate=1000/1"
+    fps 300 $src ! identity ! fakesink
+    for depth in 1 2 3; do
+      fps 300 $src ! cudamedian frames-in-flight=$depth ! fakesink
+    done
+    fps 300 $src ! cudamedian size=7 ! fakesink
+  done
+} 2>&1 | tee "$out/pipelines.txt"
+"$build/examples/median-demo" --output "$out/before-after.png" 2>&1 | tee "$out/demo.txt"
