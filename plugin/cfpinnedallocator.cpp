@@ -45,6 +45,7 @@ cf_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
         maxsize, cudaGetErrorString (err));
     return nullptr;
   }
+  GST_DEBUG ("pinned %" G_GSIZE_FORMAT " bytes at %p", maxsize, data);
   auto *bytes = static_cast<guint8 *> (data);
   if (params->prefix && (params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED))
     memset (bytes, 0, params->prefix);

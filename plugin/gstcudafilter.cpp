@@ -403,6 +403,10 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
             st.slots.output_component (frame.slot, c),
             component_depth (st.info, c)});
 
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " on slot %d, input %s, "
+      "output %s", GST_TIME_ARGS (GST_BUFFER_PTS (input)), frame.slot,
+      cf_buffer_is_pinned (input) ? "pinned" : "pageable",
+      cf_buffer_is_pinned (frame.output) ? "pinned" : "pageable");
   const char *step = "Uploading a frame";
   cudaError_t err = st.slots.upload (frame.slot, frame.in_frame);
   if (err == cudaSuccess && copy_rest) {
@@ -683,6 +687,17 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
   return finish_oldest (self, outbuf);
 }
 
+/* GstBaseTransform takes a class without transform() for a passthrough element
+ * and then negotiates no output pool. Frames never get here: generate_output()
+ * above produces every output. */
+static GstFlowReturn
+gst_cuda_filter_transform (GstBaseTransform * trans, GstBuffer *, GstBuffer *)
+{
+  GST_ERROR_OBJECT (trans, "transform() called: frames go through "
+      "submit_input_buffer/generate_output");
+  return GST_FLOW_NOT_SUPPORTED;
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -815,6 +830,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_filter_submit_input_buffer);
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_generate_output);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_filter_transform);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND,

@@ -162,6 +162,13 @@ void check_one_frame(const char *backend, const char *format, int width, int hei
   fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
   GstBuffer *out = gst_harness_pull(h);
   fail_unless(out != nullptr, "%s: no output", what.c_str());
+  if (g_str_equal(backend, "cuda")) {
+    // The element's pools: pinned memory up (proposed to upstream) and down.
+    fail_unless(gst_memory_is_type(gst_buffer_peek_memory(in, 0), "CfPinnedMemory"),
+                "%s: input not from the proposed pinned pool", what.c_str());
+    fail_unless(gst_memory_is_type(gst_buffer_peek_memory(out, 0), "CfPinnedMemory"),
+                "%s: output not pinned", what.c_str());
+  }
   expect_filtered(in, out, info, config, what);
   gst_buffer_unref(in);
   gst_buffer_unref(out);
