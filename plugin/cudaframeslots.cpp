@@ -1,8 +1,9 @@
 #include "cudaframeslots.h"
 
+#include <algorithm>
+
 #include "cfvideolayout.h"
 
-#include <algorithm>
 
 /* Returns the first failing CUDA call's error from the enclosing function. */
 #define CF_RETURN_IF_FAILED(call) \
@@ -101,21 +102,34 @@ CudaFrameSlots::release ()
   return first;
 }
 
+/* Copies one plane. Equal pitches make one linear copy: the copy engines move
+ * pitched 2D copies of short rows several times slower. */
+static cudaError_t
+copy_plane (guint8 * dst, size_t dst_pitch, const guint8 * src, size_t src_pitch,
+    const GstVideoInfo & info, guint plane, cudaMemcpyKind kind,
+    cudaStream_t stream)
+{
+  const int rows = cf_plane_rows (&info, plane);
+  const size_t row_bytes = cf_plane_row_bytes (&info, plane);
+  if (dst_pitch == src_pitch)
+    return cudaMemcpyAsync (dst, src, dst_pitch * (rows - 1) + row_bytes, kind,
+        stream);
+  return cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch, row_bytes, rows, kind,
+      stream);
+}
+
 cudaError_t
 CudaFrameSlots::upload (int slot, const GstVideoFrame & host)
 {
   CF_RETURN_IF_FAILED (select_device ());
   Slot & s = *slots_[slot];
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++) {
-    const size_t device_pitch = GST_VIDEO_INFO_PLANE_STRIDE (&info_, p);
-    const size_t host_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (&host, p);
-    /* The negotiated stride covers a whole row; a padded host row has more. */
-    CF_RETURN_IF_FAILED (cudaMemcpy2DAsync (s.input +
-            GST_VIDEO_INFO_PLANE_OFFSET (&info_, p), device_pitch,
-            GST_VIDEO_FRAME_PLANE_DATA (&host, p), host_pitch,
-            std::min (device_pitch, host_pitch), cf_plane_rows (&info_, p),
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++)
+    CF_RETURN_IF_FAILED (copy_plane (s.input +
+            GST_VIDEO_INFO_PLANE_OFFSET (&info_, p),
+            GST_VIDEO_INFO_PLANE_STRIDE (&info_, p),
+            static_cast<const guint8 *> (GST_VIDEO_FRAME_PLANE_DATA (&host, p)),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&host, p), info_, p,
             cudaMemcpyHostToDevice, s.stream));
-  }
   return cudaSuccess;
 }
 
@@ -133,15 +147,13 @@ CudaFrameSlots::download (int slot, GstVideoFrame & host)
 {
   CF_RETURN_IF_FAILED (select_device ());
   Slot & s = *slots_[slot];
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++) {
-    const size_t device_pitch = GST_VIDEO_INFO_PLANE_STRIDE (&info_, p);
-    const size_t host_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (&host, p);
-    CF_RETURN_IF_FAILED (cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (&host,
-                p), host_pitch,
-            s.output + GST_VIDEO_INFO_PLANE_OFFSET (&info_, p), device_pitch,
-            std::min (device_pitch, host_pitch), cf_plane_rows (&info_, p),
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++)
+    CF_RETURN_IF_FAILED (copy_plane (static_cast<guint8 *>
+            (GST_VIDEO_FRAME_PLANE_DATA (&host, p)),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&host, p),
+            s.output + GST_VIDEO_INFO_PLANE_OFFSET (&info_, p),
+            GST_VIDEO_INFO_PLANE_STRIDE (&info_, p), info_, p,
             cudaMemcpyDeviceToHost, s.stream));
-  }
   return cudaEventRecord (s.done, s.stream);
 }
 
