@@ -4,7 +4,6 @@
 
 #include "cfvideolayout.h"
 
-
 /* Returns the first failing CUDA call's error from the enclosing function. */
 #define CF_RETURN_IF_FAILED(call) \
   do { \
