@@ -17,23 +17,28 @@ cp "$build/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null
 "$build/bench/median-kernels" 3840 2160 100 2>&1 | tee "$out/kernels.txt"
 
 export GST_PLUGIN_PATH=$build/plugin
-fps() {  # fps of a pipeline that ends after $1 frames
-  local frames=$1; shift
+# Streaming fps of a pipeline: timed with N frames and with 1 frame, so process
+# start, plugin loading and CUDA context creation cancel out.
+seconds() {
   local start end
   start=$(date +%s.%N)
-  gst-launch-1.0 -q "$@" > /dev/null 2>&1 || { echo "FAILED: $*"; return; }
+  gst-launch-1.0 -q "$@" > /dev/null 2>&1 || { echo "FAILED: $*" >&2; return 1; }
   end=$(date +%s.%N)
-  python3 -c "print(f'{$frames / ($end - $start):8.1f} fps  ' + '$*'[:150])"
+  python3 -c "print($end - $start)"
+}
+fps() {  # fps FRAMES ELEMENT CAPS
+  local frames=$1 element=$2 caps=$3 one many
+  one=$(seconds videotestsrc num-buffers=1 pattern=solid-color ! "video/x-raw,$caps,framerate=1000/1" ! $element ! fakesink) || return
+  many=$(seconds videotestsrc num-buffers=$frames pattern=solid-color ! "video/x-raw,$caps,framerate=1000/1" ! $element ! fakesink) || return
+  python3 -c "print(f'{($frames - 1) / ($many - $one):8.1f} fps  $caps  $element')"
 }
 {
-  for caps in format=GRAY8,width=3840,height=2160 format=GRAY8,width=1920,height=1080 format=RGBA,width=3840,height=2160; do
-    # solid-color: the cheapest pattern to generate, so the filter's cost shows.
-    src="videotestsrc num-buffers=300 pattern=solid-color ! video/x-raw,$caps,framerate=1000/1"
-    fps 300 $src ! identity ! fakesink
+  for caps in format=GRAY8,width=1920,height=1080 format=GRAY8,width=3840,height=2160 format=RGBA,width=3840,height=2160; do
+    fps 2000 identity $caps
     for depth in 1 2 3; do
-      fps 300 $src ! cudamedian frames-in-flight=$depth ! fakesink
+      fps 2000 "cudamedian frames-in-flight=$depth" $caps
     done
-    fps 300 $src ! cudamedian size=7 ! fakesink
+    fps 2000 "cudamedian size=7" $caps
   done
 } 2>&1 | tee "$out/pipelines.txt"
 "$build/examples/median-demo" --output "$out/before-after.png" 2>&1 | tee "$out/demo.txt"
