@@ -1,15 +1,60 @@
-// What the GPU suites share: the device check that decides whether they run, and a
-// skip that names every test it did not run.
+// What the GPU suites share: the device check that decides whether they run, a
+// skip that names every test it did not run, and kernels run on device copies of
+// host planes.
 #pragma once
 
 #include <gst/check/gstcheck.h>
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
-#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "plane.h"
 
 namespace cftest {
+
+inline void fail_on_cuda_error(cudaError_t err, const std::string &what) {
+  fail_unless(err == cudaSuccess, "%s: %s (%s)", what.c_str(), cudaGetErrorName(err),
+              cudaGetErrorString(err));
+}
+
+// Bytes from a plane's first sample to the end of its last one.
+inline size_t plane_span(const cf::Plane &plane, cf::SampleDepth depth) {
+  return (plane.height - 1) * plane.row_pitch +
+         static_cast<size_t>(plane.width - 1) * plane.pixel_stride +
+         cf::bytes_per_sample(depth);
+}
+
+// Calls launch(device_src, device_dst), which queues a kernel on the default stream and
+// returns its launch error, on device copies with the host planes' layout (so that the
+// matrices' checks of filler bytes between samples cover the kernels too), and copies
+// dst back. `kernel` names the kernel in failures.
+template <typename Launch>
+void run_on_device_copies(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+                          const std::string &kernel, Launch &&launch) {
+  const size_t src_bytes = plane_span(src, depth);
+  const size_t dst_bytes = plane_span(dst, depth);
+  uint8_t *device_src = nullptr;
+  uint8_t *device_dst = nullptr;
+  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&device_src), src_bytes), "cudaMalloc");
+  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&device_dst), dst_bytes), "cudaMalloc");
+  fail_on_cuda_error(cudaMemcpy(device_src, src.data, src_bytes, cudaMemcpyHostToDevice), "upload");
+  fail_on_cuda_error(cudaMemcpy(device_dst, dst.data, dst_bytes, cudaMemcpyHostToDevice), "upload");
+  cf::Plane device_src_plane = src;
+  cf::Plane device_dst_plane = dst;
+  device_src_plane.data = device_src;
+  device_dst_plane.data = device_dst;
+  fail_on_cuda_error(launch(device_src_plane, device_dst_plane), kernel + " launch");
+  fail_on_cuda_error(cudaDeviceSynchronize(), kernel + " run");
+  fail_on_cuda_error(cudaMemcpy(dst.data, device_dst, dst_bytes, cudaMemcpyDeviceToHost),
+                     "download");
+  fail_on_cuda_error(cudaFree(device_src), "cudaFree");
+  fail_on_cuda_error(cudaFree(device_dst), "cudaFree");
+}
 
 // cudaSuccess when device 0 can run kernels.
 inline cudaError_t probe_cuda_device() {
@@ -30,7 +75,7 @@ struct GpuTest {
 
 // Runs the tests as a Check suite on a usable device; without one prints each test
 // as skipped and returns 77, meson's exit status for a skipped test.
-inline int run_gpu_suite(const char *suite_name, std::initializer_list<GpuTest> tests,
+inline int run_gpu_suite(const char *suite_name, const std::vector<GpuTest> &tests,
                          int argc, char **argv) {
   gst_check_init(&argc, &argv);
   const cudaError_t err = probe_cuda_device();

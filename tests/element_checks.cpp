@@ -4,12 +4,14 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include <cuda_runtime_api.h>
+
 #include <random>
 #include <string>
 #include <vector>
 
+#include "cuda_test_support.h"
 #include "plane_access.h"
-#include "reference_median.h"
 #include "test_image.h"
 
 namespace cftest {
@@ -19,32 +21,17 @@ const char *const kFormats[] = {"GRAY8", "GRAY16_LE", "I420", "YV12", "NV12",
     "NV21", "Y42B", "Y444", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx", "BGRx",
     "ARGB", "ABGR", "xRGB", "xBGR", "RGB", "BGR"};
 
-const char *const kBorders[] = {"replicate", "reflect-101", "constant"};
-
-struct FilterConfig {
-  int size = 3;
-  std::string border = "replicate";
-  guint border_value = 0;
-  bool include_chroma = false;
-  guint frames_in_flight = 1;
-};
-
-std::string describe(const FilterConfig &config) {
-  return "size=" + std::to_string(config.size) + " border=" + config.border +
-      " border-value=" + std::to_string(config.border_value) +
-      " include-chroma=" + (config.include_chroma ? "true" : "false") +
-      " frames-in-flight=" + std::to_string(config.frames_in_flight);
-}
-
-std::string launch_line(const char *backend, const FilterConfig &config) {
-  return std::string("cudamedian backend=") + backend + " " + describe(config);
-}
-
-GstHarness *make_harness(const char *backend, const FilterConfig &config) {
-  GstHarness *h = gst_harness_new_parse(launch_line(backend, config).c_str());
-  fail_unless(h != nullptr);
+// A harness around `filter` with the backend demanded and the data path's own
+// properties on top of the filter's.
+GstHarness *make_harness(const char *backend, const FilterUnderTest &filter,
+                         guint frames_in_flight = 1, const std::string &extra = "") {
+  const std::string line = filter.element + " backend=" + backend + " " + filter.properties +
+      " frames-in-flight=" + std::to_string(frames_in_flight) + " " + extra;
+  GstHarness *h = gst_harness_new_parse(line.c_str());
+  fail_unless(h != nullptr, "could not make %s", line.c_str());
   return h;
 }
+
 
 std::string caps_string(const char *format, int width, int height, int fps = 30) {
   return std::string("video/x-raw,format=") + format + ",width=" +
@@ -98,20 +85,10 @@ bool is_filtered(const GstVideoInfo &info, int component, bool include_chroma) {
   return true;
 }
 
-cf::Border border_of(const FilterConfig &config, cf::SampleDepth depth) {
-  cf::Border border;
-  if (config.border == "reflect-101")
-    border.mode = cf::BorderMode::Reflect101;
-  else if (config.border == "constant")
-    border.mode = cf::BorderMode::Constant;
-  border.constant = static_cast<uint16_t>(
-      std::min<guint>(config.border_value, cf::max_sample_value(depth)));
-  return border;
-}
-
 // Checks out against the reference median of in, sample by sample.
 void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
-                     const FilterConfig &config, const std::string &what) {
+                     const FilterUnderTest &filter, bool include_chroma,
+                     const std::string &what) {
   GstVideoFrame in_frame, out_frame;
   fail_unless(gst_video_frame_map(&in_frame, const_cast<GstVideoInfo *>(&info), in,
                                   GST_MAP_READ));
@@ -122,14 +99,10 @@ void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
     const cf::Plane got = frame_plane(out_frame, c);
     const cf::SampleDepth depth = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ?
         cf::SampleDepth::U16 : cf::SampleDepth::U8;
-    const bool filtered = is_filtered(info, c, config.include_chroma);
+    const bool filtered = is_filtered(info, c, include_chroma);
     TestImage expected(src.width, src.height, depth);
-    if (filtered) {
-      cf::MedianParams params;
-      params.window = config.size;
-      params.border = border_of(config, depth);
-      reference_median(src, expected.plane(), depth, params);
-    }
+    if (filtered)
+      filter.reference(src, expected.plane(), depth);
     const cf::Plane &want = filtered ? expected.plane() : src;
     for (int y = 0; y < src.height; y++) {
       for (int x = 0; x < src.width; x++) {
@@ -148,12 +121,21 @@ void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
   gst_video_frame_unmap(&out_frame);
 }
 
-// Pushes one random frame through a fresh harness and checks the result.
-void check_one_frame(const char *backend, const char *format, int width, int height,
-                     const FilterConfig &config, uint32_t seed) {
-  const std::string what = std::string(format) + " " + std::to_string(width) + "x" +
-      std::to_string(height) + " " + describe(config);
-  GstHarness *h = make_harness(backend, config);
+GstClockTime frame_pts(int index) { return index * (GST_SECOND / 30); }
+
+std::string describe(const FilterUnderTest &filter, const char *format, int width, int height) {
+  return filter.element + " " + filter.properties + " " + format + " " +
+      std::to_string(width) + "x" + std::to_string(height);
+}
+
+}  // namespace
+
+void check_frame(const char *backend, const FilterUnderTest &filter, const char *format,
+                 int width, int height, uint32_t seed, bool include_chroma) {
+  const std::string what = describe(filter, format, width, height) +
+      (include_chroma ? " include-chroma" : "");
+  GstHarness *h = make_harness(backend, filter, 1,
+                               include_chroma ? "include-chroma=true" : "");
   gst_harness_set_src_caps_str(h, caps_string(format, width, height).c_str());
   const GstVideoInfo info = video_info(format, width, height);
   GstBuffer *in = random_frame(h, info, seed, 0);
@@ -169,78 +151,41 @@ void check_one_frame(const char *backend, const char *format, int width, int hei
     fail_unless(gst_memory_is_type(gst_buffer_peek_memory(out, 0), "CfPinnedMemory"),
                 "%s: output not pinned", what.c_str());
   }
-  expect_filtered(in, out, info, config, what);
+  expect_filtered(in, out, info, filter, include_chroma, what);
   gst_buffer_unref(in);
   gst_buffer_unref(out);
   gst_harness_teardown(h);
 }
 
-GstClockTime frame_pts(int index) { return index * (GST_SECOND / 30); }
-
-}  // namespace
-
-void check_every_format(const char *backend) {
+void check_every_format(const char *backend, const std::vector<FilterUnderTest> &variants) {
   const int sizes[][2] = {{1, 1}, {2, 3}, {17, 9}};
   uint32_t seed = 1;
-  for (const char *format : kFormats) {
-    for (const auto &size : sizes) {
-      for (const char *border : kBorders) {
-        for (int window : {3, 5}) {
-          FilterConfig config;
-          config.size = window;
-          config.border = border;
-          config.border_value = 300;  // also checks the clamp to 255 for 8-bit
-          check_one_frame(backend, format, size[0], size[1], config, seed++);
-        }
-      }
-    }
-  }
+  for (const char *format : kFormats)
+    for (const auto &size : sizes)
+      for (const FilterUnderTest &filter : variants)
+        check_frame(backend, filter, format, size[0], size[1], seed++);
 }
 
-void check_large_frames(const char *backend) {
-  FilterConfig config;
+void check_large_frames(const char *backend, const FilterUnderTest &filter) {
+  uint32_t seed = 50;
   for (const char *format : {"GRAY8", "GRAY16_LE", "NV12", "I420", "RGBA", "RGB", "YUY2"})
-    check_one_frame(backend, format, 1921, 1081, config, 7);
-  config.size = 5;
-  config.border = "reflect-101";
-  check_one_frame(backend, "GRAY8", 1921, 1081, config, 8);
+    check_frame(backend, filter, format, 1921, 1081, seed++);
 }
 
-void check_include_chroma(const char *backend) {
-  FilterConfig config;
-  config.include_chroma = true;
-  config.border = "reflect-101";
+void check_include_chroma(const char *backend, const FilterUnderTest &filter) {
   uint32_t seed = 100;
   for (const char *format : {"I420", "YV12", "NV12", "NV21", "Y42B", "Y444", "YUY2", "UYVY"})
     for (int width : {17, 18})
-      check_one_frame(backend, format, width, 9, config, seed++);
+      check_frame(backend, filter, format, width, 9, seed++, true);
 }
 
-void check_window_sizes(const char *backend) {
-  uint32_t seed = 200;
-  for (const char *format : {"GRAY8", "GRAY16_LE"}) {
-    for (int window : {3, 5, 7, 9, 15, 31}) {
-      for (const char *border : kBorders) {
-        FilterConfig config;
-        config.size = window;
-        config.border = border;
-        config.border_value = 40000;
-        check_one_frame(backend, format, 67, 33, config, seed++);
-        check_one_frame(backend, format, 5, 4, config, seed++);  // smaller than the window
-      }
-    }
-  }
-}
-
-void check_padded_strides(const char *backend) {
+void check_padded_strides(const char *backend, const FilterUnderTest &filter) {
   uint32_t seed = 300;
   for (const char *format : {"GRAY8", "GRAY16_LE", "I420", "NV12", "YUY2", "RGBA", "RGB"}) {
-    FilterConfig config;
-    config.size = 5;
-    config.include_chroma = true;
-    GstHarness *h = make_harness(backend, config);
+    GstHarness *h = make_harness(backend, filter, 1, "include-chroma=true");
     gst_harness_set_src_caps_str(h, caps_string(format, 33, 17).c_str());
     GstVideoInfo info = video_info(format, 33, 17);
+    const std::string what = describe(filter, format, 33, 17);
 
     // A layout of its own: every row 64 bytes longer, every plane 13 bytes further.
     gsize offsets[GST_VIDEO_MAX_PLANES] = {};
@@ -258,18 +203,10 @@ void check_padded_strides(const char *backend) {
                                    GST_VIDEO_INFO_FORMAT(&info), 33, 17,
                                    GST_VIDEO_INFO_N_PLANES(&info), offsets, strides);
     fill_random_bytes(padded, seed++);
-
     gst_buffer_ref(padded);
     fail_unless_equals_int(gst_harness_push(h, padded), GST_FLOW_OK);
     GstBuffer *out = gst_harness_pull(h);
-    // Compare through each buffer's own layout.
-    GstVideoFrame in_frame, out_frame;
-    fail_unless(gst_video_frame_map(&in_frame, &info, padded, GST_MAP_READ));
-    fail_unless(gst_video_frame_map(&out_frame, &info, out, GST_MAP_READ));
-    fail_unless_equals_int(GST_VIDEO_FRAME_PLANE_STRIDE(&in_frame, 0), strides[0]);
-    gst_video_frame_unmap(&in_frame);
-    gst_video_frame_unmap(&out_frame);
-    expect_filtered(padded, out, info, config, std::string(format) + " padded strides");
+    expect_filtered(padded, out, info, filter, true, what + " padded strides");
     gst_buffer_unref(out);
 
     // Plain system memory from outside any pool: the pageable upload path.
@@ -278,7 +215,7 @@ void check_padded_strides(const char *backend) {
     gst_buffer_ref(foreign);
     fail_unless_equals_int(gst_harness_push(h, foreign), GST_FLOW_OK);
     out = gst_harness_pull(h);
-    expect_filtered(foreign, out, info, config, std::string(format) + " foreign memory");
+    expect_filtered(foreign, out, info, filter, true, what + " foreign memory");
     gst_buffer_unref(out);
     gst_buffer_unref(foreign);
     gst_buffer_unref(padded);
@@ -286,11 +223,9 @@ void check_padded_strides(const char *backend) {
   }
 }
 
-void check_eos_drain(const char *backend) {
+void check_eos_drain(const char *backend, const FilterUnderTest &filter) {
   for (guint depth : {1u, 2u, 3u, 8u}) {
-    FilterConfig config;
-    config.frames_in_flight = depth;
-    GstHarness *h = make_harness(backend, config);
+    GstHarness *h = make_harness(backend, filter, depth);
     gst_harness_set_src_caps_str(h, caps_string("GRAY8", 64, 48).c_str());
     const GstVideoInfo info = video_info("GRAY8", 64, 48);
     const int frames = 10;
@@ -308,7 +243,7 @@ void check_eos_drain(const char *backend) {
     for (int i = 0; i < frames; i++) {
       GstBuffer *out = gst_harness_pull(h);
       fail_unless_equals_uint64(GST_BUFFER_PTS(out), frame_pts(i));
-      expect_filtered(inputs[i], out, info, config, "drain");
+      expect_filtered(inputs[i], out, info, filter, false, "drain");
       gst_buffer_unref(out);
       gst_buffer_unref(inputs[i]);
     }
@@ -324,10 +259,8 @@ void check_eos_drain(const char *backend) {
   }
 }
 
-void check_flush(const char *backend) {
-  FilterConfig config;
-  config.frames_in_flight = 3;
-  GstHarness *h = make_harness(backend, config);
+void check_flush(const char *backend, const FilterUnderTest &filter) {
+  GstHarness *h = make_harness(backend, filter, 3);
   gst_harness_set_src_caps_str(h, caps_string("RGBA", 32, 16).c_str());
   const GstVideoInfo info = video_info("RGBA", 32, 16);
   for (int i = 0; i < 2; i++)
@@ -346,16 +279,14 @@ void check_flush(const char *backend) {
   fail_unless_equals_int(gst_harness_buffers_received(h), 1);
   GstBuffer *out = gst_harness_pull(h);
   fail_unless_equals_uint64(GST_BUFFER_PTS(out), frame_pts(7));
-  expect_filtered(after, out, info, config, "after flush");
+  expect_filtered(after, out, info, filter, false, "after flush");
   gst_buffer_unref(out);
   gst_buffer_unref(after);
   gst_harness_teardown(h);
 }
 
-void check_caps_change(const char *backend) {
-  FilterConfig config;
-  config.frames_in_flight = 3;
-  GstHarness *h = make_harness(backend, config);
+void check_caps_change(const char *backend, const FilterUnderTest &filter) {
+  GstHarness *h = make_harness(backend, filter, 3);
   gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
   const GstVideoInfo small = video_info("GRAY8", 16, 8);
   const GstVideoInfo large = video_info("NV12", 40, 30);
@@ -376,21 +307,21 @@ void check_caps_change(const char *backend) {
     GstBuffer *out = gst_harness_pull(h);
     const GstVideoInfo &info = i < 2 ? small : large;
     fail_unless_equals_uint64(gst_buffer_get_size(out), GST_VIDEO_INFO_SIZE(&info));
-    expect_filtered(inputs[i], out, info, config, "caps change");
+    expect_filtered(inputs[i], out, info, filter, false, "caps change");
     gst_buffer_unref(out);
     gst_buffer_unref(inputs[i]);
   }
   gst_harness_teardown(h);
 }
 
-void check_state_cycles(const char *backend) {
+void check_state_cycles(const char *backend, const FilterUnderTest &filter) {
   const std::string description =
-      std::string("videotestsrc num-buffers=12 pattern=snow ! "
-                  "video/x-raw,format=I420,width=96,height=64 ! cudamedian name=f backend=") +
-      backend + " frames-in-flight=3 size=5 ! fakesink name=sink signal-handoffs=true";
+      "videotestsrc num-buffers=12 pattern=snow ! video/x-raw,format=I420,width=96,height=64 ! " +
+      filter.element + " backend=" + backend + " frames-in-flight=3 " + filter.properties +
+      " ! fakesink name=sink signal-handoffs=true";
   GError *error = nullptr;
   GstElement *pipeline = gst_parse_launch(description.c_str(), &error);
-  fail_unless(pipeline != nullptr && error == nullptr);
+  fail_unless(pipeline != nullptr && error == nullptr, "%s", description.c_str());
   GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
   int frames_out = 0;
   g_signal_connect(sink, "handoff",
@@ -416,11 +347,9 @@ void check_state_cycles(const char *backend) {
   gst_object_unref(pipeline);
 }
 
-void check_latency(const char *backend) {
+void check_latency(const char *backend, const FilterUnderTest &filter) {
   for (guint depth : {1u, 3u}) {
-    FilterConfig config;
-    config.frames_in_flight = depth;
-    GstHarness *h = make_harness(backend, config);
+    GstHarness *h = make_harness(backend, filter, depth);
     gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 16, 25).c_str());
     GstQuery *query = gst_query_new_latency();
     fail_unless(gst_pad_peer_query(h->sinkpad, query));
@@ -431,6 +360,123 @@ void check_latency(const char *backend) {
     gst_query_unref(query);
     gst_harness_teardown(h);
   }
+}
+
+namespace {
+
+GstElement *make_element(const char *element) {
+  GstElement *made = gst_element_factory_make(element, nullptr);
+  fail_unless(made != nullptr, "%s not found: is GST_PLUGIN_PATH set?", element);
+  return made;
+}
+
+bool cuda_device_usable() { return probe_cuda_device() == cudaSuccess; }
+
+// Starts `element` with its own bus; returns the state change's result.
+GstStateChangeReturn start_with_bus(GstElement *element, GstBus *bus) {
+  gst_element_set_bus(element, bus);
+  return gst_element_set_state(element, GST_STATE_PAUSED);
+}
+
+void stop_and_free(GstElement *element, GstBus *bus) {
+  fail_unless_equals_int(gst_element_set_state(element, GST_STATE_NULL),
+                         GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_bus(element, nullptr);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
+// The message of the error on the bus; fails if there is none.
+std::string error_on(GstBus *bus) {
+  GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(message != nullptr, "no error message on the bus");
+  GError *error = nullptr;
+  gst_message_parse_error(message, &error, nullptr);
+  std::string text = error->message;
+  g_error_free(error);
+  gst_message_unref(message);
+  return text;
+}
+
+}  // namespace
+
+void check_refused_caps(const char *element) {
+  GstElement *made = make_element(element);
+  GstPad *sink = gst_element_get_static_pad(made, "sink");
+  for (const char *caps : {"video/x-raw,format=GRAY16_BE,width=8,height=8",
+                           "video/x-raw,format=v210,width=8,height=8",
+                           "audio/x-raw,format=S16LE"}) {
+    GstCaps *refused = gst_caps_from_string(caps);
+    fail_if(gst_pad_query_accept_caps(sink, refused), "%s accepted %s", element, caps);
+    gst_caps_unref(refused);
+  }
+  gst_object_unref(sink);
+  gst_object_unref(made);
+}
+
+void check_backend_cuda_demanded(const char *element) {
+  GstElement *made = make_element(element);
+  gst_util_set_object_arg(G_OBJECT(made), "backend", "cuda");
+  GstBus *bus = gst_bus_new();
+  const GstStateChangeReturn ret = start_with_bus(made, bus);
+  if (cuda_device_usable()) {
+    fail_unless(ret != GST_STATE_CHANGE_FAILURE);
+  } else {
+    fail_unless_equals_int(ret, GST_STATE_CHANGE_FAILURE);
+    const std::string error = error_on(bus);
+    fail_unless(error.find("CUDA") != std::string::npos, "%s", error.c_str());
+  }
+  stop_and_free(made, bus);
+}
+
+void check_missing_device_id(const char *element) {
+  GstElement *made = make_element(element);
+  g_object_set(made, "device-id", 4000, nullptr);
+  GstBus *bus = gst_bus_new();
+  fail_unless_equals_int(start_with_bus(made, bus), GST_STATE_CHANGE_FAILURE);
+  const std::string error = error_on(bus);
+  fail_unless(error.find("4000") != std::string::npos, "%s", error.c_str());
+  stop_and_free(made, bus);
+}
+
+void check_auto_backend(const char *element) {
+  GstElement *made = make_element(element);
+  GstBus *bus = gst_bus_new();
+  const bool device = cuda_device_usable();
+  for (int cycle = 0; cycle < 2; cycle++) {
+    fail_unless(start_with_bus(made, bus) != GST_STATE_CHANGE_FAILURE);
+    gint active_backend;
+    g_object_get(made, "active-backend", &active_backend, nullptr);
+    fail_unless_equals_int(active_backend, device ? 1 : 2);  // cuda : cpu
+    fail_unless_equals_int(gst_element_set_state(made, GST_STATE_NULL),
+                           GST_STATE_CHANGE_SUCCESS);
+  }
+  int warnings = 0;
+  GstMessage *message;
+  while ((message = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING))) {
+    warnings++;
+    gst_message_unref(message);
+  }
+  fail_unless_equals_int(warnings, device ? 0 : 1);  // said once, not at every start
+  stop_and_free(made, bus);
+}
+
+int run_element_suite(const char *suite_name, const char *backend,
+                      std::initializer_list<NamedTest> tests, int argc, char **argv) {
+  if (g_str_equal(backend, "cuda")) {
+    std::vector<GpuTest> gpu_tests;
+    for (const NamedTest &test : tests)
+      gpu_tests.push_back({test.name, test.function});
+    return run_gpu_suite(suite_name, gpu_tests, argc, argv);
+  }
+  gst_check_init(&argc, &argv);
+  Suite *suite = suite_create(suite_name);
+  TCase *tc = tcase_create(backend);
+  tcase_set_timeout(tc, 600);
+  suite_add_tcase(suite, tc);
+  for (const NamedTest &test : tests)
+    _tcase_add_test(tc, test.function, test.name, 0, 0, 0, 1);
+  return gst_check_run_suite(suite, suite_name, __FILE__);
 }
 
 }  // namespace cftest

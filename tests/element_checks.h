@@ -1,31 +1,71 @@
-// Element-level checks of cudamedian through GstHarness and real pipelines, shared by
-// the CPU-backend suite (CI) and the CUDA-backend suite (GPU hosts): each takes the
-// backend to demand ("cpu" or "cuda").
+// Element-level checks through GstHarness and real pipelines, shared by every
+// element's suite and by both backends: each check demands a backend ("cpu" on CI,
+// "cuda" on GPU hosts) and compares every output sample with a reference.
 #pragma once
+
+#include <gst/check/gstcheck.h>
+
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "plane.h"
 
 namespace cftest {
 
-// Every supported format at 1x1, 2x3, 17x9, each border, windows 3 and 5.
-void check_every_format(const char *backend);
+// One configuration of an element and what it must produce.
+struct FilterUnderTest {
+  std::string element;     // factory name, e.g. "cudamedian"
+  std::string properties;  // e.g. "size=5 border=constant border-value=300"
+  // Writes the expected result for one processed component into dst.
+  std::function<void(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth)>
+      reference;
+};
+
+// One random frame of `format` through a fresh harness, checked sample by sample:
+// processed components against the reference, the rest (alpha, chroma unless
+// include_chroma) unchanged.
+void check_frame(const char *backend, const FilterUnderTest &filter, const char *format,
+                 int width, int height, uint32_t seed, bool include_chroma = false);
+// Every supported format at 1x1, 2x3 and 17x9, for each variant.
+void check_every_format(const char *backend, const std::vector<FilterUnderTest> &variants);
 // 1921x1081 frames of the main format families.
-void check_large_frames(const char *backend);
-// include-chroma on planar, semi-planar and packed YUV.
-void check_include_chroma(const char *backend);
-// Window sizes 3, 5, 7, 9, 15, 31 on 8- and 16-bit grey.
-void check_window_sizes(const char *backend);
-// Input buffers whose GstVideoMeta has padded strides and odd plane offsets, and
-// input buffers of plain (foreign, pageable) memory.
-void check_padded_strides(const char *backend);
-// With frames in flight: nothing lost or reordered at EOS; frames held back as
-// frames-in-flight says.
-void check_eos_drain(const char *backend);
+void check_large_frames(const char *backend, const FilterUnderTest &filter);
+// include-chroma on planar, semi-planar and packed YUV, even and odd widths.
+void check_include_chroma(const char *backend, const FilterUnderTest &filter);
+// Input whose GstVideoMeta has padded strides and plane offsets, and input of plain
+// (foreign, pageable) memory.
+void check_padded_strides(const char *backend, const FilterUnderTest &filter);
+// With frames in flight: held back as frames-in-flight says, nothing lost or
+// reordered at EOS, EOS last.
+void check_eos_drain(const char *backend, const FilterUnderTest &filter);
 // Frames in flight are dropped at a flush, and the stream goes on afterwards.
-void check_flush(const char *backend);
+void check_flush(const char *backend, const FilterUnderTest &filter);
 // New caps mid-stream: the old frames leave first, with the old size.
-void check_caps_change(const char *backend);
-// videotestsrc ! cudamedian ! fakesink through NULL-PLAYING-NULL cycles.
-void check_state_cycles(const char *backend);
+void check_caps_change(const char *backend, const FilterUnderTest &filter);
+// videotestsrc ! element ! fakesink through NULL-PLAYING-NULL cycles.
+void check_state_cycles(const char *backend, const FilterUnderTest &filter);
 // LATENCY reports frames-in-flight - 1 frame durations.
-void check_latency(const char *backend);
+void check_latency(const char *backend, const FilterUnderTest &filter);
+
+// Backend-independent behaviour of an element.
+void check_refused_caps(const char *element);
+// backend=cuda: an error at start without a device, running with one.
+void check_backend_cuda_demanded(const char *element);
+void check_missing_device_id(const char *element);
+// backend=auto: CUDA where usable, else the CPU with one warning on the bus.
+void check_auto_backend(const char *element);
+
+struct NamedTest {
+  const char *name;
+  TFun function;
+};
+#define CF_TEST(function) cftest::NamedTest{#function, function}
+
+// Runs the tests as one Check suite. With backend "cuda" and no usable device, prints
+// each test as skipped and returns 77 (meson's skip) instead.
+int run_element_suite(const char *suite_name, const char *backend,
+                      std::initializer_list<NamedTest> tests, int argc, char **argv);
 
 }  // namespace cftest

@@ -2,8 +2,6 @@
 #pragma once
 
 #include <functional>
-#include <string>
-#include <vector>
 
 #include "median.h"
 
@@ -13,12 +11,6 @@ namespace cftest {
 // backend copies to the device and back inside.
 using MedianFilter = std::function<void(const cf::Plane &src, const cf::Plane &dst,
                                         cf::SampleDepth depth, const cf::MedianParams &params)>;
-
-// The borders every backend is tested with: a constant inside the range and, for
-// 8-bit, one beyond it that must clamp to 255.
-std::vector<cf::Border> median_test_borders(cf::SampleDepth depth);
-// "replicate", "reflect-101", "constant 77"
-std::string describe(const cf::Border &border);
 
 // Both functions below run `filter` on many cases, compare it with reference_median,
 // check that src and every dst byte outside the samples stay untouched, print each

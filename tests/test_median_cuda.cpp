@@ -9,41 +9,13 @@
 
 namespace {
 
-void fail_on_cuda_error(cudaError_t err, const char *what) {
-  fail_unless(err == cudaSuccess, "%s: %s (%s)", what, cudaGetErrorName(err),
-              cudaGetErrorString(err));
-}
-
-// Bytes from a plane's first sample to the end of its last one.
-size_t plane_span(const cf::Plane &plane, cf::SampleDepth depth) {
-  return (plane.height - 1) * plane.row_pitch +
-         static_cast<size_t>(plane.width - 1) * plane.pixel_stride +
-         cf::bytes_per_sample(depth);
-}
-
-// Device copies with the host planes' layout, so that the matrix's checks of filler
-// bytes between samples cover the kernels too.
 void median_cuda_via_device(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
                             const cf::MedianParams &params) {
-  const size_t src_bytes = plane_span(src, depth);
-  const size_t dst_bytes = plane_span(dst, depth);
-  uint8_t *device_src = nullptr;
-  uint8_t *device_dst = nullptr;
-  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&device_src), src_bytes), "cudaMalloc");
-  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&device_dst), dst_bytes), "cudaMalloc");
-  fail_on_cuda_error(cudaMemcpy(device_src, src.data, src_bytes, cudaMemcpyHostToDevice), "upload");
-  fail_on_cuda_error(cudaMemcpy(device_dst, dst.data, dst_bytes, cudaMemcpyHostToDevice), "upload");
-  cf::Plane device_src_plane = src;
-  cf::Plane device_dst_plane = dst;
-  device_src_plane.data = device_src;
-  device_dst_plane.data = device_dst;
-  fail_on_cuda_error(cf::median_cuda(device_src_plane, device_dst_plane, depth, params, nullptr),
-                     "median_cuda launch");
-  fail_on_cuda_error(cudaDeviceSynchronize(), "median_cuda run");
-  fail_on_cuda_error(cudaMemcpy(dst.data, device_dst, dst_bytes, cudaMemcpyDeviceToHost),
-                     "download");
-  fail_on_cuda_error(cudaFree(device_src), "cudaFree");
-  fail_on_cuda_error(cudaFree(device_dst), "cudaFree");
+  cftest::run_on_device_copies(src, dst, depth, "median_cuda",
+                               [&](const cf::Plane &device_src, const cf::Plane &device_dst) {
+                                 return cf::median_cuda(device_src, device_dst, depth, params,
+                                                        nullptr);
+                               });
 }
 
 }  // namespace

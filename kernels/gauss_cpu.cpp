@@ -1,0 +1,211 @@
+// CPU backend of the Gaussian blur and unsharp mask. Each thread takes a band of rows:
+// a horizontal pass over the source rows the band's windows reach, into a buffer of
+// unrounded sums, then a vertical pass over that buffer, then the one rounding
+// of gauss.h. Both passes add one tap's products to a whole row at a time; borders are
+// dealt with before, where a source row is gathered into a padded one and where a tap
+// of the vertical pass picks its row.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "cpu_parallel.h"
+#include "gauss.h"
+
+namespace cf {
+namespace {
+
+// Samples may sit at any byte offset (odd pitches, packed formats): memcpy is the
+// portable unaligned access and compiles to a plain load/store.
+template <typename Sample>
+Sample load_sample(const uint8_t *address) {
+  Sample sample;
+  std::memcpy(&sample, address, sizeof sample);
+  return sample;
+}
+
+template <typename Sample>
+void store_sample(uint8_t *address, Sample sample) {
+  std::memcpy(address, &sample, sizeof sample);
+}
+
+// Byte offset standing for a window column that lies in the constant border.
+constexpr ptrdiff_t kConstantColumn = -1;
+
+// Unsharp amounts up to 10, in units of 1/256 (gauss.h).
+constexpr int32_t kMaxAmountQ8 = 2560;
+
+// floor(value / 256), negative values included (C++17 leaves >> of them to the compiler).
+int32_t floor_div_256(int32_t value) { return value >= 0 ? value / 256 : -((255 - value) / 256); }
+
+// Fixed per call: the geometry, the taps and where every window column and row lies.
+template <typename Sample>
+struct GaussJob {
+  // Sums of one row (sample * 2^B) and of the window (sample * 2^(2B)) fit 32 bits
+  // for 8-bit samples only (gauss_tap_bits).
+  using HorizontalSum = std::conditional_t<sizeof(Sample) == 1, uint32_t, uint64_t>;
+  using VerticalSum = HorizontalSum;
+
+  const Plane &src;
+  const Plane &dst;
+  const GaussParams &params;
+  int bits;                  // B of gauss.h
+  uint32_t constant;         // border constant, clamped to the depth's range
+  uint32_t max_value;
+  // column_offsets[j]: byte offset within a source row of padded column j, that is
+  // image column j - radius_x (or kConstantColumn).
+  std::vector<ptrdiff_t> column_offsets;
+
+  int radius_x() const { return static_cast<int>(params.taps_x.size()) / 2; }
+  int radius_y() const { return static_cast<int>(params.taps_y.size()) / 2; }
+};
+
+// Horizontal sums of one source row: out[x] = sum_j taps_x[j] * row(x + j - radius_x),
+// at most max_value * 2^B.
+template <typename Sample>
+void horizontal_pass(const GaussJob<Sample> &job, const uint8_t *row, std::vector<uint32_t> &padded,
+                     typename GaussJob<Sample>::HorizontalSum *out) {
+  using HorizontalSum = typename GaussJob<Sample>::HorizontalSum;
+  const int width = job.src.width;
+  for (size_t j = 0; j < padded.size(); ++j) {
+    const ptrdiff_t offset = job.column_offsets[j];
+    padded[j] = offset == kConstantColumn ? job.constant : load_sample<Sample>(row + offset);
+  }
+  std::fill(out, out + width, HorizontalSum{0});
+  for (size_t j = 0; j < job.params.taps_x.size(); ++j) {
+    const auto tap = static_cast<HorizontalSum>(job.params.taps_x[j]);
+    if (tap == 0)
+      continue;  // the tails of long kernels of small sigma
+    const uint32_t *in = padded.data() + j;
+    for (int x = 0; x < width; ++x)
+      out[x] += tap * in[x];
+  }
+}
+
+// Writes dst(x, y) from the blurred (unrounded) sums of row y.
+template <typename Sample>
+void store_row(const GaussJob<Sample> &job, int y,
+               const std::vector<typename GaussJob<Sample>::VerticalSum> &sums) {
+  using VerticalSum = typename GaussJob<Sample>::VerticalSum;
+  const int shift = 2 * job.bits;
+  const VerticalSum half = VerticalSum{1} << (shift - 1);
+  const uint8_t *src_row = job.src.data + y * job.src.row_pitch;
+  uint8_t *dst_row = job.dst.data + y * job.dst.row_pitch;
+  const auto dst_stride = static_cast<ptrdiff_t>(job.dst.pixel_stride);
+  const auto src_stride = static_cast<ptrdiff_t>(job.src.pixel_stride);
+  const GaussParams &params = job.params;
+  for (int x = 0; x < job.src.width; ++x) {
+    const auto blurred = static_cast<int32_t>((sums[x] + half) >> shift);
+    int32_t out = blurred;
+    if (params.mode == GaussMode::Unsharp) {
+      const int32_t original = load_sample<Sample>(src_row + x * src_stride);
+      const int32_t detail = original - blurred;
+      out = original;
+      if (static_cast<uint32_t>(std::abs(detail)) >= params.threshold)
+        out = std::clamp(original + floor_div_256(params.amount_q8 * detail + 128), 0,
+                         static_cast<int32_t>(job.max_value));
+    }
+    store_sample(dst_row + x * dst_stride, static_cast<Sample>(out));
+  }
+}
+
+// Filters dst rows [y_begin, y_end).
+template <typename Sample>
+void gauss_rows(const GaussJob<Sample> &job, int y_begin, int y_end) {
+  using HorizontalSum = typename GaussJob<Sample>::HorizontalSum;
+  using VerticalSum = typename GaussJob<Sample>::VerticalSum;
+  const Plane &src = job.src;
+  const int width = src.width;
+  const int radius_y = job.radius_y();
+  const BorderMode mode = job.params.border.mode;
+
+  // The source rows the band's windows reach, [first_row, last_row]: rows beyond an
+  // edge stand for rows in this range (or for the constant).
+  const int first_row = std::max(0, y_begin - radius_y);
+  const int last_row = std::min(src.height - 1, y_end - 1 + radius_y);
+  std::vector<HorizontalSum> horizontal(static_cast<size_t>(last_row - first_row + 1) * width);
+  std::vector<uint32_t> padded(job.column_offsets.size());
+  for (int row = first_row; row <= last_row; ++row)
+    horizontal_pass(job, src.data + row * src.row_pitch, padded,
+                    horizontal.data() + static_cast<size_t>(row - first_row) * width);
+  // A row of the constant border: the taps sum to 2^B.
+  const std::vector<HorizontalSum> constant_row(width, HorizontalSum{job.constant} << job.bits);
+
+  std::vector<VerticalSum> sums(width);
+  for (int y = y_begin; y < y_end; ++y) {
+    std::fill(sums.begin(), sums.end(), VerticalSum{0});
+    for (int i = 0; i <= 2 * radius_y; ++i) {
+      const auto tap = static_cast<VerticalSum>(job.params.taps_y[i]);
+      if (tap == 0)
+        continue;
+      const int row = border_index(y + i - radius_y, src.height, mode);
+      const HorizontalSum *in =
+          row < 0 ? constant_row.data()
+                  : horizontal.data() + static_cast<size_t>(row - first_row) * width;
+      for (int x = 0; x < width; ++x)
+        sums[x] += tap * in[x];
+    }
+    store_row(job, y, sums);
+  }
+}
+
+template <typename Sample>
+void gauss_plane(const Plane &src, const Plane &dst, SampleDepth depth, const GaussParams &params,
+                 int threads) {
+  GaussJob<Sample> job{src, dst, params, gauss_tap_bits(depth),
+                       std::min<uint32_t>(params.border.constant, max_sample_value(depth)),
+                       max_sample_value(depth), {}};
+  const int radius_x = job.radius_x();
+  job.column_offsets.resize(src.width + 2 * radius_x);
+  for (int j = 0; j < static_cast<int>(job.column_offsets.size()); ++j) {
+    const int column = border_index(j - radius_x, src.width, params.border.mode);
+    job.column_offsets[j] =
+        column < 0 ? kConstantColumn : column * static_cast<ptrdiff_t>(src.pixel_stride);
+  }
+  const long work_per_row =
+      static_cast<long>(src.width) * (params.taps_x.size() + params.taps_y.size());
+  parallel_ranges(src.height, threads, work_per_row,
+                  [&](int begin, int end) { gauss_rows(job, begin, end); });
+}
+
+bool is_valid_plane(const Plane &plane, SampleDepth depth) {
+  return plane.data != nullptr && plane.width >= 1 && plane.height >= 1 &&
+         plane.pixel_stride >= bytes_per_sample(depth) &&
+         plane.row_pitch >= static_cast<ptrdiff_t>(plane.width - 1) * plane.pixel_stride +
+                                bytes_per_sample(depth);
+}
+
+// An odd count up to kGaussMaxKernelSize of taps that sum to 2^B. Negative taps are
+// refused too: the passes sum in unsigned integers sized for non-negative taps.
+bool are_valid_taps(const std::vector<int32_t> &taps, int bits) {
+  if (taps.size() % 2 == 0 || taps.size() > static_cast<size_t>(kGaussMaxKernelSize))
+    return false;
+  int64_t sum = 0;
+  for (const int32_t tap : taps) {
+    if (tap < 0)
+      return false;
+    sum += tap;
+  }
+  return sum == int64_t{1} << bits;
+}
+
+}  // namespace
+
+void gauss_cpu(const Plane &src, const Plane &dst, SampleDepth depth, const GaussParams &params,
+               int threads) {
+  const int bits = gauss_tap_bits(depth);
+  const bool valid = is_valid_plane(src, depth) && is_valid_plane(dst, depth) &&
+                     src.width == dst.width && src.height == dst.height &&
+                     are_valid_taps(params.taps_x, bits) && are_valid_taps(params.taps_y, bits) &&
+                     params.amount_q8 >= 0 && params.amount_q8 <= kMaxAmountQ8 &&
+                     params.threshold <= max_sample_value(depth);
+  if (!valid)
+    return;
+  if (depth == SampleDepth::U8)
+    gauss_plane<uint8_t>(src, dst, depth, params, threads);
+  else
+    gauss_plane<uint16_t>(src, dst, depth, params, threads);
+}
+
+}  // namespace cf

@@ -1,0 +1,142 @@
+#include "gauss_cases.h"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "filter_cases.h"
+#include "reference_gauss.h"
+
+namespace cftest {
+namespace {
+
+// make_gauss_params' arguments: sigma_y 0 means sigma_x, sizes 0 automatic.
+struct Kernel {
+  double sigma_x;
+  double sigma_y;
+  int size_x;
+  int size_y;
+};
+
+struct Mode {
+  cf::GaussMode mode;
+  int32_t amount_q8;
+  uint32_t threshold;
+};
+
+constexpr int32_t kAmount1_5 = 384;
+constexpr Mode kBlur{cf::GaussMode::Blur, 256, 0};
+constexpr Mode kUnsharp{cf::GaussMode::Unsharp, kAmount1_5, 0};
+constexpr Mode kUnsharpThreshold10{cf::GaussMode::Unsharp, kAmount1_5, 10};
+
+struct GaussCase {
+  ImageCase images;
+  Kernel kernel;
+  cf::Border border;
+  Mode mode;
+};
+
+cf::GaussParams params_of(const GaussCase &test) {
+  cf::GaussParams params =
+      cf::make_gauss_params(test.kernel.sigma_x, test.kernel.sigma_y, test.kernel.size_x,
+                            test.kernel.size_y, test.images.depth, test.border);
+  params.mode = test.mode.mode;
+  params.amount_q8 = test.mode.amount_q8;
+  params.threshold = test.mode.threshold;
+  return params;
+}
+
+// "sigma 1x2.5, taps 7x17, replicate, unsharp amount 384/256 threshold 10"
+std::string describe_params(const GaussCase &test, const cf::GaussParams &params) {
+  char text[160];
+  std::snprintf(text, sizeof text, "sigma %gx%g, taps %zux%zu, ", test.kernel.sigma_x,
+                test.kernel.sigma_y > 0 ? test.kernel.sigma_y : test.kernel.sigma_x,
+                params.taps_x.size(), params.taps_y.size());
+  std::string mode = "blur";
+  if (params.mode == cf::GaussMode::Unsharp)
+    mode = "unsharp amount " + std::to_string(params.amount_q8) + "/256 threshold " +
+           std::to_string(params.threshold);
+  return text + describe(test.border) + ", " + mode;
+}
+
+void run_gauss_cases(const GaussFilter &filter, const std::vector<GaussCase> &cases) {
+  run_cases("gauss", cases.size(), [&](size_t index) -> std::optional<std::string> {
+    const GaussCase &test = cases[index];
+    const cf::SampleDepth depth = test.images.depth;
+    const cf::GaussParams params = params_of(test);
+    const auto failure = check_image_case(
+        test.images,
+        [&](const cf::Plane &src, const cf::Plane &dst) { filter(src, dst, depth, params); },
+        [&](const cf::Plane &src, const cf::Plane &dst) {
+          reference_gauss(src, dst, depth, params);
+        });
+    if (!failure)
+      return std::nullopt;
+    return describe_params(test, params) + ", " + *failure;
+  });
+}
+
+}  // namespace
+
+void check_gauss_matrix(const GaussFilter &filter) {
+  constexpr int kSizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {17, 9}, {64, 33}};
+  constexpr Kernel kKernels[] = {
+      {0.5, 0, 0, 0},   {1, 0, 0, 0},      {2.5, 0, 0, 0},     {5, 0, 0, 0},
+      {10, 0, 0, 0},    {1, 2.5, 0, 0},    {10, 0.5, 0, 0},
+      // Explicit sizes: truncating a wide Gaussian, long tails of tiny or zero taps.
+      {2.5, 0, 3, 3},   {2.5, 0, 15, 15},  {5, 0, 61, 61},     {10, 0, 121, 121},
+      {1, 0, 121, 15},
+  };
+  constexpr Mode kModes[] = {kBlur, kUnsharp, kUnsharpThreshold10};
+  constexpr size_t kModeCount = sizeof kModes / sizeof kModes[0];
+  // Three of the generators per combination, in turn: for each size and depth every
+  // kernel still meets every generator, at 3/8 of the reference's time.
+  constexpr size_t kImagesPerCombination = 3;
+  const std::vector<ImageGenerator> &images = image_generators();
+  const std::vector<Layout> &layouts = test_layouts();
+  std::vector<GaussCase> cases;
+  uint32_t seed = 1;
+  size_t combination = 0;
+  for (const auto &size : kSizes)
+    for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16})
+      for (const Kernel &kernel : kKernels)
+        for (const cf::Border &border : test_borders(depth)) {
+          for (size_t k = 0; k < kImagesPerCombination; ++k) {
+            const size_t image = (combination * kImagesPerCombination + k) % images.size();
+            cases.push_back({{size[0], size[1], depth, &images[image],
+                              layouts[(image + combination) % layouts.size()], seed++},
+                             kernel, border, kModes[(k + combination) % kModeCount]});
+          }
+          ++combination;
+        }
+  run_gauss_cases(filter, cases);
+}
+
+void check_gauss_large_frames(const GaussFilter &filter) {
+  using cf::BorderMode;
+  using cf::SampleDepth;
+  const std::vector<Layout> &layouts = test_layouts();
+  // The reference sums the whole 2-D window per pixel: sigma above 1 on a 259x131
+  // frame only, to keep the suite quick on a two-core CI machine.
+  run_gauss_cases(filter, {
+      {{1921, 1081, SampleDepth::U8, generator_named("random"), layouts[0], 201},
+       {0.5, 0, 0, 0}, {BorderMode::Reflect101, 0}, kBlur},
+      {{1921, 1081, SampleDepth::U8, generator_named("salt-and-pepper-on-random"), layouts[1],
+        202},
+       {1, 0, 0, 0}, {BorderMode::Constant, 77}, kUnsharp},
+      {{1921, 1081, SampleDepth::U16, generator_named("random"), layouts[2], 203},
+       {0.5, 0, 0, 0}, {BorderMode::Replicate, 0}, kUnsharpThreshold10},
+      {{1921, 1081, SampleDepth::U16, generator_named("salt-and-pepper-on-ramp"), layouts[3],
+        204},
+       {1, 0, 0, 0}, {BorderMode::Constant, 40000}, kBlur},
+      {{259, 131, SampleDepth::U8, generator_named("checkerboard"), layouts[4], 205},
+       {5, 0, 0, 0}, {BorderMode::Constant, 300}, kBlur},
+      {{259, 131, SampleDepth::U16, generator_named("two-value"), layouts[0], 206},
+       {10, 0, 0, 0}, {BorderMode::Reflect101, 0}, kUnsharp},
+      {{259, 131, SampleDepth::U8, generator_named("salt-and-pepper-on-ramp"), layouts[2], 207},
+       {2.5, 10, 0, 0}, {BorderMode::Replicate, 0}, kUnsharpThreshold10},
+  });
+}
+
+}  // namespace cftest

@@ -1,0 +1,68 @@
+// The CUDA Gaussian kernels against the reference, on the same matrix as the CPU
+// backend. Skipped, by name, where no CUDA device is usable.
+#include <cuda_runtime_api.h>
+
+#include "gauss.h"
+#include "gauss_cases.h"
+
+#include "cuda_test_support.h"
+
+namespace {
+
+void gauss_cuda_via_device(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+                           const cf::GaussParams &params) {
+  cftest::run_on_device_copies(src, dst, depth, "gauss_cuda",
+                               [&](const cf::Plane &device_src, const cf::Plane &device_dst) {
+                                 return cf::gauss_cuda(device_src, device_dst, depth, params,
+                                                       nullptr);
+                               });
+}
+
+}  // namespace
+
+GST_START_TEST(test_matrix) { cftest::check_gauss_matrix(gauss_cuda_via_device); }
+GST_END_TEST;
+
+GST_START_TEST(test_large_frames) { cftest::check_gauss_large_frames(gauss_cuda_via_device); }
+GST_END_TEST;
+
+GST_START_TEST(test_invalid_params) {
+  // Real device memory: a call that wrongly passes the checks must not fault.
+  cf::Plane plane;
+  plane.width = plane.height = 4;
+  plane.row_pitch = 4;
+  cftest::fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&plane.data), 16), "cudaMalloc");
+  const cf::SampleDepth depth = cf::SampleDepth::U8;
+  const cf::GaussParams valid = cf::make_gauss_params(1, 0, 0, 0, depth, {});
+  const int32_t one = 1 << cf::gauss_tap_bits(depth);
+
+  cf::GaussParams even = valid;
+  even.taps_x = {one / 2, one / 2};
+  cf::GaussParams too_long = valid;
+  too_long.taps_y = cf::gauss_taps(20, cf::kGaussMaxKernelSize + 2, cf::gauss_tap_bits(depth));
+  cf::GaussParams wrong_sum = valid;
+  wrong_sum.taps_x[0] += 1;
+  cf::GaussParams negative = valid;
+  negative.taps_y = {-1, one + 2, -1};
+  cf::GaussParams amount = valid;
+  amount.amount_q8 = 2561;
+  cf::GaussParams threshold = valid;
+  threshold.threshold = 256;
+  for (const cf::GaussParams *params : {&even, &too_long, &wrong_sum, &negative, &amount,
+                                        &threshold})
+    fail_unless_equals_int(cf::gauss_cuda(plane, plane, depth, *params, nullptr),
+                           cudaErrorInvalidValue);
+  cftest::fail_on_cuda_error(cudaFree(plane.data), "cudaFree");
+}
+GST_END_TEST;
+
+int main(int argc, char **argv) {
+  return cftest::run_gpu_suite(
+      "gauss_cuda",
+      {
+       CF_GPU_TEST(test_matrix),
+       CF_GPU_TEST(test_large_frames),
+       CF_GPU_TEST(test_invalid_params),
+      },
+      argc, argv);
+}
