@@ -14,7 +14,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
   meson compile -C "$build"; } > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 meson test -C "$build" --print-errorlogs --num-processes 4 2>&1 | tee "$out/tests.log" | tail -25
 cp "$build/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null
-"$build/bench/median-kernels" 3840 2160 100 2>&1 | tee "$out/kernels.txt"
+"$build/bench/kernel-times" 3840 2160 100 2>&1 | tee "$out/kernels.txt"
 
 export GST_PLUGIN_PATH=$build/plugin
 # Streaming fps of a pipeline: timed with N frames and with 1 frame, so process
@@ -39,6 +39,7 @@ fps() {  # fps FRAMES ELEMENT CAPS
       fps 2000 "cudamedian frames-in-flight=$depth" $caps
     done
     fps 2000 "cudamedian size=7" $caps
+    fps 2000 "cudagauss frames-in-flight=2" $caps
   done
 } 2>&1 | tee "$out/pipelines.txt"
 "$build/examples/median-demo" --output "$out/before-after.png" 2>&1 | tee "$out/demo.txt"

@@ -1,15 +1,18 @@
-// Kernel-level timing of the CUDA median on device-resident frames: CUDA events
-// around each launch, warm-up first, median of many runs, rotating over enough
-// frames that the L2 cache does not hold them.
-//   median-kernels [WIDTH HEIGHT [RUNS]]
+// Kernel-level timing on device-resident frames: CUDA events around each launch,
+// warm-up first, median of many runs, rotating over enough frames that the L2 cache
+// does not hold them.
+//   kernel-times [WIDTH HEIGHT [RUNS]]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "gauss.h"
 #include "median.h"
 
 namespace {
@@ -28,6 +31,13 @@ struct DeviceFrames {
   }
 };
 
+using Launch = std::function<cudaError_t(const cf::Plane &src, const cf::Plane &dst)>;
+
+struct Case {
+  std::string name;
+  Launch launch;
+};
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -37,8 +47,9 @@ int main(int argc, char **argv) {
   cudaDeviceProp props{};
   if (!check(cudaGetDeviceProperties(&props, 0), "cudaGetDeviceProperties"))
     return 1;
-  std::printf("device: %s, %dx%d, median of %d runs\n", props.name, width, height, runs);
-  std::printf("%-6s %-6s %10s %10s\n", "depth", "window", "us", "GPix/s");
+  std::printf("device: %s, %dx%d, median of %d runs, random data\n", props.name, width, height,
+              runs);
+  std::printf("%-6s %-28s %10s %10s\n", "depth", "kernel", "us", "GPix/s");
 
   for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16}) {
     const int bytes = cf::bytes_per_sample(depth);
@@ -60,23 +71,47 @@ int main(int argc, char **argv) {
       if (!check(cudaMemcpy(in, host.data(), frame_bytes, cudaMemcpyHostToDevice), "upload"))
         return 1;
     }
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
+
+    std::vector<Case> cases;
     for (const int window : {3, 5, 7, 9, 15, 31}) {
       cf::MedianParams params;
       params.window = window;
+      cases.push_back({"median " + std::to_string(window) + "x" + std::to_string(window),
+                       [=](const cf::Plane &src, const cf::Plane &dst) {
+                         return cf::median_cuda(src, dst, depth, params, nullptr);
+                       }});
+    }
+    const struct {
+      double sigma;
+      int kernel_size;
+    } blurs[] = {{1, 5}, {1, 0}, {2, 9}, {2, 0}, {4.6, 15}, {10, 0}};
+    for (const auto &blur : blurs) {
+      const cf::GaussParams params = cf::make_gauss_params(
+          blur.sigma, 0, blur.kernel_size, blur.kernel_size, depth, {});
+      char name[64];
+      std::snprintf(name, sizeof name, "gauss sigma %g, %zu taps", blur.sigma,
+                    params.taps_x.size());
+      cases.push_back({name, [=](const cf::Plane &src, const cf::Plane &dst) {
+                         return cf::gauss_cuda(src, dst, depth, params, nullptr);
+                       }});
+    }
+
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    for (const Case &c : cases) {
       std::vector<float> times;
       for (int run = -10; run < runs; run++) {  // the first 10 warm up
-        cf::Plane src{inputs.frames[(run + 10) % count], width, height,
-                      static_cast<ptrdiff_t>(width) * bytes, bytes};
-        cf::Plane dst{outputs.frames[(run + 10) % count], width, height,
-                      static_cast<ptrdiff_t>(width) * bytes, bytes};
+        const int frame = (run + 10) % count;
+        const cf::Plane src{inputs.frames[frame], width, height,
+                            static_cast<ptrdiff_t>(width) * bytes, bytes};
+        const cf::Plane dst{outputs.frames[frame], width, height,
+                            static_cast<ptrdiff_t>(width) * bytes, bytes};
         check(cudaEventRecord(start), "cudaEventRecord");
-        if (!check(cf::median_cuda(src, dst, depth, params, nullptr), "median_cuda"))
+        if (!check(c.launch(src, dst), c.name.c_str()))
           return 1;
         check(cudaEventRecord(stop), "cudaEventRecord");
-        if (!check(cudaEventSynchronize(stop), "median_cuda run"))
+        if (!check(cudaEventSynchronize(stop), c.name.c_str()))
           return 1;
         float ms = 0;
         check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
@@ -85,7 +120,7 @@ int main(int argc, char **argv) {
       }
       std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
       const float us = times[times.size() / 2];
-      std::printf("%-6s %-6d %10.1f %10.1f\n", bytes == 1 ? "8" : "16", window, us,
+      std::printf("%-6s %-28s %10.1f %10.1f\n", bytes == 1 ? "8" : "16", c.name.c_str(), us,
                   width * double(height) / us / 1e3);
     }
     cudaEventDestroy(start);
