@@ -46,9 +46,15 @@ struct GaussParams {
   std::vector<int32_t> taps_y;
   Border border;
   GaussMode mode = GaussMode::Blur;
-  int32_t amount_q8 = 256;   // unsharp: amount * 256, rounded; 0..2560
+  int32_t amount_q8 = 256;   // unsharp: amount * 256, rounded; 0..kGaussMaxAmountQ8
   uint32_t threshold = 0;    // unsharp: smallest |detail| that is sharpened
 };
+
+// Odd tap counts up to kGaussMaxKernelSize of non-negative taps summing exactly to
+// 2^gauss_tap_bits(depth) (the bound every sum relies on), a known mode, amount_q8 in
+// 0..kGaussMaxAmountQ8 and a threshold within the depth's range.
+constexpr int32_t kGaussMaxAmountQ8 = 2560;
+bool is_valid(const GaussParams &params, SampleDepth depth);
 
 // The parameters for sigma_x/sigma_y (kernel sizes 0: automatic) and depth.
 GaussParams make_gauss_params(double sigma_x, double sigma_y, int kernel_size_x,

@@ -6,35 +6,15 @@
 // of the vertical pass picks its row.
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <type_traits>
 #include <vector>
 
 #include "cpu_parallel.h"
+#include "cpu_samples.h"
 #include "gauss.h"
 
 namespace cf {
 namespace {
-
-// Samples may sit at any byte offset (odd pitches, packed formats): memcpy is the
-// portable unaligned access and compiles to a plain load/store.
-template <typename Sample>
-Sample load_sample(const uint8_t *address) {
-  Sample sample;
-  std::memcpy(&sample, address, sizeof sample);
-  return sample;
-}
-
-template <typename Sample>
-void store_sample(uint8_t *address, Sample sample) {
-  std::memcpy(address, &sample, sizeof sample);
-}
-
-// Byte offset standing for a window column that lies in the constant border.
-constexpr ptrdiff_t kConstantColumn = -1;
-
-// Unsharp amounts up to 10, in units of 1/256 (gauss.h).
-constexpr int32_t kMaxAmountQ8 = 2560;
 
 // floor(value / 256), negative values included (C++17 leaves >> of them to the compiler).
 int32_t floor_div_256(int32_t value) { return value >= 0 ? value / 256 : -((255 - value) / 256); }
@@ -169,38 +149,11 @@ void gauss_plane(const Plane &src, const Plane &dst, SampleDepth depth, const Ga
                   [&](int begin, int end) { gauss_rows(job, begin, end); });
 }
 
-bool is_valid_plane(const Plane &plane, SampleDepth depth) {
-  return plane.data != nullptr && plane.width >= 1 && plane.height >= 1 &&
-         plane.pixel_stride >= bytes_per_sample(depth) &&
-         plane.row_pitch >= static_cast<ptrdiff_t>(plane.width - 1) * plane.pixel_stride +
-                                bytes_per_sample(depth);
-}
-
-// An odd count up to kGaussMaxKernelSize of taps that sum to 2^B. Negative taps are
-// refused too: the passes sum in unsigned integers sized for non-negative taps.
-bool are_valid_taps(const std::vector<int32_t> &taps, int bits) {
-  if (taps.size() % 2 == 0 || taps.size() > static_cast<size_t>(kGaussMaxKernelSize))
-    return false;
-  int64_t sum = 0;
-  for (const int32_t tap : taps) {
-    if (tap < 0)
-      return false;
-    sum += tap;
-  }
-  return sum == int64_t{1} << bits;
-}
-
 }  // namespace
 
 void gauss_cpu(const Plane &src, const Plane &dst, SampleDepth depth, const GaussParams &params,
                int threads) {
-  const int bits = gauss_tap_bits(depth);
-  const bool valid = is_valid_plane(src, depth) && is_valid_plane(dst, depth) &&
-                     src.width == dst.width && src.height == dst.height &&
-                     are_valid_taps(params.taps_x, bits) && are_valid_taps(params.taps_y, bits) &&
-                     params.amount_q8 >= 0 && params.amount_q8 <= kMaxAmountQ8 &&
-                     params.threshold <= max_sample_value(depth);
-  if (!valid)
+  if (!is_valid_plane_pair(src, dst, depth) || !is_valid(params, depth))
     return;
   if (depth == SampleDepth::U8)
     gauss_plane<uint8_t>(src, dst, depth, params, threads);

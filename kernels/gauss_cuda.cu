@@ -371,48 +371,13 @@ cudaError_t launch(const Plane &src, const Plane &dst, const GaussParams &params
   return launch_strips<Sample, kNarrowTile>(source, destination, taps, sharpening, stream);
 }
 
-// An odd count of non-negative taps summing to exactly 2^bits: the bound every sum in
-// the kernel relies on.
-bool valid_taps(const std::vector<int32_t> &taps, int bits) {
-  if (taps.size() % 2 == 0 || taps.size() > size_t(kGaussMaxKernelSize))
-    return false;
-  int64_t sum = 0;
-  for (const int32_t tap : taps) {
-    if (tap < 0)
-      return false;
-    sum += tap;
-  }
-  return sum == int64_t(1) << bits;
-}
-
-bool valid_plane(const Plane &plane, int sample_bytes) {
-  if (plane.data == nullptr || plane.width <= 0 || plane.height <= 0 ||
-      plane.pixel_stride < sample_bytes)
-    return false;
-  // Rows must not overlap one another.
-  if (plane.height > 1 &&
-      plane.row_pitch < ptrdiff_t(plane.width - 1) * plane.pixel_stride + sample_bytes)
-    return false;
-  // Samples are read and written whole: 16-bit ones must be 2-byte aligned.
-  const uintptr_t alignment_bits = reinterpret_cast<uintptr_t>(plane.data) |
-                                   uintptr_t(plane.pixel_stride) | uintptr_t(plane.row_pitch);
-  return alignment_bits % sample_bytes == 0;
-}
-
 }  // namespace
 
 cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleDepth depth,
                        const GaussParams &params, cudaStream_t stream) {
-  if (depth != SampleDepth::U8 && depth != SampleDepth::U16)
-    return cudaErrorInvalidValue;
-  const int sample_bytes = bytes_per_sample(depth);
-  const int bits = gauss_tap_bits(depth);
-  if (!valid_taps(params.taps_x, bits) || !valid_taps(params.taps_y, bits) ||
-      !valid_plane(src, sample_bytes) || !valid_plane(dst, sample_bytes) ||
-      src.width != dst.width || src.height != dst.height ||
-      (params.mode != GaussMode::Blur && params.mode != GaussMode::Unsharp) ||
-      params.amount_q8 < 0 || params.amount_q8 > 2560 ||
-      params.threshold > max_sample_value(depth))
+  if ((depth != SampleDepth::U8 && depth != SampleDepth::U16) ||
+      !is_valid_plane_pair(src, dst, depth) || !are_samples_aligned(src, dst, depth) ||
+      !is_valid(params, depth))
     return cudaErrorInvalidValue;
   switch (depth) {
   case SampleDepth::U8:

@@ -58,4 +58,28 @@ GaussParams make_gauss_params(double sigma_x, double sigma_y, int kernel_size_x,
   return params;
 }
 
+namespace {
+
+bool are_valid_taps(const std::vector<int32_t> &taps, int bits) {
+  if (taps.size() % 2 == 0 || taps.size() > static_cast<size_t>(kGaussMaxKernelSize))
+    return false;
+  int64_t sum = 0;
+  for (const int32_t tap : taps) {
+    if (tap < 0)
+      return false;
+    sum += tap;
+  }
+  return sum == int64_t{1} << bits;
+}
+
+}  // namespace
+
+bool is_valid(const GaussParams &params, SampleDepth depth) {
+  const int bits = gauss_tap_bits(depth);
+  return are_valid_taps(params.taps_x, bits) && are_valid_taps(params.taps_y, bits) &&
+         (params.mode == GaussMode::Blur || params.mode == GaussMode::Unsharp) &&
+         params.amount_q8 >= 0 && params.amount_q8 <= kGaussMaxAmountQ8 &&
+         params.threshold <= max_sample_value(depth);
+}
+
 }  // namespace cf

@@ -16,6 +16,11 @@ struct MedianParams {
   Border border;
 };
 
+inline bool is_valid(const MedianParams &params) {
+  return params.window % 2 == 1 && params.window >= kMedianMinWindow &&
+         params.window <= kMedianMaxWindow;
+}
+
 // Both backends compute dst(x, y) = median of the window x window neighbourhood of
 // src around (x, y), positions outside src taken as `border` says. src and dst have
 // the same width, height and depth and must not overlap.

@@ -2,11 +2,11 @@
 // each row, so a step costs 2 * window sample updates plus two short bin walks
 // instead of a sort of window * window samples.
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "cpu_parallel.h"
+#include "cpu_samples.h"
 #include "median.h"
 
 namespace cf {
@@ -49,23 +49,6 @@ private:
   std::vector<uint16_t> coarse_;
   std::vector<uint16_t> fine_;  // 128 KiB for 16-bit: stays in L2
 };
-
-// Samples may sit at any byte offset (odd pitches, packed formats): memcpy is the
-// portable unaligned access and compiles to a plain load/store.
-template <typename Sample>
-Sample load_sample(const uint8_t *address) {
-  Sample sample;
-  std::memcpy(&sample, address, sizeof sample);
-  return sample;
-}
-
-template <typename Sample>
-void store_sample(uint8_t *address, Sample sample) {
-  std::memcpy(address, &sample, sizeof sample);
-}
-
-// Byte offset standing for a window column that lies in the constant border.
-constexpr ptrdiff_t kConstantColumn = -1;
 
 // Filters rows [y_begin, y_end). column_offsets[j] is the byte offset within a source
 // row of window column j - radius (or kConstantColumn).
@@ -136,22 +119,11 @@ void median_plane(const Plane &src, const Plane &dst, const MedianParams &params
   });
 }
 
-bool is_valid_plane(const Plane &plane, SampleDepth depth) {
-  return plane.data != nullptr && plane.width >= 1 && plane.height >= 1 &&
-         plane.pixel_stride >= bytes_per_sample(depth) &&
-         plane.row_pitch >= static_cast<ptrdiff_t>(plane.width - 1) * plane.pixel_stride +
-                                bytes_per_sample(depth);
-}
-
 }  // namespace
 
 void median_cpu(const Plane &src, const Plane &dst, SampleDepth depth,
                 const MedianParams &params, int threads) {
-  const bool valid = is_valid_plane(src, depth) && is_valid_plane(dst, depth) &&
-                     src.width == dst.width && src.height == dst.height &&
-                     params.window % 2 == 1 && params.window >= kMedianMinWindow &&
-                     params.window <= kMedianMaxWindow;
-  if (!valid)
+  if (!is_valid_plane_pair(src, dst, depth) || !is_valid(params))
     return;
   if (depth == SampleDepth::U8)
     median_plane<uint8_t>(src, dst, params, threads);

@@ -374,28 +374,12 @@ cudaError_t launch(const Plane &src, const Plane &dst, const MedianParams &param
   }
 }
 
-bool valid_plane(const Plane &plane, int sample_bytes) {
-  if (plane.data == nullptr || plane.width <= 0 || plane.height <= 0 ||
-      plane.pixel_stride < sample_bytes)
-    return false;
-  // Rows must not overlap one another.
-  if (plane.height > 1 &&
-      plane.row_pitch < ptrdiff_t(plane.width - 1) * plane.pixel_stride + sample_bytes)
-    return false;
-  // Samples are read and written whole: 16-bit ones must be 2-byte aligned.
-  const uintptr_t alignment_bits = reinterpret_cast<uintptr_t>(plane.data) |
-                                   uintptr_t(plane.pixel_stride) | uintptr_t(plane.row_pitch);
-  return alignment_bits % sample_bytes == 0;
-}
-
 }  // namespace
 
 cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleDepth depth,
                         const MedianParams &params, cudaStream_t stream) {
-  const int sample_bytes = bytes_per_sample(depth);
-  if (params.window < kMedianMinWindow || params.window > kMedianMaxWindow ||
-      params.window % 2 == 0 || !valid_plane(src, sample_bytes) ||
-      !valid_plane(dst, sample_bytes) || src.width != dst.width || src.height != dst.height)
+  if (!is_valid(params) || !is_valid_plane_pair(src, dst, depth) ||
+      !are_samples_aligned(src, dst, depth))
     return cudaErrorInvalidValue;
   switch (depth) {
   case SampleDepth::U8:

@@ -39,6 +39,14 @@ struct Border {
   uint16_t constant = 0;  // sample value outside the image with BorderMode::Constant
 };
 
+// Whether a backend can filter src into dst: both non-empty and of one size, rows
+// that do not overlap, samples at least sample-sized apart.
+bool is_valid_plane_pair(const Plane &src, const Plane &dst, SampleDepth depth);
+
+// Whether every sample of both planes is aligned to its size, as the CUDA kernels
+// need (they read and write samples whole); the CPU backends take any alignment.
+bool are_samples_aligned(const Plane &src, const Plane &dst, SampleDepth depth);
+
 // Index of the sample that stands for position i of a row or column of n samples,
 // or -1 where the border constant stands there. Reflect-101 mirrors about the edge
 // samples (-1 -> 1) and keeps mirroring for windows larger than the image, as
