@@ -18,6 +18,9 @@ struct CudaFrameSlots::Slot
   cudaEvent_t done = nullptr;
   guint8 *input = nullptr;
   guint8 *output = nullptr;
+  void *result = nullptr;
+  void *workspace = nullptr;
+  void *host_result = nullptr;  /* pinned */
 
   /* Frees in reverse order of creation; the first error wins. */
   cudaError_t destroy ()
@@ -29,6 +32,12 @@ struct CudaFrameSlots::Slot
     };
     if (stream)
       keep_first (cudaStreamSynchronize (stream));
+    if (host_result)
+      keep_first (cudaFreeHost (host_result));
+    if (workspace)
+      keep_first (cudaFree (workspace));
+    if (result)
+      keep_first (cudaFree (result));
     if (output)
       keep_first (cudaFree (output));
     if (input)
@@ -40,6 +49,7 @@ struct CudaFrameSlots::Slot
     stream = nullptr;
     done = nullptr;
     input = output = nullptr;
+    result = workspace = host_result = nullptr;
     return first;
   }
 
@@ -66,7 +76,8 @@ CudaFrameSlots::select_device () const
 }
 
 cudaError_t
-CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count)
+CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count,
+    bool output_frames, size_t result_size, size_t workspace_size)
 {
   CF_RETURN_IF_FAILED (release ());
   device_ = device;
@@ -81,8 +92,20 @@ CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count)
     CF_RETURN_IF_FAILED (cudaEventCreateWithFlags (&slot.done,
             cudaEventDisableTiming));
     CF_RETURN_IF_FAILED (cudaMalloc (reinterpret_cast<void **> (&slot.input), frame_bytes));
-    CF_RETURN_IF_FAILED (cudaMalloc (reinterpret_cast<void **> (&slot.output), frame_bytes));
+    if (output_frames)
+      CF_RETURN_IF_FAILED (cudaMalloc (reinterpret_cast<void **> (&slot.output),
+              frame_bytes));
+    if (result_size) {
+      CF_RETURN_IF_FAILED (cudaMalloc (&slot.result, result_size));
+      CF_RETURN_IF_FAILED (cudaHostAlloc (&slot.host_result, result_size,
+              cudaHostAllocDefault));
+    }
+    if (workspace_size) {
+      CF_RETURN_IF_FAILED (cudaMalloc (&slot.workspace, workspace_size));
+      CF_RETURN_IF_FAILED (cudaMemset (slot.workspace, 0, workspace_size));
+    }
   }
+  result_size_ = result_size;
   return cudaSuccess;
 }
 
@@ -153,7 +176,23 @@ CudaFrameSlots::download (int slot, GstVideoFrame & host)
             s.output + GST_VIDEO_INFO_PLANE_OFFSET (&info_, p),
             GST_VIDEO_INFO_PLANE_STRIDE (&info_, p), info_, p,
             cudaMemcpyDeviceToHost, s.stream));
-  return cudaEventRecord (s.done, s.stream);
+  return cudaSuccess;
+}
+
+cudaError_t
+CudaFrameSlots::download_result (int slot)
+{
+  CF_RETURN_IF_FAILED (select_device ());
+  Slot & s = *slots_[slot];
+  return cudaMemcpyAsync (s.host_result, s.result, result_size_,
+      cudaMemcpyDeviceToHost, s.stream);
+}
+
+cudaError_t
+CudaFrameSlots::mark_done (int slot)
+{
+  CF_RETURN_IF_FAILED (select_device ());
+  return cudaEventRecord (slots_[slot]->done, slots_[slot]->stream);
 }
 
 cudaError_t
@@ -187,4 +226,22 @@ cf::Plane
 CudaFrameSlots::output_component (int slot, int comp) const
 {
   return component (slots_[slot]->output, comp);
+}
+
+void *
+CudaFrameSlots::result (int slot) const
+{
+  return slots_[slot]->result;
+}
+
+void *
+CudaFrameSlots::workspace (int slot) const
+{
+  return slots_[slot]->workspace;
+}
+
+const void *
+CudaFrameSlots::host_result (int slot) const
+{
+  return slots_[slot]->host_result;
 }

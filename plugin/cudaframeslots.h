@@ -21,8 +21,11 @@ public:
   ~CudaFrameSlots ();
 
   /* Frees what a previous configure allocated, then allocates `count` slots for
-   * frames laid out as `info` says, on `device`. */
-  cudaError_t configure (int device, const GstVideoInfo & info, int count);
+   * frames laid out as `info` says, on `device`: each with a device input frame,
+   * an output frame if `output_frames`, and result_size bytes of results (device
+   * and pinned host) and workspace_size bytes of zeroed device workspace. */
+  cudaError_t configure (int device, const GstVideoInfo & info, int count,
+      bool output_frames, size_t result_size, size_t workspace_size);
   /* Waits for every slot's work, then frees everything. Returns the first error. */
   cudaError_t release ();
 
@@ -34,14 +37,20 @@ public:
   cudaError_t upload (int slot, const GstVideoFrame & host);
   /* Queues device input -> device output for samples no kernel will write. */
   cudaError_t copy_input_to_output (int slot);
-  /* Queues the copy of the slot's device output into `host`, then marks the slot's
-   * work done. */
+  /* Queues the copy of the slot's device output into `host`. */
   cudaError_t download (int slot, GstVideoFrame & host);
+  /* Queues the copy of the slot's device results into its host results. */
+  cudaError_t download_result (int slot);
+  /* Marks the end of the work queued for the slot's frame. */
+  cudaError_t mark_done (int slot);
   /* Blocks until the slot's queued work has finished; returns its error. */
   cudaError_t wait (int slot);
 
   cf::Plane input_component (int slot, int component) const;
   cf::Plane output_component (int slot, int component) const;
+  void *result (int slot) const;
+  void *workspace (int slot) const;
+  const void *host_result (int slot) const;
 
 private:
   struct Slot;
@@ -50,5 +59,6 @@ private:
 
   int device_ = 0;
   GstVideoInfo info_ {};
+  size_t result_size_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
 };

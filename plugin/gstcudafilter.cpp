@@ -30,7 +30,8 @@ enum
 };
 
 /* A frame between submit_input_buffer and generate_output. On the CUDA backend
- * both buffers stay mapped until the slot's copies have finished. */
+ * both buffers stay mapped until the slot's copies have finished. An analysis
+ * element's frame is its own output. */
 struct PendingFrame
 {
   GstBuffer *input = nullptr;
@@ -38,6 +39,7 @@ struct PendingFrame
   GstVideoFrame in_frame {};
   GstVideoFrame out_frame {};
   int slot = -1;                /* -1: already done (CPU backend) */
+  std::vector<guint8> result;   /* CPU backend; on CUDA the slot holds it */
 };
 
 struct CudaFilterState
@@ -57,6 +59,7 @@ struct CudaFilterState
   bool configured = false;
   GstVideoInfo info {};
   guint depth = 1;
+  gsize result_size = 0;
   CudaFrameSlots slots;
   int next_slot = 0;
   std::deque<PendingFrame> pending;
@@ -169,13 +172,14 @@ post_cuda_error (GstCudaFilter * self, cudaError_t err, const char *what)
 /* ---- formats mapped to components ---- */
 
 /* Components the element processes: luma (plus chroma when asked) of YUV formats,
- * every colour channel of RGB formats, the grey level; never alpha. */
+ * every colour channel of RGB formats, the grey level; alpha only when asked. */
 static std::vector<int>
-components_to_process (const GstVideoInfo & info, gboolean include_chroma)
+components_to_process (const GstVideoInfo & info, gboolean include_chroma,
+    gboolean include_alpha)
 {
   std::vector<int> components;
   for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++) {
-    if (c == GST_VIDEO_COMP_A)
+    if (c == GST_VIDEO_COMP_A && !include_alpha)
       continue;
     if (GST_VIDEO_INFO_IS_YUV (&info) && c != GST_VIDEO_COMP_Y && !include_chroma)
       continue;
@@ -269,18 +273,36 @@ discard_pending (GstCudaFilter * self)
   st.pending.clear ();
 }
 
+static bool
+is_analysis (GstCudaFilter * self)
+{
+  return GST_CUDA_FILTER_GET_CLASS (self)->finish_frame != nullptr;
+}
+
 /* Waits for the oldest frame in flight and hands out its output buffer. */
 static GstFlowReturn
 finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
 {
   CudaFilterState & st = state_of (self);
-  PendingFrame frame = st.pending.front ();
+  PendingFrame frame = std::move (st.pending.front ());
   st.pending.pop_front ();
   const cudaError_t err = frame.slot >= 0 ? st.slots.wait (frame.slot) :
       cudaSuccess;
   release_frame (frame, err == cudaSuccess);
   if (err != cudaSuccess)
-    return post_cuda_error (self, err, "Filtering a frame");
+    return post_cuda_error (self, err, "Processing a frame");
+  if (is_analysis (self)) {
+    frame.output = gst_buffer_make_writable (frame.output);
+    const void *result = frame.slot >= 0 ? st.slots.host_result (frame.slot) :
+        frame.result.data ();
+    const GstFlowReturn ret =
+        GST_CUDA_FILTER_GET_CLASS (self)->finish_frame (self, frame.output,
+        result);
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (frame.output);
+      return ret;
+    }
+  }
   *outbuf = frame.output;
   return GST_FLOW_OK;
 }
@@ -336,6 +358,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   CudaFilterState & st = state_of (self);
   auto *trans = GST_BASE_TRANSFORM (self);
   auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  const bool analysis = is_analysis (self);
 
   if (!st.configured) {
     gst_buffer_unref (input);
@@ -345,14 +368,18 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   }
 
   PendingFrame frame;
-  frame.input = input;
-  GstFlowReturn ret = acquire_output (self, &frame.output);
-  if (ret != GST_FLOW_OK) {
-    release_frame (frame, false);
-    return ret;
+  if (analysis) {
+    frame.output = input;
+  } else {
+    frame.input = input;
+    const GstFlowReturn ret = acquire_output (self, &frame.output);
+    if (ret != GST_FLOW_OK) {
+      release_frame (frame, false);
+      return ret;
+    }
+    GST_BASE_TRANSFORM_GET_CLASS (self)->copy_metadata (trans, input,
+        frame.output);
   }
-  GST_BASE_TRANSFORM_GET_CLASS (self)->copy_metadata (trans, input,
-      frame.output);
 
   if (!gst_video_frame_map (&frame.in_frame, &st.info, input, GST_MAP_READ)) {
     frame.in_frame.buffer = nullptr;
@@ -364,8 +391,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
             GST_VIDEO_INFO_NAME (&st.info)));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&frame.out_frame, &st.info, frame.output,
-          GST_MAP_WRITE)) {
+  if (!analysis && !gst_video_frame_map (&frame.out_frame, &st.info,
+          frame.output, GST_MAP_WRITE)) {
     frame.out_frame.buffer = nullptr;
     release_frame (frame, false);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the output frame"),
@@ -373,23 +400,28 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
     return GST_FLOW_ERROR;
   }
 
+  const gboolean include_alpha = klass->includes_alpha &&
+      klass->includes_alpha (self);
   GST_OBJECT_LOCK (self);
   const std::vector<int> selected = components_to_process (st.info,
-      st.include_chroma);
+      st.include_chroma, include_alpha);
   GST_OBJECT_UNLOCK (self);
-  const bool copy_rest = !components_cover_frame (st.info, selected);
+  const bool copy_rest = !analysis &&
+      !components_cover_frame (st.info, selected);
   std::vector<GstCudaFilterComponent> components;
 
   if (st.active_backend == GST_CUDA_FILTER_BACKEND_CPU) {
     if (copy_rest)
       copy_frame_samples (frame.out_frame, frame.in_frame);
     for (int c : selected)
-      components.push_back ({frame_component (frame.in_frame, c),
-              frame_component (frame.out_frame, c), component_depth (st.info, c)});
-    cf::Executor on_host;
-    klass->filter_frame (self, components, on_host);
+      components.push_back ({c, frame_component (frame.in_frame, c),
+              analysis ? cf::Plane () : frame_component (frame.out_frame, c),
+              component_depth (st.info, c)});
+    frame.result.resize (st.result_size);
+    klass->process_frame (self, components, cf::Executor (),
+        {frame.result.data (), nullptr});
     release_frame (frame, true);
-    st.pending.push_back (frame);
+    st.pending.push_back (std::move (frame));
     return GST_FLOW_OK;
   }
 
@@ -399,14 +431,13 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   on_device.on_device = true;
   on_device.stream = st.slots.stream (frame.slot);
   for (int c : selected)
-    components.push_back ({st.slots.input_component (frame.slot, c),
-            st.slots.output_component (frame.slot, c),
+    components.push_back ({c, st.slots.input_component (frame.slot, c),
+            analysis ? cf::Plane () : st.slots.output_component (frame.slot, c),
             component_depth (st.info, c)});
 
-  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " on slot %d, input %s, "
-      "output %s", GST_TIME_ARGS (GST_BUFFER_PTS (input)), frame.slot,
-      cf_buffer_is_pinned (input) ? "pinned" : "pageable",
-      cf_buffer_is_pinned (frame.output) ? "pinned" : "pageable");
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " on slot %d, input %s",
+      GST_TIME_ARGS (GST_BUFFER_PTS (input)), frame.slot,
+      cf_buffer_is_pinned (input) ? "pinned" : "pageable");
   const char *step = "Uploading a frame";
   cudaError_t err = st.slots.upload (frame.slot, frame.in_frame);
   if (err == cudaSuccess && copy_rest) {
@@ -414,19 +445,23 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
     err = st.slots.copy_input_to_output (frame.slot);
   }
   if (err == cudaSuccess) {
-    step = "Launching the filter";
-    err = klass->filter_frame (self, components, on_device);
+    step = "Launching the kernels";
+    err = klass->process_frame (self, components, on_device,
+        {st.slots.result (frame.slot), st.slots.workspace (frame.slot)});
   }
   if (err == cudaSuccess) {
-    step = "Downloading a frame";
-    err = st.slots.download (frame.slot, frame.out_frame);
+    step = "Downloading the results";
+    err = analysis ? st.slots.download_result (frame.slot) :
+        st.slots.download (frame.slot, frame.out_frame);
   }
+  if (err == cudaSuccess)
+    err = st.slots.mark_done (frame.slot);
   if (err != cudaSuccess) {
     st.slots.wait (frame.slot);
     release_frame (frame, false);
     return post_cuda_error (self, err, step);
   }
-  st.pending.push_back (frame);
+  st.pending.push_back (std::move (frame));
   return GST_FLOW_OK;
 }
 
@@ -532,9 +567,15 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   st.configured = false;
   GST_OBJECT_UNLOCK (self);
 
+  auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  gsize workspace_size = 0;
+  st.result_size = 0;
+  if (klass->result_sizes)
+    klass->result_sizes (self, info, &st.result_size, &workspace_size);
   if (st.active_backend == GST_CUDA_FILTER_BACKEND_CUDA) {
     st.next_slot = 0;
-    const cudaError_t err = st.slots.configure (st.device, info, st.depth);
+    const cudaError_t err = st.slots.configure (st.device, info, st.depth,
+        !is_analysis (self), st.result_size, workspace_size);
     if (err != cudaSuccess) {
       post_cuda_error (self, err, "Allocating device frames");
       st.slots.release ();
@@ -589,7 +630,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   auto *self = GST_CUDA_FILTER (trans);
   CudaFilterState & st = state_of (self);
-  if (st.active_backend != GST_CUDA_FILTER_BACKEND_CUDA)
+  if (st.active_backend != GST_CUDA_FILTER_BACKEND_CUDA || is_analysis (self))
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
         decide_allocation (trans, query);
 

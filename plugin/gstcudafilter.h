@@ -44,20 +44,44 @@ GType gst_cuda_filter_border_get_type (void);
  * backend, host memory on the CPU backend. */
 typedef struct
 {
+  int index;                    /* GST_VIDEO_COMP_Y, _U, ... _R, _G, _B, _A */
   cf::Plane src;
-  cf::Plane dst;
+  cf::Plane dst;                /* filters only */
   cf::SampleDepth depth;
 } GstCudaFilterComponent;
+
+/* Where an analysis element's kernels put one frame's results. */
+typedef struct
+{
+  void *data;                   /* device memory on CUDA, host memory on the CPU */
+  void *workspace;              /* device memory, zeroed once (CUDA only) */
+} GstCudaFilterResult;
 
 struct _GstCudaFilterClass
 {
   GstBaseTransformClass parent_class;
 
-  /* Runs the element's kernel on every component of one frame. Returns the
-   * first CUDA error (cudaSuccess on the CPU backend). */
-  cudaError_t (*filter_frame) (GstCudaFilter * filter,
+  /* Runs the element's kernels on every component of one frame: a filter writes
+   * each component's dst, an analysis element `result`. Returns the first CUDA
+   * error (cudaSuccess on the CPU backend). */
+  cudaError_t (*process_frame) (GstCudaFilter * filter,
       const std::vector<GstCudaFilterComponent> & components,
-      const cf::Executor & exec);
+      const cf::Executor & exec, const GstCudaFilterResult & result);
+
+  /* Analysis elements set these two; their frames pass through unchanged and
+   * only the results come back from the device. */
+
+  /* Bytes of one frame's results and of the device workspace of one frame in
+   * flight, for frames as `info` says; asked when caps are set. */
+  void (*result_sizes) (GstCudaFilter * filter, const GstVideoInfo & info,
+      gsize * result_size, gsize * workspace_size);
+  /* Called with each frame, in order, with its results in host memory, just
+   * before the frame goes downstream; `frame` is writable (for metas). */
+  GstFlowReturn (*finish_frame) (GstCudaFilter * filter, GstBuffer * frame,
+      gconstpointer result);
+
+  /* Whether alpha is among the components processed (NULL: never). */
+  gboolean (*includes_alpha) (GstCudaFilter * filter);
 };
 
 /* Installs `border` (default `default_border`) and `border-value` on a subclass. */
