@@ -40,6 +40,7 @@ struct PendingFrame
   GstVideoFrame out_frame {};
   int slot = -1;                /* -1: already done (CPU backend) */
   std::vector<guint8> result;   /* CPU backend; on CUDA the slot holds it */
+  GstStructure *notes = nullptr;
 };
 
 struct CudaFilterState
@@ -253,6 +254,14 @@ release_frame (PendingFrame & frame, bool keep_output)
     gst_clear_buffer (&frame.output);
 }
 
+static void
+free_notes (PendingFrame & frame)
+{
+  if (frame.notes)
+    gst_structure_free (frame.notes);
+  frame.notes = nullptr;
+}
+
 /* Drops every frame in flight, after its copies have finished (they read and
  * write the mapped buffers). */
 static void
@@ -267,6 +276,7 @@ discard_pending (GstCudaFilter * self)
             cudaGetErrorName (err));
     }
     release_frame (frame, false);
+    free_notes (frame);
   }
   if (!st.pending.empty ())
     GST_DEBUG_OBJECT (self, "discarded %zu frames in flight", st.pending.size ());
@@ -289,15 +299,18 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
   const cudaError_t err = frame.slot >= 0 ? st.slots.wait (frame.slot) :
       cudaSuccess;
   release_frame (frame, err == cudaSuccess);
-  if (err != cudaSuccess)
+  if (err != cudaSuccess) {
+    free_notes (frame);
     return post_cuda_error (self, err, "Processing a frame");
+  }
   if (is_analysis (self)) {
     frame.output = gst_buffer_make_writable (frame.output);
     const void *result = frame.slot >= 0 ? st.slots.host_result (frame.slot) :
         frame.result.data ();
     const GstFlowReturn ret =
         GST_CUDA_FILTER_GET_CLASS (self)->finish_frame (self, frame.output,
-        result);
+        result, frame.notes);
+    free_notes (frame);
     if (ret != GST_FLOW_OK) {
       gst_buffer_unref (frame.output);
       return ret;
@@ -419,7 +432,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
               component_depth (st.info, c)});
     frame.result.resize (st.result_size);
     klass->process_frame (self, components, cf::Executor (),
-        {frame.result.data (), nullptr});
+        {frame.result.data (), nullptr, &frame.notes});
     release_frame (frame, true);
     st.pending.push_back (std::move (frame));
     return GST_FLOW_OK;
@@ -447,7 +460,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   if (err == cudaSuccess) {
     step = "Launching the kernels";
     err = klass->process_frame (self, components, on_device,
-        {st.slots.result (frame.slot), st.slots.workspace (frame.slot)});
+        {st.slots.result (frame.slot), st.slots.workspace (frame.slot),
+          &frame.notes});
   }
   if (err == cudaSuccess) {
     step = "Downloading the results";
@@ -459,6 +473,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   if (err != cudaSuccess) {
     st.slots.wait (frame.slot);
     release_frame (frame, false);
+    free_notes (frame);
     return post_cuda_error (self, err, step);
   }
   st.pending.push_back (std::move (frame));
@@ -568,11 +583,17 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GST_OBJECT_UNLOCK (self);
 
   auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  const bool on_device = st.active_backend == GST_CUDA_FILTER_BACKEND_CUDA;
   gsize workspace_size = 0;
   st.result_size = 0;
-  if (klass->result_sizes)
-    klass->result_sizes (self, info, &st.result_size, &workspace_size);
-  if (st.active_backend == GST_CUDA_FILTER_BACKEND_CUDA) {
+  if (klass->result_sizes) {
+    if (on_device)
+      cudaSetDevice (st.device);
+    if (!klass->result_sizes (self, info, &st.result_size,
+            on_device ? &workspace_size : nullptr))
+      return FALSE;
+  }
+  if (on_device) {
     st.next_slot = 0;
     const cudaError_t err = st.slots.configure (st.device, info, st.depth,
         !is_analysis (self), st.result_size, workspace_size);

@@ -55,6 +55,9 @@ typedef struct
 {
   void *data;                   /* device memory on CUDA, host memory on the CPU */
   void *workspace;              /* device memory, zeroed once (CUDA only) */
+  /* What finish_frame needs to know of how the frame was processed (it may have
+   * changed since): set it, or leave it NULL; the base class frees it. */
+  GstStructure **notes;
 } GstCudaFilterResult;
 
 struct _GstCudaFilterClass
@@ -71,14 +74,17 @@ struct _GstCudaFilterClass
   /* Analysis elements set these two; their frames pass through unchanged and
    * only the results come back from the device. */
 
-  /* Bytes of one frame's results and of the device workspace of one frame in
-   * flight, for frames as `info` says; asked when caps are set. */
-  void (*result_sizes) (GstCudaFilter * filter, const GstVideoInfo & info,
+  /* Bytes of one frame's results and, on the CUDA backend (workspace_size not
+   * NULL, the device current), of the device workspace of one frame in flight,
+   * for frames as `info` says; asked when caps are set. FALSE (after posting
+   * an error) refuses the caps. */
+  gboolean (*result_sizes) (GstCudaFilter * filter, const GstVideoInfo & info,
       gsize * result_size, gsize * workspace_size);
-  /* Called with each frame, in order, with its results in host memory, just
-   * before the frame goes downstream; `frame` is writable (for metas). */
+  /* Called with each frame, in order, with its results in host memory and the
+   * notes process_frame left, just before the frame goes downstream; `frame`
+   * is writable (for metas). Frames dropped at a flush never get here. */
   GstFlowReturn (*finish_frame) (GstCudaFilter * filter, GstBuffer * frame,
-      gconstpointer result);
+      gconstpointer result, const GstStructure * notes);
 
   /* Whether alpha is among the components processed (NULL: never). */
   gboolean (*includes_alpha) (GstCudaFilter * filter);

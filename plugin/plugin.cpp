@@ -1,13 +1,15 @@
 #include <gst/gst.h>
 
 #include "gstcudagauss.h"
+#include "gstcudahist.h"
 #include "gstcudamedian.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   return GST_ELEMENT_REGISTER (cudamedian, plugin) &&
-      GST_ELEMENT_REGISTER (cudagauss, plugin);
+      GST_ELEMENT_REGISTER (cudagauss, plugin) &&
+      GST_ELEMENT_REGISTER (cudahist, plugin);
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudafilters,

@@ -1,0 +1,630 @@
+/**
+ * SECTION:element-cudahist
+ * @title: cudahist
+ *
+ * Histograms of every frame, counted on NVIDIA GPUs (or on the CPU without a
+ * usable device, with identical counts). Frames pass through untouched: on the
+ * CUDA backend a frame goes up to the GPU, is counted there, and only the bins
+ * come back.
+ *
+ * Channels counted: Y of YUV formats (U and V too with
+ * #GstCudaFilter:include-chroma), R, G and B of RGB formats (A too with
+ * #GstCudaHist:include-alpha), the grey level of GRAY8 and GRAY16_LE. Samples of
+ * the region of interest (#GstCudaHist:roi-x, #GstCudaHist:roi-y,
+ * #GstCudaHist:roi-width, #GstCudaHist:roi-height, in luma pixels; the whole
+ * frame by default) with range-min <= v <= range-max fall into bin
+ * (v - range-min) * bins / (range-max - range-min + 1); samples outside the range
+ * fall into no bin and are counted in `below` and `above`.
+ *
+ * Results, two ways, with the same fields:
+ *
+ * - a custom meta named "GstCudaHistMeta" on every buffer: C applications call
+ *   gst_buffer_get_custom_meta (buffer, "GstCudaHistMeta") and
+ *   gst_custom_meta_get_structure (), Python ones
+ *   buffer.get_custom_meta ("GstCudaHistMeta").get_structure (); nothing to link.
+ * - an element message named "cudahist" on the bus, like `level`'s, when
+ *   #GstCudaHist:post-messages is set, for the latest frame once
+ *   #GstCudaHist:interval-frames frames and #GstCudaHist:interval nanoseconds
+ *   have passed since the previous one; it adds "timestamp", "stream-time",
+ *   "running-time" and "duration" (guint64, nanoseconds).
+ *
+ * Fields (arrays hold one entry per channel, in the order of "channels"):
+ * "channels" (array of strings: "Y", "U", "V", "R", "G", "B", "A" or "gray"),
+ * "range-min", "range-max" (guint), "bins" (array of arrays of guint: the
+ * counts), "total" (samples in the region), "below", "above", "min", "max"
+ * (arrays of guint: of every sample in the region), "mean" (array of gdouble),
+ * "p1", "p50", "p99" (arrays of guint: the smallest value v such that at least
+ * 1 %, 50 % and 99 % of the binned samples are <= v, resolved to the last value
+ * of v's bin; exact with one value per bin).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 -m v4l2src ! videoconvert ! cudahist frames-in-flight=1 ! videoconvert ! autovideosink
+ * ]| Histograms of a live camera on the bus, every frame.
+ * |[
+ * gst-launch-1.0 -m videotestsrc ! video/x-raw,format=GRAY16_LE ! cudahist bins=1024 interval=1000000000 ! fakesink
+ * ]| 1024 bins of 16-bit grey frames, one message a second.
+ * |[
+ * gst-launch-1.0 -m v4l2src ! videoconvert ! video/x-raw,format=NV12 ! cudahist roi-x=480 roi-y=270 roi-width=960 roi-height=540 bins=64 ! fakesink
+ * ]| Metering the centre of a 1080p camera for auto exposure.
+ */
+#include "gstcudahist.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "histogram.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_hist_debug);
+#define GST_CAT_DEFAULT gst_cuda_hist_debug
+
+#define DEFAULT_BINS 256
+#define DEFAULT_RANGE_MIN 0
+#define DEFAULT_RANGE_MAX G_MAXUINT16
+#define DEFAULT_INCLUDE_ALPHA FALSE
+#define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_INTERVAL 0
+#define DEFAULT_INTERVAL_FRAMES 1
+
+enum
+{
+  PROP_0,
+  PROP_BINS,
+  PROP_RANGE_MIN,
+  PROP_RANGE_MAX,
+  PROP_ROI_X,
+  PROP_ROI_Y,
+  PROP_ROI_WIDTH,
+  PROP_ROI_HEIGHT,
+  PROP_INCLUDE_ALPHA,
+  PROP_POST_MESSAGES,
+  PROP_INTERVAL,
+  PROP_INTERVAL_FRAMES,
+};
+
+struct _GstCudaHist
+{
+  GstCudaFilter parent;
+
+  /* properties, under the object lock */
+  guint bins;
+  guint range_min;
+  guint range_max;
+  guint roi_x;
+  guint roi_y;
+  guint roi_width;
+  guint roi_height;
+  gboolean include_alpha;
+  gboolean post_messages;
+  guint64 interval;
+  guint interval_frames;
+
+  /* streaming thread */
+  GstVideoInfo info;
+  guint caps_bins;              /* bins the results are sized for */
+  gboolean warned_empty_roi;
+  guint frames_since_message;
+  GstClockTime last_message_time;
+};
+
+G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, GST_TYPE_CUDA_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cudahist, "cudahist", GST_RANK_NONE,
+    GST_TYPE_CUDA_HIST);
+
+/* Results of one channel within a frame's results: bins, then the summary. */
+static gsize
+channel_result_size (guint bins)
+{
+  return GST_ROUND_UP_8 (bins * sizeof (uint32_t)) + sizeof (cf::HistogramSummary);
+}
+
+static const gchar *
+channel_name (const GstVideoInfo & info, int component)
+{
+  if (GST_VIDEO_INFO_IS_GRAY (&info))
+    return "gray";
+  static const gchar *const yuv[] = { "Y", "U", "V", "A" };
+  static const gchar *const rgb[] = { "R", "G", "B", "A" };
+  return GST_VIDEO_INFO_IS_YUV (&info) ? yuv[component] : rgb[component];
+}
+
+static gboolean
+gst_cuda_hist_result_sizes (GstCudaFilter * filter, const GstVideoInfo & info,
+    gsize * result_size, gsize * workspace_size)
+{
+  auto *self = GST_CUDA_HIST (filter);
+  GST_OBJECT_LOCK (self);
+  const guint bins = self->bins;
+  GST_OBJECT_UNLOCK (self);
+  const guint values = cf::max_sample_value (GST_VIDEO_INFO_COMP_DEPTH (&info,
+          0) > 8 ? cf::SampleDepth::U16 : cf::SampleDepth::U8) + 1;
+  if (bins > values) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("bins=%u is more than the %u values of %s samples", bins, values,
+            GST_VIDEO_INFO_NAME (&info)), (nullptr));
+    return FALSE;
+  }
+  self->info = info;
+  self->caps_bins = bins;
+  *result_size = GST_VIDEO_MAX_COMPONENTS * channel_result_size (bins);
+  if (workspace_size)
+    *workspace_size = cf::histogram_cuda_workspace_bytes (bins);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_hist_includes_alpha (GstCudaFilter * filter)
+{
+  auto *self = GST_CUDA_HIST (filter);
+  GST_OBJECT_LOCK (self);
+  const gboolean include_alpha = self->include_alpha;
+  GST_OBJECT_UNLOCK (self);
+  return include_alpha;
+}
+
+/* The region of interest in `component`'s own samples (chroma is subsampled). */
+static void
+scale_roi (const GstVideoInfo & info, int component, guint x, guint y,
+    guint width, guint height, cf::HistogramParams & params)
+{
+  const GstVideoFormatInfo *finfo = info.finfo;
+  const int comp_width = GST_VIDEO_INFO_COMP_WIDTH (&info, component);
+  const int comp_height = GST_VIDEO_INFO_COMP_HEIGHT (&info, component);
+  const int x0 = GST_VIDEO_SUB_SCALE (finfo->w_sub[component], (gint) x);
+  const int y0 = GST_VIDEO_SUB_SCALE (finfo->h_sub[component], (gint) y);
+  const int x1 = width ? GST_VIDEO_SUB_SCALE (finfo->w_sub[component],
+      (gint) (x + width)) : comp_width;
+  const int y1 = height ? GST_VIDEO_SUB_SCALE (finfo->h_sub[component],
+      (gint) (y + height)) : comp_height;
+  params.roi_x = x0;
+  params.roi_y = y0;
+  params.roi_width = std::min (x1, comp_width) - x0;
+  params.roi_height = std::min (y1, comp_height) - y0;
+}
+
+static cudaError_t
+gst_cuda_hist_process_frame (GstCudaFilter * filter,
+    const std::vector<GstCudaFilterComponent> & components,
+    const cf::Executor & exec, const GstCudaFilterResult & result)
+{
+  auto *self = GST_CUDA_HIST (filter);
+  GST_OBJECT_LOCK (self);
+  const guint range_min = self->range_min;
+  const guint range_max = self->range_max;
+  const guint roi[4] = { self->roi_x, self->roi_y, self->roi_width,
+    self->roi_height
+  };
+  GST_OBJECT_UNLOCK (self);
+
+  /* finish_frame needs the channels and range these counts are for. */
+  GValue channels = G_VALUE_INIT;
+  gst_value_array_init (&channels, components.size ());
+  auto *bytes = static_cast<guint8 *> (result.data);
+  cf::HistogramParams params;
+  params.bins = self->caps_bins;
+  for (const auto & component : components) {
+    params.upper = MIN (range_max, cf::max_sample_value (component.depth));
+    params.lower = MIN (range_min, params.upper);
+    scale_roi (self->info, component.index, roi[0], roi[1], roi[2], roi[3],
+        params);
+    GValue channel = G_VALUE_INIT;
+    g_value_init (&channel, G_TYPE_INT);
+    g_value_set_int (&channel, component.index);
+    gst_value_array_append_and_take_value (&channels, &channel);
+
+    auto *bins = reinterpret_cast<uint32_t *> (bytes);
+    auto *summary = reinterpret_cast<cf::HistogramSummary *> (bytes +
+        GST_ROUND_UP_8 (params.bins * sizeof (uint32_t)));
+    const gsize channel_bytes = channel_result_size (params.bins);
+    bytes += channel_bytes;
+    if (params.roi_width <= 0 || params.roi_height <= 0) {
+      if (!self->warned_empty_roi) {
+        self->warned_empty_roi = TRUE;
+        GST_ELEMENT_WARNING (self, STREAM, FAILED,
+            ("The region of interest lies outside the %d x %d frame: counting "
+                "nothing", GST_VIDEO_INFO_WIDTH (&self->info),
+                GST_VIDEO_INFO_HEIGHT (&self->info)),
+            ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
+      }
+      if (exec.on_device) {
+        const cudaError_t err = cudaMemsetAsync (bins, 0, channel_bytes,
+            exec.stream);
+        if (err != cudaSuccess)
+          return err;
+      } else {
+        memset (bins, 0, channel_bytes);
+      }
+      continue;
+    }
+    if (exec.on_device) {
+      const cudaError_t err = cf::histogram_cuda (component.src,
+          component.depth, params, bins, summary, result.workspace,
+          exec.stream);
+      if (err != cudaSuccess)
+        return err;
+    } else {
+      cf::histogram_cpu (component.src, component.depth, params, bins, summary,
+          exec.cpu_threads);
+    }
+  }
+  *result.notes = gst_structure_new ("counted", "range-min", G_TYPE_UINT,
+      params.lower, "range-max", G_TYPE_UINT, params.upper, nullptr);
+  gst_structure_take_value (*result.notes, "channels", &channels);
+  return cudaSuccess;
+}
+
+/* The smallest value v such that at least `percent` % of the binned samples
+ * are <= v, as the last value of v's bin. */
+static guint
+percentile (const uint32_t *bins, guint n_bins, guint64 binned, guint lower,
+    guint upper, guint percent)
+{
+  if (binned == 0)
+    return 0;
+  const guint64 needed = (binned * percent + 99) / 100;
+  const guint64 values = (guint64) upper - lower + 1;
+  guint64 cumulative = 0;
+  guint b = 0;
+  for (; b < n_bins - 1; b++) {
+    cumulative += bins[b];
+    if (cumulative >= needed)
+      break;
+  }
+  /* Values v with (v - lower) * n_bins / values == b end just before bin b+1. */
+  return lower + (guint) (((guint64) (b + 1) * values + n_bins - 1) / n_bins - 1);
+}
+
+static void
+append_uint (GValue * array, guint value)
+{
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_UINT);
+  g_value_set_uint (&v, value);
+  gst_value_array_append_and_take_value (array, &v);
+}
+
+/* The fields of both the meta and the message, for one frame's results. */
+static GstStructure *
+make_results (GstCudaHist * self, const guint8 * bytes,
+    const GstStructure * notes, const gchar * name)
+{
+  guint lower = 0, upper = 0;
+  gst_structure_get_uint (notes, "range-min", &lower);
+  gst_structure_get_uint (notes, "range-max", &upper);
+  const GValue *channels = gst_structure_get_value (notes, "channels");
+  const guint n_bins = self->caps_bins;
+
+  GValue names = G_VALUE_INIT, all_bins = G_VALUE_INIT, total = G_VALUE_INIT,
+      below = G_VALUE_INIT, above = G_VALUE_INIT, min = G_VALUE_INIT,
+      max = G_VALUE_INIT, mean = G_VALUE_INIT, p1 = G_VALUE_INIT,
+      p50 = G_VALUE_INIT, p99 = G_VALUE_INIT;
+  for (GValue * array : { &names, &all_bins, &total, &below, &above, &min, &max,
+          &mean, &p1, &p50, &p99 })
+    gst_value_array_init (array, 4);
+
+  for (guint i = 0; i < gst_value_array_get_size (channels); i++) {
+    const int component =
+        g_value_get_int (gst_value_array_get_value (channels, i));
+    const auto *bins = reinterpret_cast<const uint32_t *> (bytes);
+    cf::HistogramSummary summary;
+    memcpy (&summary, bytes + GST_ROUND_UP_8 (n_bins * sizeof (uint32_t)),
+        sizeof summary);
+    bytes += channel_result_size (n_bins);
+
+    GValue v = G_VALUE_INIT;
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_static_string (&v, channel_name (self->info, component));
+    gst_value_array_append_and_take_value (&names, &v);
+
+    GValue counts = G_VALUE_INIT;
+    gst_value_array_init (&counts, n_bins);
+    for (guint b = 0; b < n_bins; b++)
+      append_uint (&counts, bins[b]);
+    gst_value_array_append_and_take_value (&all_bins, &counts);
+
+    const guint64 binned = (guint64) summary.samples - summary.below -
+        summary.above;
+    append_uint (&total, summary.samples);
+    append_uint (&below, summary.below);
+    append_uint (&above, summary.above);
+    append_uint (&min, summary.min);
+    append_uint (&max, summary.max);
+    g_value_init (&v, G_TYPE_DOUBLE);
+    g_value_set_double (&v, summary.samples ?
+        (gdouble) summary.sum / summary.samples : 0.0);
+    gst_value_array_append_and_take_value (&mean, &v);
+    append_uint (&p1, percentile (bins, n_bins, binned, lower, upper, 1));
+    append_uint (&p50, percentile (bins, n_bins, binned, lower, upper, 50));
+    append_uint (&p99, percentile (bins, n_bins, binned, lower, upper, 99));
+  }
+
+  GstStructure *s = gst_structure_new (name, "range-min", G_TYPE_UINT, lower,
+      "range-max", G_TYPE_UINT, upper, nullptr);
+  gst_structure_take_value (s, "channels", &names);
+  gst_structure_take_value (s, "bins", &all_bins);
+  gst_structure_take_value (s, "total", &total);
+  gst_structure_take_value (s, "below", &below);
+  gst_structure_take_value (s, "above", &above);
+  gst_structure_take_value (s, "min", &min);
+  gst_structure_take_value (s, "max", &max);
+  gst_structure_take_value (s, "mean", &mean);
+  gst_structure_take_value (s, "p1", &p1);
+  gst_structure_take_value (s, "p50", &p50);
+  gst_structure_take_value (s, "p99", &p99);
+  return s;
+}
+
+/* Whether a message is due for this frame, as post-messages, interval and
+ * interval-frames say. */
+static gboolean
+message_due (GstCudaHist * self, GstClockTime running_time)
+{
+  GST_OBJECT_LOCK (self);
+  const gboolean post = self->post_messages;
+  const guint64 interval = self->interval;
+  const guint interval_frames = self->interval_frames;
+  GST_OBJECT_UNLOCK (self);
+  if (!post)
+    return FALSE;
+  self->frames_since_message++;
+  if (self->frames_since_message < interval_frames)
+    return FALSE;
+  if (interval > 0 && GST_CLOCK_TIME_IS_VALID (self->last_message_time) &&
+      GST_CLOCK_TIME_IS_VALID (running_time) &&
+      running_time < self->last_message_time + interval)
+    return FALSE;
+  self->frames_since_message = 0;
+  self->last_message_time = running_time;
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_cuda_hist_finish_frame (GstCudaFilter * filter, GstBuffer * frame,
+    gconstpointer result, const GstStructure * notes)
+{
+  auto *self = GST_CUDA_HIST (filter);
+  const auto *bytes = static_cast<const guint8 *> (result);
+
+  GstCustomMeta *meta = gst_buffer_add_custom_meta (frame,
+      GST_CUDA_HIST_META_NAME);
+  GstStructure *fields = gst_custom_meta_get_structure (meta);
+  GstStructure *results = make_results (self, bytes, notes, "cudahist");
+  gst_structure_foreach (results, [](GQuark field, const GValue * value,
+          gpointer target) -> gboolean {
+        gst_structure_id_set_value (static_cast<GstStructure *> (target), field,
+            value);
+        return TRUE;
+      }, fields);
+
+  const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  const GstClockTime timestamp = GST_BUFFER_PTS (frame);
+  const GstClockTime running_time = gst_segment_to_running_time (segment,
+      GST_FORMAT_TIME, timestamp);
+  if (!message_due (self, running_time)) {
+    gst_structure_free (results);
+    return GST_FLOW_OK;
+  }
+  gst_structure_set (results,
+      "timestamp", G_TYPE_UINT64, timestamp,
+      "stream-time", G_TYPE_UINT64, gst_segment_to_stream_time (segment,
+          GST_FORMAT_TIME, timestamp),
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (frame), nullptr);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), results));
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_cuda_hist_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CUDA_HIST (trans);
+  self->frames_since_message = 0;
+  self->last_message_time = GST_CLOCK_TIME_NONE;
+  self->warned_empty_roi = FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_hist_parent_class)->start (trans);
+}
+
+static void
+gst_cuda_hist_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  auto *self = GST_CUDA_HIST (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BINS:
+      self->bins = g_value_get_uint (value);
+      break;
+    case PROP_RANGE_MIN:
+      self->range_min = g_value_get_uint (value);
+      break;
+    case PROP_RANGE_MAX:
+      self->range_max = g_value_get_uint (value);
+      break;
+    case PROP_ROI_X:
+      self->roi_x = g_value_get_uint (value);
+      break;
+    case PROP_ROI_Y:
+      self->roi_y = g_value_get_uint (value);
+      break;
+    case PROP_ROI_WIDTH:
+      self->roi_width = g_value_get_uint (value);
+      break;
+    case PROP_ROI_HEIGHT:
+      self->roi_height = g_value_get_uint (value);
+      break;
+    case PROP_INCLUDE_ALPHA:
+      self->include_alpha = g_value_get_boolean (value);
+      break;
+    case PROP_POST_MESSAGES:
+      self->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_INTERVAL:
+      self->interval = g_value_get_uint64 (value);
+      break;
+    case PROP_INTERVAL_FRAMES:
+      self->interval_frames = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_hist_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CUDA_HIST (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BINS:
+      g_value_set_uint (value, self->bins);
+      break;
+    case PROP_RANGE_MIN:
+      g_value_set_uint (value, self->range_min);
+      break;
+    case PROP_RANGE_MAX:
+      g_value_set_uint (value, self->range_max);
+      break;
+    case PROP_ROI_X:
+      g_value_set_uint (value, self->roi_x);
+      break;
+    case PROP_ROI_Y:
+      g_value_set_uint (value, self->roi_y);
+      break;
+    case PROP_ROI_WIDTH:
+      g_value_set_uint (value, self->roi_width);
+      break;
+    case PROP_ROI_HEIGHT:
+      g_value_set_uint (value, self->roi_height);
+      break;
+    case PROP_INCLUDE_ALPHA:
+      g_value_set_boolean (value, self->include_alpha);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, self->post_messages);
+      break;
+    case PROP_INTERVAL:
+      g_value_set_uint64 (value, self->interval);
+      break;
+    case PROP_INTERVAL_FRAMES:
+      g_value_set_uint (value, self->interval_frames);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Copies of a buffer keep its histogram. */
+static gboolean
+gst_cuda_hist_meta_transform (GstBuffer * dest, GstCustomMeta * meta,
+    GstBuffer *, GQuark type, gpointer, gpointer)
+{
+  if (!GST_META_TRANSFORM_IS_COPY (type))
+    return FALSE;
+  GstCustomMeta *copy = gst_buffer_add_custom_meta (dest,
+      GST_CUDA_HIST_META_NAME);
+  gst_structure_foreach (gst_custom_meta_get_structure (meta),
+      [](GQuark field, const GValue * value, gpointer target) -> gboolean {
+        gst_structure_id_set_value (static_cast<GstStructure *> (target), field,
+            value);
+        return TRUE;
+      }, gst_custom_meta_get_structure (copy));
+  return TRUE;
+}
+
+static void
+gst_cuda_hist_class_init (GstCudaHistClass * klass)
+{
+  auto *gobject_class = G_OBJECT_CLASS (klass);
+  auto *element_class = GST_ELEMENT_CLASS (klass);
+  auto *filter_class = GST_CUDA_FILTER_CLASS (klass);
+  const auto playing = static_cast<GParamFlags> (G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+
+  gobject_class->set_property = gst_cuda_hist_set_property;
+  gobject_class->get_property = gst_cuda_hist_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_BINS,
+      g_param_spec_uint ("bins", "Bins",
+          "Bins per channel: up to the number of sample values (256 for 8-bit "
+          "formats, 65536 for GRAY16_LE)", 1, cf::kHistogramMaxBins16,
+          DEFAULT_BINS, static_cast<GParamFlags> (G_PARAM_READWRITE |
+              G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
+      g_param_spec_uint ("range-min", "Range minimum",
+          "Smallest sample value binned; smaller ones are counted in 'below'",
+          0, G_MAXUINT16, DEFAULT_RANGE_MIN, playing));
+  g_object_class_install_property (gobject_class, PROP_RANGE_MAX,
+      g_param_spec_uint ("range-max", "Range maximum",
+          "Largest sample value binned (above the format's maximum: the "
+          "maximum); larger ones are counted in 'above'", 0, G_MAXUINT16,
+          DEFAULT_RANGE_MAX, playing));
+  g_object_class_install_property (gobject_class, PROP_ROI_X,
+      g_param_spec_uint ("roi-x", "ROI x",
+          "Left edge of the region counted, in luma pixels", 0, G_MAXINT, 0,
+          playing));
+  g_object_class_install_property (gobject_class, PROP_ROI_Y,
+      g_param_spec_uint ("roi-y", "ROI y",
+          "Top edge of the region counted, in luma pixels", 0, G_MAXINT, 0,
+          playing));
+  g_object_class_install_property (gobject_class, PROP_ROI_WIDTH,
+      g_param_spec_uint ("roi-width", "ROI width",
+          "Width of the region counted (0 = to the right edge); clipped to the "
+          "frame", 0, G_MAXINT, 0, playing));
+  g_object_class_install_property (gobject_class, PROP_ROI_HEIGHT,
+      g_param_spec_uint ("roi-height", "ROI height",
+          "Height of the region counted (0 = to the bottom edge); clipped to "
+          "the frame", 0, G_MAXINT, 0, playing));
+  g_object_class_install_property (gobject_class, PROP_INCLUDE_ALPHA,
+      g_param_spec_boolean ("include-alpha", "Include alpha",
+          "Also count the alpha channel of formats that have one",
+          DEFAULT_INCLUDE_ALPHA, playing));
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post an element message named 'cudahist' with the histograms",
+          DEFAULT_POST_MESSAGES, playing));
+  g_object_class_install_property (gobject_class, PROP_INTERVAL,
+      g_param_spec_uint64 ("interval", "Interval",
+          "Least running time between two messages, in nanoseconds (0 = no "
+          "limit)", 0, G_MAXUINT64, DEFAULT_INTERVAL, playing));
+  g_object_class_install_property (gobject_class, PROP_INTERVAL_FRAMES,
+      g_param_spec_uint ("interval-frames", "Interval in frames",
+          "Frames from one message to the next (1 = every frame)", 1,
+          G_MAXUINT, DEFAULT_INTERVAL_FRAMES, playing));
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA histogram", "Filter/Analyzer/Video",
+      "Exact per-channel histograms on NVIDIA GPUs, as a meta on every buffer "
+      "and as bus messages; frames pass through", "gst-cudafilters developers");
+
+  GST_BASE_TRANSFORM_CLASS (klass)->start =
+      GST_DEBUG_FUNCPTR (gst_cuda_hist_start);
+  filter_class->process_frame = gst_cuda_hist_process_frame;
+  filter_class->result_sizes = gst_cuda_hist_result_sizes;
+  filter_class->finish_frame = gst_cuda_hist_finish_frame;
+  filter_class->includes_alpha = gst_cuda_hist_includes_alpha;
+
+  static const gchar *tags[] = { nullptr };
+  gst_meta_register_custom (GST_CUDA_HIST_META_NAME, tags,
+      gst_cuda_hist_meta_transform, nullptr, nullptr);
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_hist_debug, "cudahist", 0,
+      "CUDA histogram");
+}
+
+static void
+gst_cuda_hist_init (GstCudaHist * self)
+{
+  self->bins = DEFAULT_BINS;
+  self->range_min = DEFAULT_RANGE_MIN;
+  self->range_max = DEFAULT_RANGE_MAX;
+  self->include_alpha = DEFAULT_INCLUDE_ALPHA;
+  self->post_messages = DEFAULT_POST_MESSAGES;
+  self->interval = DEFAULT_INTERVAL;
+  self->interval_frames = DEFAULT_INTERVAL_FRAMES;
+  self->last_message_time = GST_CLOCK_TIME_NONE;
+}
