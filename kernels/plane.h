@@ -39,12 +39,16 @@ struct Border {
   uint16_t constant = 0;  // sample value outside the image with BorderMode::Constant
 };
 
-// Whether a backend can filter src into dst: both non-empty and of one size, rows
-// that do not overlap, samples at least sample-sized apart.
+// Whether a backend can read the plane: non-empty, rows that do not overlap, samples
+// at least sample-sized apart.
+bool is_valid_plane(const Plane &plane, SampleDepth depth);
+
+// Whether a backend can filter src into dst: both valid and of one size.
 bool is_valid_plane_pair(const Plane &src, const Plane &dst, SampleDepth depth);
 
-// Whether every sample of both planes is aligned to its size, as the CUDA kernels
+// Whether every sample of the plane(s) is aligned to its size, as the CUDA kernels
 // need (they read and write samples whole); the CPU backends take any alignment.
+bool are_samples_aligned(const Plane &plane, SampleDepth depth);
 bool are_samples_aligned(const Plane &src, const Plane &dst, SampleDepth depth);
 
 // Index of the sample that stands for position i of a row or column of n samples,

@@ -136,12 +136,12 @@ gst_cuda_hist_result_sizes (GstCudaFilter * filter, const GstVideoInfo & info,
   GST_OBJECT_LOCK (self);
   const guint bins = self->bins;
   GST_OBJECT_UNLOCK (self);
-  const guint values = cf::max_sample_value (GST_VIDEO_INFO_COMP_DEPTH (&info,
-          0) > 8 ? cf::SampleDepth::U16 : cf::SampleDepth::U8) + 1;
-  if (bins > values) {
+  const guint max_bins = GST_VIDEO_INFO_COMP_DEPTH (&info, 0) > 8 ?
+      cf::kHistogramMaxBins16 : cf::kHistogramMaxBins8;
+  if (bins > max_bins) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("bins=%u is more than the %u values of %s samples", bins, values,
-            GST_VIDEO_INFO_NAME (&info)), (nullptr));
+        ("bins=%u: %s takes at most %u bins", bins, GST_VIDEO_INFO_NAME (&info),
+            max_bins), (nullptr));
     return FALSE;
   }
   self->info = info;
@@ -551,8 +551,9 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
-          "Bins per channel: up to the number of sample values (256 for 8-bit "
-          "formats, 65536 for GRAY16_LE)", 1, cf::kHistogramMaxBins16,
+          "Bins per channel, over range-min..range-max: up to 4096 for 8-bit "
+          "formats, 65536 for GRAY16_LE (bins beyond the values in the range "
+          "stay empty)", 1, cf::kHistogramMaxBins16,
           DEFAULT_BINS, static_cast<GParamFlags> (G_PARAM_READWRITE |
               G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property (gobject_class, PROP_RANGE_MIN,

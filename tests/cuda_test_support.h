@@ -1,6 +1,6 @@
 // What the GPU suites share: the device check that decides whether they run, a
 // skip that names every test it did not run, and kernels run on device copies of
-// host planes.
+// host buffers and planes.
 #pragma once
 
 #include <gst/check/gstcheck.h>
@@ -29,31 +29,59 @@ inline size_t plane_span(const cf::Plane &plane, cf::SampleDepth depth) {
          cf::bytes_per_sample(depth);
 }
 
+// A host buffer that a kernel call reads or writes through a device copy.
+struct HostBuffer {
+  void *data;
+  size_t bytes;
+};
+
+// The plane with its samples at `data` (a device copy laid out as the plane).
+inline cf::Plane on_device(const cf::Plane &plane, uint8_t *data) {
+  cf::Plane copy = plane;
+  copy.data = data;
+  return copy;
+}
+
+// Uploads every buffer to a device copy, calls launch(copies), which queues kernels on
+// the default stream and returns the launch error, waits for them and downloads every
+// copy back over its buffer: bytes a kernel must not write keep their values, and the
+// caller sees any it wrote. Returns the launch error; other CUDA errors fail the
+// running test, `kernel` naming the kernel.
+template <typename Launch>
+cudaError_t run_on_device_buffers(const std::vector<HostBuffer> &buffers,
+                                  const std::string &kernel, Launch &&launch) {
+  std::vector<uint8_t *> copies(buffers.size(), nullptr);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&copies[i]), buffers[i].bytes),
+                       "cudaMalloc");
+    fail_on_cuda_error(
+        cudaMemcpy(copies[i], buffers[i].data, buffers[i].bytes, cudaMemcpyHostToDevice),
+        "upload");
+  }
+  const cudaError_t launched = launch(copies);
+  fail_on_cuda_error(cudaDeviceSynchronize(), kernel + " run");
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    fail_on_cuda_error(
+        cudaMemcpy(buffers[i].data, copies[i], buffers[i].bytes, cudaMemcpyDeviceToHost),
+        "download");
+    fail_on_cuda_error(cudaFree(copies[i]), "cudaFree");
+  }
+  return launched;
+}
+
 // Calls launch(device_src, device_dst), which queues a kernel on the default stream and
 // returns its launch error, on device copies with the host planes' layout (so that the
 // matrices' checks of filler bytes between samples cover the kernels too), and copies
-// dst back. `kernel` names the kernel in failures.
+// both back. `kernel` names the kernel in failures.
 template <typename Launch>
 void run_on_device_copies(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
                           const std::string &kernel, Launch &&launch) {
-  const size_t src_bytes = plane_span(src, depth);
-  const size_t dst_bytes = plane_span(dst, depth);
-  uint8_t *device_src = nullptr;
-  uint8_t *device_dst = nullptr;
-  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&device_src), src_bytes), "cudaMalloc");
-  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&device_dst), dst_bytes), "cudaMalloc");
-  fail_on_cuda_error(cudaMemcpy(device_src, src.data, src_bytes, cudaMemcpyHostToDevice), "upload");
-  fail_on_cuda_error(cudaMemcpy(device_dst, dst.data, dst_bytes, cudaMemcpyHostToDevice), "upload");
-  cf::Plane device_src_plane = src;
-  cf::Plane device_dst_plane = dst;
-  device_src_plane.data = device_src;
-  device_dst_plane.data = device_dst;
-  fail_on_cuda_error(launch(device_src_plane, device_dst_plane), kernel + " launch");
-  fail_on_cuda_error(cudaDeviceSynchronize(), kernel + " run");
-  fail_on_cuda_error(cudaMemcpy(dst.data, device_dst, dst_bytes, cudaMemcpyDeviceToHost),
-                     "download");
-  fail_on_cuda_error(cudaFree(device_src), "cudaFree");
-  fail_on_cuda_error(cudaFree(device_dst), "cudaFree");
+  const cudaError_t launched = run_on_device_buffers(
+      {{src.data, plane_span(src, depth)}, {dst.data, plane_span(dst, depth)}}, kernel,
+      [&](const std::vector<uint8_t *> &copies) {
+        return launch(on_device(src, copies[0]), on_device(dst, copies[1]));
+      });
+  fail_on_cuda_error(launched, kernel + " launch");
 }
 
 // cudaSuccess when device 0 can run kernels.

@@ -1,5 +1,5 @@
 // The scalar references against OpenCV: the functions every backend is held to are
-// the median and the Gaussian everyone else computes, borders included.
+// the median, the Gaussian and the histogram everyone else computes, borders included.
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -8,10 +8,14 @@
 #include <cstdio>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "filter_cases.h"
 #include "gauss.h"
+#include "histogram.h"
+#include "histogram_cases.h"
 #include "reference_gauss.h"
+#include "reference_histogram.h"
 #include "reference_median.h"
 #include "test_image.h"
 
@@ -176,6 +180,88 @@ void check_gauss_against_opencv(cf::SampleDepth depth) {
               failures.c_str());
 }
 
+// The reference's histogram against cv::calcHist, its summary against cv::minMaxLoc
+// and cv::sum, over every size and the images whose histograms say something, whole
+// and in a region. calcHist's uniform binning is floor(v * t - lower * t) with
+// t = bins / (upper + 1 - lower) in floating point (its upper bound is exclusive): the
+// ranges and bin counts below keep (upper + 1 - lower) / bins a power of two, so that
+// t and every product and difference are exact and the binning is the reference's
+// integer one. Elsewhere a bin edge can round to the neighbouring bin.
+void check_histogram_against_opencv(cf::SampleDepth depth) {
+  struct Binning {
+    uint32_t lower;
+    uint32_t upper;  // inclusive
+    int bins;
+  };
+  const std::vector<Binning> binnings =
+      depth == cf::SampleDepth::U8
+          ? std::vector<Binning>{{0, 255, 1}, {0, 255, 2}, {0, 255, 16}, {0, 255, 256},
+                                 {64, 191, 32}, {64, 191, 128}}
+          : std::vector<Binning>{{0, 65535, 1}, {0, 65535, 256}, {0, 65535, 4096},
+                                 {0, 65535, 65536}, {16384, 49151, 2}, {16384, 49151, 1024}};
+  const char *const images[] = {"random", "constant-max", "horizontal-ramp", "vertical-ramp",
+                                "two-value", "salt-and-pepper-on-random"};
+  uint32_t seed = 1;
+  int cases = 0;
+  for (const auto &size : kSizes)
+    for (const char *name : images)
+      for (const Binning &binning : binnings)
+        for (const bool interior : {false, true}) {
+          if (interior && (size[0] < 3 || size[1] < 3))
+            continue;
+          TestImage src(size[0], size[1], depth);
+          cftest::generator_named(name)->fill(src, seed);
+          cf::HistogramParams params;
+          params.bins = binning.bins;
+          params.lower = binning.lower;
+          params.upper = binning.upper;
+          cv::Rect region(0, 0, size[0], size[1]);
+          if (interior) {
+            region = cv::Rect(1, 1, size[0] - 2, size[1] - 2);
+            params.roi_x = params.roi_y = 1;
+            params.roi_width = region.width;
+            params.roi_height = region.height;
+          }
+          const cftest::HistogramResult expected =
+              cftest::reference_histogram(src.plane(), depth, params);
+
+          const cf::Plane &plane = src.plane();
+          const cv::Mat image =
+              cv::Mat(plane.height, plane.width,
+                      depth == cf::SampleDepth::U8 ? CV_8UC1 : CV_16UC1, plane.data,
+                      static_cast<size_t>(plane.row_pitch))(region);
+          const float range[] = {float(binning.lower), float(binning.upper) + 1};
+          const float *ranges[] = {range};
+          const int channels[] = {0};
+          cv::Mat histogram;
+          cv::calcHist(&image, 1, channels, cv::Mat(), histogram, 1, &binning.bins, ranges);
+          const std::string what = src.describe() + ", image " + name + " (seed " +
+                                   std::to_string(seed) + "), " + cftest::describe(params);
+          // One check per case, not per bin: every check costs a message to Check.
+          int bin = 0;
+          while (bin < binning.bins && histogram.at<float>(bin) == float(expected.bins[bin]))
+            ++bin;
+          if (bin < binning.bins)
+            fail("%s: bin %d: OpenCV %g, reference %u", what.c_str(), bin,
+                 double(histogram.at<float>(bin)), expected.bins[bin]);
+
+          double min = 0;
+          double max = 0;
+          cv::minMaxLoc(image, &min, &max);
+          const double sum = cv::sum(image)[0];
+          const cf::HistogramSummary &summary = expected.summary;
+          fail_unless(min == summary.min && max == summary.max &&
+                          sum == double(summary.sum) && summary.samples == image.total(),
+                      "%s: OpenCV min %g max %g sum %g over %zu samples, reference min %u max "
+                      "%u sum %llu over %u",
+                      what.c_str(), min, max, sum, image.total(), summary.min, summary.max,
+                      static_cast<unsigned long long>(summary.sum), summary.samples);
+          ++seed;
+          ++cases;
+        }
+  GST_INFO("%d cases agree with OpenCV", cases);
+}
+
 }  // namespace
 
 GST_START_TEST(test_median_8bit) {
@@ -195,6 +281,12 @@ GST_END_TEST;
 GST_START_TEST(test_gauss_16bit) { check_gauss_against_opencv(cf::SampleDepth::U16); }
 GST_END_TEST;
 
+GST_START_TEST(test_histogram_8bit) { check_histogram_against_opencv(cf::SampleDepth::U8); }
+GST_END_TEST;
+
+GST_START_TEST(test_histogram_16bit) { check_histogram_against_opencv(cf::SampleDepth::U16); }
+GST_END_TEST;
+
 static Suite *reference_opencv_suite(void) {
   Suite *suite = suite_create("reference_opencv");
   TCase *tc = tcase_create("general");
@@ -204,6 +296,8 @@ static Suite *reference_opencv_suite(void) {
   tcase_add_test(tc, test_median_16bit);
   tcase_add_test(tc, test_gauss_8bit);
   tcase_add_test(tc, test_gauss_16bit);
+  tcase_add_test(tc, test_histogram_8bit);
+  tcase_add_test(tc, test_histogram_16bit);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -1,0 +1,79 @@
+// Histograms of one component: the C++ API of the kernels, free of GStreamer.
+//
+// Counts are exact. A sample v of the region of interest with lower <= v <= upper
+// goes to bin (v - lower) * bins / (upper - lower + 1); samples outside [lower, upper]
+// go to no bin and are counted in `below` or `above`. min, max and sum cover every
+// sample of the region, in range or not.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "executor.h"
+#include "plane.h"
+
+namespace cf {
+
+constexpr int kHistogramMaxBins8 = 4096;
+constexpr int kHistogramMaxBins16 = 65536;
+
+struct HistogramParams {
+  int bins = 256;
+  uint32_t lower = 0;      // inclusive; <= upper <= the depth's maximum
+  uint32_t upper = 255;    // inclusive
+  // The region counted, within the plane; a width or height of 0 means "to the edge".
+  int roi_x = 0;
+  int roi_y = 0;
+  int roi_width = 0;
+  int roi_height = 0;
+};
+
+// Everything but the bins, for one frame's component.
+struct HistogramSummary {
+  uint64_t sum = 0;       // of every sample in the region
+  uint32_t samples = 0;   // in the region
+  uint32_t below = 0;     // samples < lower
+  uint32_t above = 0;     // samples > upper
+  uint32_t min = 0;       // of the region (0 for an empty region)
+  uint32_t max = 0;
+};
+
+// The region params select on src, its 0 sizes resolved.
+struct HistogramRegion {
+  int x;
+  int y;
+  int width;
+  int height;
+};
+HistogramRegion resolve_region(const HistogramParams &params, const Plane &src);
+
+// Whether params can be counted on src: a valid plane (is_valid_plane); bins
+// 1..kHistogramMaxBins8 (8-bit) or ..kHistogramMaxBins16 (16-bit), more than
+// upper - lower + 1 too (then some bins stay empty); lower <= upper <= the depth's maximum; a region of non-negative
+// offsets and sizes that lies within the plane (after resolving 0 sizes) and holds
+// fewer than 2^32 samples, so that every count fits its uint32.
+bool is_valid(const HistogramParams &params, const Plane &src, SampleDepth depth);
+
+// Device workspace histogram_cuda needs for `bins` bins on the current device. A
+// workspace for more bins serves fewer too.
+size_t histogram_cuda_workspace_bytes(int bins);
+
+// Counts src (device memory) into bins[params.bins] and *summary (device memory), in
+// one kernel queued on `stream`: nothing needs clearing beforehand. workspace: device
+// memory of histogram_cuda_workspace_bytes(bins) bytes, zeroed once after allocation
+// (cudaMemset) and then left to the kernel, which leaves it zeroed again after every
+// frame; reused from frame to frame but not shared by launches that may run at the
+// same time. src's samples must be aligned to their size (are_samples_aligned).
+// Returns the launch error; cudaErrorInvalidValue, with nothing queued, for invalid
+// params or null pointers.
+cudaError_t histogram_cuda(const Plane &src, SampleDepth depth, const HistogramParams &params,
+                           uint32_t *bins, HistogramSummary *summary, void *workspace,
+                           cudaStream_t stream);
+
+// The same on the host, with `threads` threads (0: one per core), for samples at any
+// alignment. Leaves bins and *summary as they were where params are invalid.
+void histogram_cpu(const Plane &src, SampleDepth depth, const HistogramParams &params,
+                   uint32_t *bins, HistogramSummary *summary, int threads = 0);
+
+}  // namespace cf

@@ -1,0 +1,31 @@
+// What both histogram backends accept, in one place.
+#include <cstdint>
+#include <limits>
+
+#include "histogram.h"
+
+namespace cf {
+
+HistogramRegion resolve_region(const HistogramParams &params, const Plane &src) {
+  return {params.roi_x, params.roi_y,
+          params.roi_width > 0 ? params.roi_width : src.width - params.roi_x,
+          params.roi_height > 0 ? params.roi_height : src.height - params.roi_y};
+}
+
+bool is_valid(const HistogramParams &params, const Plane &src, SampleDepth depth) {
+  if ((depth != SampleDepth::U8 && depth != SampleDepth::U16) || !is_valid_plane(src, depth))
+    return false;
+  const int max_bins = depth == SampleDepth::U8 ? kHistogramMaxBins8 : kHistogramMaxBins16;
+  if (params.lower > params.upper || params.upper > max_sample_value(depth) ||
+      params.bins < 1 || params.bins > max_bins)
+    return false;
+  // Offsets inside the plane first, so that resolving 0 sizes cannot overflow.
+  if (params.roi_x < 0 || params.roi_y < 0 || params.roi_width < 0 || params.roi_height < 0 ||
+      params.roi_x >= src.width || params.roi_y >= src.height)
+    return false;
+  const HistogramRegion region = resolve_region(params, src);
+  return region.width <= src.width - region.x && region.height <= src.height - region.y &&
+         uint64_t(region.width) * uint64_t(region.height) <= std::numeric_limits<uint32_t>::max();
+}
+
+}  // namespace cf

@@ -1,0 +1,61 @@
+// The histogram test matrix, shared by the test binary of every backend.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "histogram.h"
+#include "reference_histogram.h"
+
+namespace cftest {
+
+// Counts src (host memory) with cf::histogram_cpu's contract into result: bins into
+// result.bins, whose entries after the first params.bins are guards no backend may
+// write, and result.summary. A device backend copies in and out inside.
+using HistogramCounter =
+    std::function<void(const cf::Plane &src, cf::SampleDepth depth,
+                       const cf::HistogramParams &params, HistogramResult &result)>;
+
+// Both functions below run `count` on many cases, compare bins and summary with
+// reference_histogram, check that src and the guards after the bins stay untouched,
+// print each failing case and fail the running gst-check test if any case failed.
+
+// Sizes 1x1, 2x3, 17x9, 64x33 x both depths x bins 1, 2, 7, 256 (16-bit also 4096,
+// 20000, 65536) x ranges (full; narrow, with samples below and above; lower == upper;
+// one end of the range) x regions (whole, interior, 1x1, to the edges, touching the
+// left and bottom edges) x images (random, constant 0, middle and max, ramps,
+// two-value), over packed and interleaved strides and padded rows.
+void check_histogram_matrix(const HistogramCounter &count);
+
+// A few 1921x1081 frames and two 3841x2161 ones, where rows, thread ranges and the
+// work of a GPU's threads end in many places.
+void check_histogram_large_frames(const HistogramCounter &count);
+
+// What differs between a result and the expected one (expected.bins.size() bins
+// compared; got.bins' further entries must still be kGuardBin), or nothing.
+constexpr uint32_t kGuardBin = 0x5a5a5a5a;
+std::optional<std::string> first_difference(const HistogramResult &got,
+                                            const HistogramResult &expected);
+
+// A result whose bins (params.bins, then `guards` guard entries) and summary hold
+// patterns that no histogram has, to see what a backend wrote.
+HistogramResult unwritten_result(int bins, int guards);
+
+// "bins 7 over [100, 149], region (1, 1) 15x7"
+std::string describe(const cf::HistogramParams &params);
+
+// 256 bins over the depth's full range, the whole plane.
+cf::HistogramParams full_range_params(cf::SampleDepth depth);
+
+// The calls every backend must refuse, each a change to a valid call
+// (full_range_params) on a 17x9 plane of `depth`.
+struct InvalidHistogramCall {
+  const char *what;
+  cf::SampleDepth depth;
+  std::function<void(cf::Plane &src, cf::HistogramParams &params)> change;
+};
+const std::vector<InvalidHistogramCall> &invalid_histogram_calls();
+
+}  // namespace cftest

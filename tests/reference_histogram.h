@@ -1,0 +1,23 @@
+// The plain, obviously-correct histogram every backend is checked against, and that is
+// itself checked against OpenCV.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "histogram.h"
+
+namespace cftest {
+
+// What one histogram call writes.
+struct HistogramResult {
+  std::vector<uint32_t> bins;
+  cf::HistogramSummary summary;
+};
+
+// histogram.h's definitions for valid params, evaluated as written: one loop over the
+// region, 64-bit arithmetic, single-threaded. bins has params.bins entries.
+HistogramResult reference_histogram(const cf::Plane &src, cf::SampleDepth depth,
+                                    const cf::HistogramParams &params);
+
+}  // namespace cftest

@@ -1,0 +1,440 @@
+// cudahist as a user sees it: frames pass through untouched, every buffer carries the
+// histogram meta, the bus gets messages as interval says. Built twice: with
+// CF_TEST_BACKEND "cpu" (CI) and "cuda" (the gpu suite, skipped by name without a
+// device).
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "element_checks.h"
+#include "plane_access.h"
+#include "reference_histogram.h"
+
+// Last: Check's macros break C++ headers.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+const char *const kBackend = CF_TEST_BACKEND;
+
+// Frames leave cudahist as they came.
+cftest::FilterUnderTest hist(const std::string &properties = "") {
+  return {"cudahist", properties,
+          [](const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth) {
+            for (int y = 0; y < src.height; y++)
+              for (int x = 0; x < src.width; x++)
+                cftest::write_sample(dst, depth, x, y, cftest::read_sample(src, depth, x, y));
+          }};
+}
+
+struct HistConfig {
+  guint bins = 256;
+  guint range_min = 0;
+  guint range_max = 65535;
+  guint roi[4] = {0, 0, 0, 0};
+  bool include_chroma = false;
+  bool include_alpha = false;
+
+  std::string properties() const {
+    return "bins=" + std::to_string(bins) + " range-min=" + std::to_string(range_min) +
+        " range-max=" + std::to_string(range_max) + " roi-x=" + std::to_string(roi[0]) +
+        " roi-y=" + std::to_string(roi[1]) + " roi-width=" + std::to_string(roi[2]) +
+        " roi-height=" + std::to_string(roi[3]) +
+        " include-chroma=" + (include_chroma ? "true" : "false") +
+        " include-alpha=" + (include_alpha ? "true" : "false");
+  }
+};
+
+GstHarness *make_harness(const HistConfig &config, const std::string &extra = "") {
+  const std::string line = std::string("cudahist backend=") + kBackend +
+      " frames-in-flight=1 " + config.properties() + " " + extra;
+  GstHarness *h = gst_harness_new_parse(line.c_str());
+  fail_unless(h != nullptr, "%s", line.c_str());
+  return h;
+}
+
+std::string caps_string(const char *format, int width, int height) {
+  return std::string("video/x-raw,format=") + format + ",width=" + std::to_string(width) +
+      ",height=" + std::to_string(height) + ",framerate=30/1";
+}
+
+GstBuffer *random_frame(GstHarness *h, const GstVideoInfo &info, uint32_t seed, int index) {
+  GstBuffer *buffer = gst_harness_create_buffer(h, GST_VIDEO_INFO_SIZE(&info));
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
+  std::mt19937 random(seed);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = static_cast<guint8>(random());
+  gst_buffer_unmap(buffer, &map);
+  GST_BUFFER_PTS(buffer) = index * (GST_SECOND / 30);
+  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+// ceil(value / 2^shift): where a luma coordinate lands in a subsampled component.
+int subsampled(guint value, guint shift) {
+  return static_cast<int>((value + (1u << shift) - 1) >> shift);
+}
+
+guint uint_at(const GValue *array, guint index) {
+  return g_value_get_uint(gst_value_array_get_value(array, index));
+}
+
+const GValue *field(const GstStructure *s, const char *name) {
+  const GValue *value = gst_structure_get_value(s, name);
+  fail_unless(value != nullptr, "no field %s in %" GST_PTR_FORMAT, name, s);
+  return value;
+}
+
+// The smallest v with at least percent % of the binned samples <= v, as the last
+// value of its bin (the element's documented rule), counted the slow way.
+guint expected_percentile(const std::vector<uint32_t> &bins, guint lower, guint upper,
+                          guint percent) {
+  uint64_t binned = 0;
+  for (uint32_t count : bins)
+    binned += count;
+  if (binned == 0)
+    return 0;
+  uint64_t cumulative = 0;
+  for (guint v = lower;; v++) {
+    const uint64_t bin = uint64_t(v - lower) * bins.size() / (uint64_t(upper) - lower + 1);
+    // All of v's bin counts once v is its last value.
+    const bool last_of_bin =
+        v == upper || uint64_t(v + 1 - lower) * bins.size() / (uint64_t(upper) - lower + 1) != bin;
+    if (!last_of_bin)
+      continue;
+    cumulative += bins[bin];
+    if (cumulative * 100 >= binned * percent)
+      return v;
+  }
+}
+
+// Checks the meta of `out` against the reference counts of `in`'s channels.
+void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
+                 const HistConfig &config, const std::string &what) {
+  GstCustomMeta *meta = gst_buffer_get_custom_meta(out, "GstCudaHistMeta");
+  fail_unless(meta != nullptr, "%s: no GstCudaHistMeta", what.c_str());
+  const GstStructure *s = gst_custom_meta_get_structure(meta);
+
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, const_cast<GstVideoInfo *>(&info), in, GST_MAP_READ));
+  std::vector<int> channels;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++) {
+    if (c == GST_VIDEO_COMP_A && !config.include_alpha)
+      continue;
+    if (GST_VIDEO_INFO_IS_YUV(&info) && c != GST_VIDEO_COMP_Y && !config.include_chroma)
+      continue;
+    channels.push_back(c);
+  }
+  const GValue *names = field(s, "channels");
+  fail_unless_equals_int(gst_value_array_get_size(names), channels.size());
+
+  for (size_t i = 0; i < channels.size(); i++) {
+    const int c = channels[i];
+    const cf::SampleDepth depth = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ?
+        cf::SampleDepth::U16 : cf::SampleDepth::U8;
+    cf::Plane plane;
+    plane.data = static_cast<uint8_t *>(GST_VIDEO_FRAME_COMP_DATA(&frame, c));
+    plane.width = GST_VIDEO_FRAME_COMP_WIDTH(&frame, c);
+    plane.height = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, c);
+    plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE(&frame, c);
+    plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c);
+
+    cf::HistogramParams params;
+    params.bins = config.bins;
+    params.upper = std::min(config.range_max, cf::max_sample_value(depth));
+    params.lower = std::min(config.range_min, params.upper);
+    const guint w_sub = info.finfo->w_sub[c];
+    const guint h_sub = info.finfo->h_sub[c];
+    params.roi_x = subsampled(config.roi[0], w_sub);
+    params.roi_y = subsampled(config.roi[1], h_sub);
+    params.roi_width = config.roi[2] ?
+        std::min(subsampled(config.roi[0] + config.roi[2], w_sub), plane.width) - params.roi_x : 0;
+    params.roi_height = config.roi[3] ?
+        std::min(subsampled(config.roi[1] + config.roi[3], h_sub), plane.height) - params.roi_y : 0;
+    const cftest::HistogramResult expected = cftest::reference_histogram(plane, depth, params);
+
+    const std::string channel = what + " channel " +
+        g_value_get_string(gst_value_array_get_value(names, i));
+    const GValue *bins = gst_value_array_get_value(field(s, "bins"), i);
+    fail_unless_equals_int(gst_value_array_get_size(bins), config.bins);
+    for (guint b = 0; b < config.bins; b++)
+      fail_unless(uint_at(bins, b) == expected.bins[b], "%s: bin %u: %u, expected %u",
+                  channel.c_str(), b, uint_at(bins, b), expected.bins[b]);
+    fail_unless_equals_int(uint_at(field(s, "total"), i), expected.summary.samples);
+    fail_unless_equals_int(uint_at(field(s, "below"), i), expected.summary.below);
+    fail_unless_equals_int(uint_at(field(s, "above"), i), expected.summary.above);
+    fail_unless_equals_int(uint_at(field(s, "min"), i), expected.summary.min);
+    fail_unless_equals_int(uint_at(field(s, "max"), i), expected.summary.max);
+    const double mean = g_value_get_double(gst_value_array_get_value(field(s, "mean"), i));
+    fail_unless(std::abs(mean - double(expected.summary.sum) / expected.summary.samples) < 1e-9,
+                "%s: mean %f", channel.c_str(), mean);
+    const struct {
+      const char *name;
+      guint percent;
+    } percentiles[] = {{"p1", 1}, {"p50", 50}, {"p99", 99}};
+    for (const auto &p : percentiles)
+      fail_unless_equals_int(uint_at(field(s, p.name), i),
+                             expected_percentile(expected.bins, params.lower, params.upper,
+                                                 p.percent));
+  }
+  gst_video_frame_unmap(&frame);
+}
+
+// One random frame through a fresh harness: the frame unchanged and the very same
+// memory, the meta right.
+void check_counts(const char *format, int width, int height, const HistConfig &config,
+                  uint32_t seed) {
+  const std::string what = std::string(format) + " " + std::to_string(width) + "x" +
+      std::to_string(height) + " " + config.properties();
+  GstHarness *h = make_harness(config);
+  gst_harness_set_src_caps_str(h, caps_string(format, width, height).c_str());
+  GstVideoInfo info;
+  GstCaps *caps = gst_caps_from_string(caps_string(format, width, height).c_str());
+  fail_unless(gst_video_info_from_caps(&info, caps));
+  gst_caps_unref(caps);
+  GstBuffer *in = random_frame(h, info, seed, 0);
+  GstMemory *memory = gst_buffer_peek_memory(in, 0);
+  gst_buffer_ref(in);
+  fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull(h);
+  fail_unless(out != nullptr, "%s: no output", what.c_str());
+  // Passed on as it came: no copy of the samples.
+  fail_unless(gst_buffer_peek_memory(out, 0) == memory, "%s: frame copied", what.c_str());
+  expect_meta(in, out, info, config, what);
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+}
+
+}  // namespace
+
+GST_START_TEST(test_every_format) {
+  cftest::check_every_format(kBackend, {hist(), hist("include-chroma=true include-alpha=true")});
+}
+GST_END_TEST;
+
+GST_START_TEST(test_large_frames) { cftest::check_large_frames(kBackend, hist()); }
+GST_END_TEST;
+
+GST_START_TEST(test_padded_strides) { cftest::check_padded_strides(kBackend, hist()); }
+GST_END_TEST;
+
+GST_START_TEST(test_eos_drain) { cftest::check_eos_drain(kBackend, hist()); }
+GST_END_TEST;
+
+GST_START_TEST(test_flush) { cftest::check_flush(kBackend, hist()); }
+GST_END_TEST;
+
+GST_START_TEST(test_caps_change) { cftest::check_caps_change(kBackend, hist()); }
+GST_END_TEST;
+
+GST_START_TEST(test_state_cycles) { cftest::check_state_cycles(kBackend, hist()); }
+GST_END_TEST;
+
+GST_START_TEST(test_latency) { cftest::check_latency(kBackend, hist()); }
+GST_END_TEST;
+
+GST_START_TEST(test_counts) {
+  uint32_t seed = 1;
+  HistConfig plain;
+  for (const char *format : {"GRAY8", "GRAY16_LE", "I420", "NV12", "YUY2", "RGBA", "RGB", "xBGR"})
+    for (const auto &size : {std::pair{1, 1}, std::pair{17, 9}, std::pair{320, 241}})
+      check_counts(format, size.first, size.second, plain, seed++);
+
+  HistConfig all;
+  all.include_chroma = all.include_alpha = true;
+  all.bins = 7;
+  for (const char *format : {"I420", "NV21", "Y42B", "UYVY", "ARGB", "BGRA"})
+    check_counts(format, 65, 33, all, seed++);
+
+  HistConfig narrow;  // many samples below and above the range
+  narrow.bins = 13;
+  narrow.range_min = 40;
+  narrow.range_max = 200;
+  check_counts("GRAY8", 64, 48, narrow, seed++);
+  check_counts("RGB", 64, 48, narrow, seed++);
+  narrow.range_min = narrow.range_max = 100;
+  narrow.bins = 1;
+  check_counts("GRAY8", 64, 48, narrow, seed++);
+
+  HistConfig wide;  // 16-bit: many bins, a range of its own
+  wide.bins = 65536;
+  check_counts("GRAY16_LE", 300, 200, wide, seed++);
+  wide.bins = 1000;
+  wide.range_min = 1000;
+  wide.range_max = 60000;
+  check_counts("GRAY16_LE", 300, 200, wide, seed++);
+
+  HistConfig roi;  // a region, also partly outside the frame (clipped)
+  roi.roi[0] = 5;
+  roi.roi[1] = 3;
+  roi.roi[2] = 21;
+  roi.roi[3] = 11;
+  roi.include_chroma = true;
+  for (const char *format : {"GRAY8", "I420", "NV12", "YUY2", "RGBA"})
+    check_counts(format, 40, 30, roi, seed++);
+  roi.roi[2] = roi.roi[3] = 1000;
+  check_counts("I420", 40, 30, roi, seed++);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_messages) {
+  struct {
+    std::string properties;
+    std::vector<int> frames;  // that a message reports
+  } cases[] = {
+      {"", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+      {"interval-frames=3", {2, 5, 8}},
+      {"interval=99000000", {0, 3, 6, 9}},  // 99 ms at 30 fps
+      {"interval-frames=2 interval=99000000", {1, 4, 7}},  // both must have passed
+      {"post-messages=false", {}},
+  };
+  for (const auto &c : cases) {
+    HistConfig config;
+    GstHarness *h = make_harness(config, c.properties);
+    GstBus *bus = gst_bus_new();
+    gst_element_set_bus(h->element, bus);
+    gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
+    GstVideoInfo info;
+    gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, 16, 8);
+    for (int i = 0; i < 10; i++) {
+      fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 700 + i, i)), GST_FLOW_OK);
+      GstBuffer *out = gst_harness_pull(h);
+      // Every buffer has its meta, messages or not.
+      fail_unless(gst_buffer_get_custom_meta(out, "GstCudaHistMeta") != nullptr);
+      gst_buffer_unref(out);
+    }
+    std::vector<int> reported;
+    GstMessage *message;
+    while ((message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT))) {
+      const GstStructure *s = gst_message_get_structure(message);
+      fail_unless(gst_structure_has_name(s, "cudahist"));
+      guint64 timestamp, running_time, stream_time, duration;
+      fail_unless(gst_structure_get_uint64(s, "timestamp", &timestamp));
+      fail_unless(gst_structure_get_uint64(s, "running-time", &running_time));
+      fail_unless(gst_structure_get_uint64(s, "stream-time", &stream_time));
+      fail_unless(gst_structure_get_uint64(s, "duration", &duration));
+      fail_unless_equals_uint64(running_time, timestamp);
+      fail_unless_equals_uint64(duration, GST_SECOND / 30);
+      fail_unless(gst_structure_has_field(s, "bins") && gst_structure_has_field(s, "p50"));
+      reported.push_back(static_cast<int>(timestamp / (GST_SECOND / 30)));
+      gst_message_unref(message);
+    }
+    fail_unless(reported == c.frames, "'%s': messages for %zu frames", c.properties.c_str(),
+                reported.size());
+    gst_element_set_bus(h->element, nullptr);
+    gst_object_unref(bus);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST;
+
+// More bins than an 8-bit format's limit: refused when the caps arrive, with a message.
+GST_START_TEST(test_too_many_bins) {
+  HistConfig config;
+  config.bins = 4097;
+  GstHarness *h = make_harness(config);
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, 16, 8);
+  fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 1, 0)),
+                         GST_FLOW_NOT_NEGOTIATED);
+  GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(message != nullptr);
+  GError *error = nullptr;
+  gst_message_parse_error(message, &error, nullptr);
+  fail_unless(g_strrstr(error->message, "4097") != nullptr, "%s", error->message);
+  g_error_free(error);
+  gst_message_unref(message);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
+// A region entirely outside the frame counts nothing, with one warning.
+GST_START_TEST(test_roi_outside) {
+  HistConfig config;
+  config.roi[0] = 100;
+  GstHarness *h = make_harness(config);
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, 16, 8);
+  for (int i = 0; i < 3; i++) {
+    fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 1, i)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(h);
+    const GstStructure *s =
+        gst_custom_meta_get_structure(gst_buffer_get_custom_meta(out, "GstCudaHistMeta"));
+    fail_unless_equals_int(uint_at(field(s, "total"), 0), 0);
+    gst_buffer_unref(out);
+  }
+  int warnings = 0;
+  GstMessage *message;
+  while ((message = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING))) {
+    warnings++;
+    gst_message_unref(message);
+  }
+  fail_unless_equals_int(warnings, 1);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_property_errors) {
+  GstElement *element = gst_element_factory_make("cudahist", nullptr);
+  fail_unless(element != nullptr);
+  ASSERT_WARNING(g_object_set(element, "bins", 0u, nullptr));
+  ASSERT_WARNING(g_object_set(element, "bins", 65537u, nullptr));
+  ASSERT_WARNING(g_object_set(element, "interval-frames", 0u, nullptr));
+  guint bins;
+  g_object_get(element, "bins", &bins, nullptr);
+  fail_unless_equals_int(bins, 256);
+  gst_object_unref(element);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_refused_caps) { cftest::check_refused_caps("cudahist"); }
+GST_END_TEST;
+
+GST_START_TEST(test_backend_cuda_demanded) { cftest::check_backend_cuda_demanded("cudahist"); }
+GST_END_TEST;
+
+GST_START_TEST(test_missing_device_id) { cftest::check_missing_device_id("cudahist"); }
+GST_END_TEST;
+
+GST_START_TEST(test_auto_backend) { cftest::check_auto_backend("cudahist"); }
+GST_END_TEST;
+
+int main(int argc, char **argv) {
+  return cftest::run_element_suite(
+      g_str_equal(kBackend, "cuda") ? "cudahist_gpu" : "cudahist", kBackend,
+      {
+          CF_TEST(test_every_format),
+          CF_TEST(test_large_frames),
+          CF_TEST(test_padded_strides),
+          CF_TEST(test_eos_drain),
+          CF_TEST(test_flush),
+          CF_TEST(test_caps_change),
+          CF_TEST(test_state_cycles),
+          CF_TEST(test_latency),
+          CF_TEST(test_counts),
+          CF_TEST(test_messages),
+          CF_TEST(test_too_many_bins),
+          CF_TEST(test_roi_outside),
+          CF_TEST(test_property_errors),
+          CF_TEST(test_refused_caps),
+          CF_TEST(test_backend_cuda_demanded),
+          CF_TEST(test_missing_device_id),
+          CF_TEST(test_auto_backend),
+      },
+      argc, argv);
+}

@@ -1,0 +1,218 @@
+// The CUDA histogram kernel against the reference, on the same matrix as the CPU
+// backend; frames queued back to back on one workspace; refusal of invalid calls.
+// Skipped, by name, where no CUDA device is usable.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "filter_cases.h"
+#include "histogram.h"
+#include "histogram_cases.h"
+#include "test_image.h"
+
+#include "cuda_test_support.h"
+
+using cftest::HistogramResult;
+using cftest::TestImage;
+
+namespace {
+
+// One workspace for every call of the binary, zeroed once, as an element keeps its
+// own: each call relies on the one before having left it zeroed.
+void *shared_workspace() {
+  static void *const workspace = [] {
+    const size_t bytes = cf::histogram_cuda_workspace_bytes(cf::kHistogramMaxBins16);
+    void *allocated = nullptr;
+    cftest::fail_on_cuda_error(cudaMalloc(&allocated, bytes), "cudaMalloc");
+    cftest::fail_on_cuda_error(cudaMemset(allocated, 0, bytes), "cudaMemset");
+    return allocated;
+  }();
+  return workspace;
+}
+
+cftest::HostBuffer src_buffer(const cf::Plane &src, cf::SampleDepth depth) {
+  return {src.data, cftest::plane_span(src, depth)};
+}
+
+cftest::HostBuffer bins_buffer(HistogramResult &result) {
+  return {result.bins.data(), result.bins.size() * sizeof(uint32_t)};
+}
+
+cftest::HostBuffer summary_buffer(HistogramResult &result) {
+  return {&result.summary, sizeof result.summary};
+}
+
+// Queues histogram_cuda on device copies of src (laid out as src), bins and summary.
+cudaError_t count_on_copies(const cf::Plane &src, cf::SampleDepth depth,
+                            const cf::HistogramParams &params, uint8_t *src_copy,
+                            uint8_t *bins_copy, uint8_t *summary_copy) {
+  return cf::histogram_cuda(cftest::on_device(src, src_copy), depth, params,
+                            reinterpret_cast<uint32_t *>(bins_copy),
+                            reinterpret_cast<cf::HistogramSummary *>(summary_copy),
+                            shared_workspace(), nullptr);
+}
+
+void histogram_cuda_via_device(const cf::Plane &src, cf::SampleDepth depth,
+                               const cf::HistogramParams &params, HistogramResult &result) {
+  const cudaError_t launched = cftest::run_on_device_buffers(
+      {src_buffer(src, depth), bins_buffer(result), summary_buffer(result)}, "histogram_cuda",
+      [&](const std::vector<uint8_t *> &copies) {
+        return count_on_copies(src, depth, params, copies[0], copies[1], copies[2]);
+      });
+  cftest::fail_on_cuda_error(launched, "histogram_cuda launch");
+}
+
+}  // namespace
+
+GST_START_TEST(test_matrix) { cftest::check_histogram_matrix(histogram_cuda_via_device); }
+GST_END_TEST;
+
+GST_START_TEST(test_large_frames) {
+  cftest::check_histogram_large_frames(histogram_cuda_via_device);
+}
+GST_END_TEST;
+
+// Frames queued one after the other on one stream with one workspace, as an element
+// queues them, with no wait in between: each launch relies on the last block of the
+// one before having emptied the workspace. The same frame several times, then frames
+// of other sizes, depths, bin counts and ways of counting.
+GST_START_TEST(test_back_to_back_frames) {
+  using cf::SampleDepth;
+  struct Frame {
+    int width;
+    int height;
+    SampleDepth depth;
+    const char *image;
+    int bins;
+    int repeats;
+  };
+  const Frame frames[] = {
+      {1921, 1081, SampleDepth::U8, "random", 256, 3},
+      {17, 9, SampleDepth::U16, "two-value", 65536, 3},
+      {64, 33, SampleDepth::U8, "constant-max", 7, 2},
+      {1921, 1081, SampleDepth::U16, "random", 20000, 2},
+      {1, 1, SampleDepth::U8, "random", 1, 2},
+      {3841, 2161, SampleDepth::U16, "salt-and-pepper-on-random", 4096, 2},
+      {1921, 1081, SampleDepth::U16, "horizontal-ramp", 65536, 2},
+  };
+  std::vector<TestImage> images;
+  std::vector<cf::HistogramParams> params;
+  std::vector<HistogramResult> expected;
+  std::vector<size_t> run_frames;  // the frame of each run, in launch order
+  uint32_t seed = 1;
+  for (const Frame &frame : frames) {
+    images.emplace_back(frame.width, frame.height, frame.depth);
+    cftest::generator_named(frame.image)->fill(images.back(), seed++);
+    params.push_back(cftest::full_range_params(frame.depth));
+    params.back().bins = frame.bins;
+    expected.push_back(
+        cftest::reference_histogram(images.back().plane(), frame.depth, params.back()));
+    run_frames.insert(run_frames.end(), frame.repeats, images.size() - 1);
+  }
+
+  // Every frame's src, uploaded once, then every run's bins and summary.
+  std::vector<HistogramResult> results;
+  std::vector<cftest::HostBuffer> buffers;
+  for (size_t f = 0; f < images.size(); ++f)
+    buffers.push_back(src_buffer(images[f].plane(), frames[f].depth));
+  results.reserve(run_frames.size());  // the buffers point into them
+  for (const size_t f : run_frames) {
+    results.push_back(cftest::unwritten_result(frames[f].bins, 4));
+    buffers.push_back(bins_buffer(results.back()));
+    buffers.push_back(summary_buffer(results.back()));
+  }
+
+  const cudaError_t launched = cftest::run_on_device_buffers(
+      buffers, "histogram_cuda", [&](const std::vector<uint8_t *> &copies) {
+        for (size_t run = 0; run < run_frames.size(); ++run) {
+          const size_t f = run_frames[run];
+          uint8_t *const *outputs = &copies[images.size() + 2 * run];
+          if (const cudaError_t e = count_on_copies(images[f].plane(), frames[f].depth,
+                                                    params[f], copies[f], outputs[0],
+                                                    outputs[1]);
+              e != cudaSuccess)
+            return e;
+        }
+        return cudaSuccess;
+      });
+  cftest::fail_on_cuda_error(launched, "histogram_cuda launch");
+
+  for (size_t run = 0; run < run_frames.size(); ++run) {
+    const size_t f = run_frames[run];
+    const auto difference = cftest::first_difference(results[run], expected[f]);
+    fail_if(difference.has_value(), "run %zu, frame %zu (%s, %s): %s", run + 1, f,
+            images[f].describe().c_str(), frames[f].image,
+            difference ? difference->c_str() : "");
+  }
+}
+GST_END_TEST;
+
+namespace {
+
+enum class Missing { kNothing, kBins, kSummary, kWorkspace };
+
+// histogram_cuda returns cudaErrorInvalidValue for src and the params made by `change`
+// (or without `missing`), and writes nothing: on device copies, so that a call that
+// wrongly passed the checks would count into the outputs, not fault.
+void check_refused(const char *what, TestImage &src, cf::SampleDepth depth,
+                   const std::function<void(cf::Plane &, cf::HistogramParams &)> &change,
+                   Missing missing = Missing::kNothing) {
+  cf::Plane plane = src.plane();
+  cf::HistogramParams params = cftest::full_range_params(depth);
+  change(plane, params);
+  const int bins = std::max(params.bins, 1);
+  HistogramResult result = cftest::unwritten_result(bins, 0);
+  const cudaError_t returned = cftest::run_on_device_buffers(
+      {src_buffer(src.plane(), depth), bins_buffer(result), summary_buffer(result)},
+      "histogram_cuda",
+      [&](const std::vector<uint8_t *> &copies) {
+        // The changes leave data where it was or make it null.
+        return cf::histogram_cuda(
+            cftest::on_device(plane, plane.data != nullptr ? copies[0] : nullptr), depth, params,
+            missing == Missing::kBins ? nullptr : reinterpret_cast<uint32_t *>(copies[1]),
+            missing == Missing::kSummary ? nullptr
+                                         : reinterpret_cast<cf::HistogramSummary *>(copies[2]),
+            missing == Missing::kWorkspace ? nullptr : shared_workspace(), nullptr);
+      });
+  fail_unless(returned == cudaErrorInvalidValue, "%s: returned %s", what,
+              cudaGetErrorName(returned));
+  fail_if(cftest::first_difference(result, cftest::unwritten_result(bins, 0)).has_value(),
+          "%s: outputs were written", what);
+}
+
+}  // namespace
+
+GST_START_TEST(test_invalid_calls) {
+  for (const cftest::InvalidHistogramCall &call : cftest::invalid_histogram_calls()) {
+    TestImage src(17, 9, call.depth);
+    cftest::fill_random(src, 1);
+    check_refused(call.what, src, call.depth, call.change);
+  }
+  // What the kernel needs beyond the CPU backend: aligned samples, and its buffers.
+  const auto unchanged = [](cf::Plane &, cf::HistogramParams &) {};
+  TestImage odd_stride(17, 9, cf::SampleDepth::U16, 3, 0);
+  check_refused("16-bit samples 3 bytes apart", odd_stride, cf::SampleDepth::U16, unchanged);
+  TestImage odd_pitch(17, 9, cf::SampleDepth::U16, 2, 1);
+  check_refused("16-bit rows 35 bytes apart", odd_pitch, cf::SampleDepth::U16, unchanged);
+  TestImage src(17, 9, cf::SampleDepth::U8);
+  check_refused("no bins", src, cf::SampleDepth::U8, unchanged, Missing::kBins);
+  check_refused("no summary", src, cf::SampleDepth::U8, unchanged, Missing::kSummary);
+  check_refused("no workspace", src, cf::SampleDepth::U8, unchanged, Missing::kWorkspace);
+}
+GST_END_TEST;
+
+int main(int argc, char **argv) {
+  return cftest::run_gpu_suite(
+      "histogram_cuda",
+      {
+       CF_GPU_TEST(test_matrix),
+       CF_GPU_TEST(test_large_frames),
+       CF_GPU_TEST(test_back_to_back_frames),
+       CF_GPU_TEST(test_invalid_calls),
+      },
+      argc, argv);
+}
