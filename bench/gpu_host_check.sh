@@ -41,6 +41,7 @@ fps() {  # fps FRAMES ELEMENT CAPS
     done
     fps 2000 "cudamedian size=7" $caps
     fps 2000 "cudagauss frames-in-flight=2" $caps
+    fps 2000 "cudahist frames-in-flight=2" $caps
   done
 } 2>&1 | tee "$out/pipelines.txt"
 "$build/examples/median-demo" --output "$out/before-after.png" 2>&1 | tee "$out/demo.txt"
