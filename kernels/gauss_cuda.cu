@@ -21,12 +21,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuda_views.cuh"
 #include "gauss.h"
 
 namespace cf {
 namespace {
-
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 constexpr int kMaxRadius = kGaussMaxKernelSize / 2;
 
@@ -65,58 +64,6 @@ struct Sharpening {
   bool enabled;
   int32_t amount_q8;
   uint32_t threshold;
-};
-
-// Reads one plane; positions outside it follow the border mode.
-template <typename Sample>
-struct SourceView {
-  const uint8_t *data;
-  int width;
-  int height;
-  ptrdiff_t row_pitch;
-  int pixel_stride;
-  BorderMode mode;
-  uint16_t constant;  // clamped to the sample range
-
-  // Start of the row standing for row y, or nullptr where the border constant stands.
-  __device__ const uint8_t *row(int y) const {
-    const int r = border_index(y, height, mode);
-    return r < 0 ? nullptr : data + r * row_pitch;
-  }
-
-  // Byte offset in a row of the sample standing for column x, or -1 where the border
-  // constant stands.
-  __device__ ptrdiff_t column_offset(int x) const {
-    const int c = border_index(x, width, mode);
-    return c < 0 ? -1 : ptrdiff_t(c) * pixel_stride;
-  }
-
-  __device__ uint32_t at(const uint8_t *row_start, ptrdiff_t column_offset) const {
-    if (row_start == nullptr || column_offset < 0)
-      return constant;
-    return __ldg(reinterpret_cast<const Sample *>(row_start + column_offset));
-  }
-
-  // A sample inside the plane.
-  __device__ uint32_t inside(int x, int y) const {
-    return __ldg(reinterpret_cast<const Sample *>(data + y * row_pitch +
-                                                  ptrdiff_t(x) * pixel_stride));
-  }
-};
-
-template <typename Sample>
-struct DestinationView {
-  uint8_t *data;
-  int width;
-  int height;
-  ptrdiff_t row_pitch;
-  int pixel_stride;
-
-  // A store of exactly one sample: the other channels of interleaved formats stay.
-  __device__ void store(int x, int y, uint32_t value) const {
-    *reinterpret_cast<Sample *>(data + y * row_pitch + ptrdiff_t(x) * pixel_stride) =
-        static_cast<Sample>(value);
-  }
 };
 
 template <typename Sample>
@@ -322,17 +269,8 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
       return e;
   }
 
-  int device = 0;
-  int multiprocessors = 0;
-  int blocks_per_multiprocessor = 0;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
-    return e;
-  if (const cudaError_t e =
-          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-      e != cudaSuccess)
-    return e;
-  if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &blocks_per_multiprocessor, kernel, Shape::kThreads, shared_bytes);
+  int resident = 0;
+  if (const cudaError_t e = resident_blocks(kernel, Shape::kThreads, shared_bytes, &resident);
       e != cudaSuccess)
     return e;
 
@@ -341,7 +279,7 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   // for nothing. Where the frame is too small to fill the wave, the shortest bands
   // finish first, halo and all.
   const int strips = ceil_div(src.width, kTileWidth);
-  const int wanted_blocks = std::max(1, multiprocessors * blocks_per_multiprocessor);
+  const int wanted_blocks = std::max(1, resident);
   const int bands = ceil_div(wanted_blocks, strips);
   const int band_rows = std::max(
       {ceil_div(src.height, bands), kMinBandRows, ceil_div(src.height, kMaxGridY)});

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "cuda_views.cuh"
 #include "histogram.h"
 
 namespace cf {
@@ -456,14 +457,9 @@ cudaError_t launch(const Plane &src, const HistogramParams &params, uint32_t *bi
                       Rows::items_per_row(roi.width)};
 
   int device = 0;
-  int multiprocessors = 0;
   int max_shared = 0;
-  int blocks_per_multiprocessor = 0;
+  int resident = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
-    return e;
-  if (const cudaError_t e =
-          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-      e != cudaSuccess)
     return e;
   if (const cudaError_t e =
           cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
@@ -485,8 +481,7 @@ cudaError_t launch(const Plane &src, const HistogramParams &params, uint32_t *bi
         e != cudaSuccess)
       return e;
   }
-  if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &blocks_per_multiprocessor, kernel, kThreads, shared_bytes);
+  if (const cudaError_t e = resident_blocks(kernel, kThreads, shared_bytes, &resident);
       e != cudaSuccess)
     return e;
 
@@ -495,7 +490,7 @@ cudaError_t launch(const Plane &src, const HistogramParams &params, uint32_t *bi
   const uint64_t items = uint64_t(roi.height) * unsigned(region.items_per_row);
   const uint64_t wanted = (items + kThreads - 1) / kThreads;
   const int blocks = int(std::max<uint64_t>(
-      1, std::min<uint64_t>(wanted, uint64_t(multiprocessors) * blocks_per_multiprocessor)));
+      1, std::min<uint64_t>(wanted, uint64_t(resident))));
   kernel<<<blocks, kThreads, shared_bytes, stream>>>(
       region, make_binning(params), replicas,
       uint32_t(roi.width) * uint32_t(roi.height), static_cast<Totals *>(workspace), bins,

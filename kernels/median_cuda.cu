@@ -7,53 +7,12 @@
 #include <limits>
 #include <type_traits>
 
+#include "cuda_views.cuh"
 #include "median.h"
 #include "sorting_network.cuh"
 
 namespace cf {
 namespace {
-
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-// Reads one plane; positions outside it follow the border mode.
-template <typename Sample>
-struct SourceView {
-  const uint8_t *data;
-  int width;
-  int height;
-  ptrdiff_t row_pitch;
-  int pixel_stride;
-  BorderMode mode;
-  uint16_t constant;  // clamped to the sample range
-
-  // Start of the row standing for row y, or nullptr where the border constant stands.
-  __device__ const uint8_t *row(int y) const {
-    const int r = border_index(y, height, mode);
-    return r < 0 ? nullptr : data + r * row_pitch;
-  }
-
-  __device__ uint32_t at(const uint8_t *row_start, int x) const {
-    const int c = border_index(x, width, mode);
-    if (row_start == nullptr || c < 0)
-      return constant;
-    return __ldg(reinterpret_cast<const Sample *>(row_start + ptrdiff_t(c) * pixel_stride));
-  }
-};
-
-template <typename Sample>
-struct DestinationView {
-  uint8_t *data;
-  int width;
-  int height;
-  ptrdiff_t row_pitch;
-  int pixel_stride;
-
-  // A store of exactly one sample: the other channels of interleaved formats stay.
-  __device__ void store(int x, int y, uint32_t value) const {
-    *reinterpret_cast<Sample *>(data + y * row_pitch + ptrdiff_t(x) * pixel_stride) =
-        static_cast<Sample>(value);
-  }
-};
 
 // ---------------------------------------------------------------------------------
 // Windows 3, 5, 7: sorting networks.
@@ -101,7 +60,7 @@ __global__ void __launch_bounds__(kNetworkThreads)
   for (int row = threadIdx.y; row < kTileRows; row += kNetworkWarps) {
     const uint8_t *src_row = src.row(tile_y + row);
     for (int column = threadIdx.x; column < kTileColumns; column += 32) {
-      const uint16_t sample = src.at(src_row, tile_x + column);
+      const uint16_t sample = src.at(src_row, src.column_offset(tile_x + column));
       const int word = row * kPitchWords + padded_column(column);
       if (row < kPairRows)
         lanes[2 * word] = sample;
@@ -257,7 +216,7 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
       for (int dy = -radius; dy <= radius; ++dy) {
         const uint8_t *row = src.row(y + dy);
         for (int dx = -radius; dx <= radius; ++dx) {
-          const uint32_t sample = src.at(row, x + dx);
+          const uint32_t sample = src.at(row, src.column_offset(x + dx));
           if (int(sample >> 8) == coarse.median)
             ++fine.counts[sample & 0xff];
         }
@@ -291,7 +250,7 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
   for (int dy = -radius; dy <= radius; ++dy) {
     const uint8_t *row = src.row(y_first + dy);
     for (int dx = -radius; dx <= radius; ++dx)
-      coarse.add(src.at(row, x + dx) >> Shape::kShift, 1);
+      coarse.add(src.at(row, src.column_offset(x + dx)) >> Shape::kShift, 1);
   }
   // Bin -1 differs from any bin, so the fine level is built for the first row.
   dst.store(x, y_first, seek_median(y_first, -1));
@@ -300,8 +259,8 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
     const uint8_t *leaving = src.row(y - radius - 1);
     const uint8_t *entering = src.row(y + radius);
     for (int dx = -radius; dx <= radius; ++dx) {
-      update(src.at(leaving, x + dx), -1);
-      update(src.at(entering, x + dx), 1);
+      update(src.at(leaving, src.column_offset(x + dx)), -1);
+      update(src.at(entering, src.column_offset(x + dx)), 1);
     }
     dst.store(x, y, seek_median(y, coarse.median));
   }
@@ -327,17 +286,9 @@ template <typename Sample>
 cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
                              int window, cudaStream_t stream) {
   constexpr int kThreads = HistogramShape<Sample>::kThreads;
-  int device = 0;
-  int multiprocessors = 0;
-  int blocks_per_multiprocessor = 0;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
-    return e;
+  int resident = 0;
   if (const cudaError_t e =
-          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-      e != cudaSuccess)
-    return e;
-  if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &blocks_per_multiprocessor, median_histogram_kernel<Sample>, kThreads, 0);
+          resident_blocks(median_histogram_kernel<Sample>, kThreads, 0, &resident);
       e != cudaSuccess)
     return e;
 
@@ -345,7 +296,7 @@ cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationVie
   // setup of a strip more often (or start a second, mostly idle wave), fewer would
   // leave multiprocessors idle.
   const int block_columns = ceil_div(src.width, kThreads);
-  const int strips = std::max(1, multiprocessors * blocks_per_multiprocessor / block_columns);
+  const int strips = std::max(1, resident / block_columns);
   const int strip_rows = std::max({kMinStripRows, ceil_div(src.height, strips),
                                    ceil_div(src.height, kMaxGridY)});
   const dim3 grid(block_columns, ceil_div(src.height, strip_rows));

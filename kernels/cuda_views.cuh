@@ -1,0 +1,88 @@
+// What the CUDA kernels share: views of a plane that apply the border, and the size
+// of one wave of resident blocks.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "plane.h"
+
+namespace cf {
+
+inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Reads one plane; positions outside it follow the border mode.
+template <typename Sample>
+struct SourceView {
+  const uint8_t *data;
+  int width;
+  int height;
+  ptrdiff_t row_pitch;
+  int pixel_stride;
+  BorderMode mode;
+  uint16_t constant;  // clamped to the sample range
+
+  // Start of the row standing for row y, or nullptr where the border constant stands.
+  __device__ const uint8_t *row(int y) const {
+    const int r = border_index(y, height, mode);
+    return r < 0 ? nullptr : data + r * row_pitch;
+  }
+
+  // Byte offset in a row of the sample standing for column x, or -1 where the border
+  // constant stands.
+  __device__ ptrdiff_t column_offset(int x) const {
+    const int c = border_index(x, width, mode);
+    return c < 0 ? -1 : ptrdiff_t(c) * pixel_stride;
+  }
+
+  __device__ uint32_t at(const uint8_t *row_start, ptrdiff_t column_offset) const {
+    if (row_start == nullptr || column_offset < 0)
+      return constant;
+    return __ldg(reinterpret_cast<const Sample *>(row_start + column_offset));
+  }
+
+  // A sample inside the plane.
+  __device__ uint32_t inside(int x, int y) const {
+    return __ldg(reinterpret_cast<const Sample *>(data + y * row_pitch +
+                                                  ptrdiff_t(x) * pixel_stride));
+  }
+};
+
+template <typename Sample>
+struct DestinationView {
+  uint8_t *data;
+  int width;
+  int height;
+  ptrdiff_t row_pitch;
+  int pixel_stride;
+
+  // A store of exactly one sample: the other channels of interleaved formats stay.
+  __device__ void store(int x, int y, uint32_t value) const {
+    *reinterpret_cast<Sample *>(data + y * row_pitch + ptrdiff_t(x) * pixel_stride) =
+        static_cast<Sample>(value);
+  }
+};
+
+// How many blocks of `kernel` the current device holds at once: one full wave.
+template <typename Kernel>
+cudaError_t resident_blocks(Kernel kernel, int threads, size_t shared_bytes, int *blocks) {
+  int device = 0;
+  int multiprocessors = 0;
+  int per_multiprocessor = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    return e;
+  if (const cudaError_t e =
+          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_multiprocessor, kernel, threads, shared_bytes);
+      e != cudaSuccess)
+    return e;
+  *blocks = multiprocessors * per_multiprocessor;
+  return cudaSuccess;
+}
+
+}  // namespace cf
