@@ -587,8 +587,11 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   gsize workspace_size = 0;
   st.result_size = 0;
   if (klass->result_sizes) {
-    if (on_device)
-      cudaSetDevice (st.device);
+    const cudaError_t err = on_device ? cudaSetDevice (st.device) : cudaSuccess;
+    if (err != cudaSuccess) {
+      post_cuda_error (self, err, "Selecting the device");
+      return FALSE;
+    }
     if (!klass->result_sizes (self, info, &st.result_size,
             on_device ? &workspace_size : nullptr))
       return FALSE;
@@ -610,8 +613,8 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 }
 
 static gboolean
-gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+gst_cuda_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
+    GstQuery * query)
 {
   auto *self = GST_CUDA_FILTER (trans);
   CudaFilterState & st = state_of (self);
@@ -642,7 +645,6 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
       gst_object_unref (pool);
     }
   }
-  (void) decide_query;
   return TRUE;
 }
 
