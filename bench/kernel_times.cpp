@@ -1,16 +1,40 @@
 // Kernel-level timing on device-resident frames: CUDA events around each launch,
 // warm-up first, median of many runs, rotating over enough frames that the L2 cache
-// does not hold them.
-//   kernel-times [WIDTH HEIGHT [RUNS]]
+// does not hold them. Side by side in the same run: NPP (where built in and where it
+// has the case) and the project's own CPU backend (host copies, std::chrono).
+//
+//   kernel-times [--sizes WxH,...] [--runs N] [--cpu-runs N] [--no-cpu] [--json FILE]
+//                [--quick]
+//   kernel-times WIDTH HEIGHT [RUNS]        (the older form: one size)
+//
+// Sizes: 1920x1080, 3840x2160 and 7680x4320 by default (aliases 1080p, 4k, 8k).
+// Formats: GRAY8 (one U8 plane), GRAY16_LE (one U16 plane), RGBA (R, G and B of an
+// interleaved 4-byte frame, pixel_stride 4, three launches per frame as the element
+// does; alpha untouched). GPix/s counts frame pixels (a RGBA pixel once, not per
+// component). speed-up = NPP time / our time.
+//
+// Frames carry a border of kPad pixels on every side, filled with data: NPP's median
+// reads outside its ROI (it has no border handling), so with the border it can filter
+// the whole frame like ours. Ours and NPP's Gauss only ever read inside.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
+
+#ifdef CF_HAVE_NPP
+#include <npp.h>
+#endif
 
 #include "gauss.h"
 #include "histogram.h"
@@ -27,6 +51,9 @@ bool check(cudaError_t err, const char *what) {
 // Device allocations, freed together.
 struct DeviceMemory {
   std::vector<void *> blocks;
+  DeviceMemory() = default;
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
   ~DeviceMemory() {
     for (void *block : blocks)
       cudaFree(block);
@@ -40,14 +67,59 @@ struct DeviceMemory {
   }
 };
 
-using Launch = std::function<cudaError_t(const cf::Plane &src, const cf::Plane &dst)>;
+constexpr int kPad = 16;  // pixels of border on every side; > the largest median radius
 
+struct Format {
+  const char *name;
+  cf::SampleDepth depth;
+  int pixel_bytes;  // pixel_stride
+  int components;   // filtered per frame
+};
+const Format kFormats[] = {
+    {"GRAY8", cf::SampleDepth::U8, 1, 1},
+    {"GRAY16_LE", cf::SampleDepth::U16, 2, 1},
+    {"RGBA", cf::SampleDepth::U8, 4, 3},
+};
+
+// Geometry of the padded frames of one size and format (device and host alike).
+struct Layout {
+  int width = 0, height = 0;
+  Format format{};
+  ptrdiff_t pitch = 0;  // bytes per padded row, a multiple of 256
+  size_t bytes = 0;     // of one padded frame
+
+  Layout(int w, int h, const Format &f) : width(w), height(h), format(f) {
+    pitch = (static_cast<ptrdiff_t>(w + 2 * kPad) * f.pixel_bytes + 255) / 256 * 256;
+    bytes = static_cast<size_t>(pitch) * (h + 2 * kPad);
+  }
+  // The frame's pixel (0, 0) within a padded buffer.
+  uint8_t *origin(uint8_t *base) const {
+    return base + kPad * pitch + kPad * format.pixel_bytes;
+  }
+  cf::Plane plane(uint8_t *base, int component) const {
+    cf::Plane plane;
+    plane.data = origin(base) + component * cf::bytes_per_sample(format.depth);
+    plane.width = width;
+    plane.height = height;
+    plane.row_pitch = pitch;
+    plane.pixel_stride = format.pixel_bytes;
+    return plane;
+  }
+};
+
+double median_of(std::vector<double> values) {
+  if (values.empty())
+    return NAN;
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+// Times launches on one stream with CUDA events: `warmup` launches, then the median of
+// `runs`, frame i of the rotation in launch i.
 class Timer {
  public:
-  Timer(int width, int height, int bytes, int runs, std::vector<uint8_t *> inputs,
-        std::vector<uint8_t *> outputs)
-      : width_(width), height_(height), bytes_(bytes), runs_(runs),
-        inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
+  Timer(cudaStream_t stream, int warmup, int runs)
+      : stream_(stream), warmup_(warmup), runs_(runs) {
     check(cudaEventCreate(&start_), "cudaEventCreate");
     check(cudaEventCreate(&stop_), "cudaEventCreate");
   }
@@ -55,128 +127,750 @@ class Timer {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
   }
+  Timer(const Timer &) = delete;
+  Timer &operator=(const Timer &) = delete;
 
-  // Prints the median time of `launch` over the frames; false on a CUDA error.
-  bool run(const std::string &name, const Launch &launch) {
-    std::vector<float> times;
-    const int count = static_cast<int>(inputs_.size());
-    for (int run = -10; run < runs_; run++) {  // the first 10 warm up
-      const int frame = (run + 10) % count;
-      const ptrdiff_t pitch = static_cast<ptrdiff_t>(width_) * bytes_;
-      const cf::Plane src{inputs_[frame], width_, height_, pitch, bytes_};
-      const cf::Plane dst{outputs_[frame], width_, height_, pitch, bytes_};
-      check(cudaEventRecord(start_), "cudaEventRecord");
-      if (!check(launch(src, dst), name.c_str()))
-        return false;
-      check(cudaEventRecord(stop_), "cudaEventRecord");
-      if (!check(cudaEventSynchronize(stop_), name.c_str()))
-        return false;
+  // Median microseconds; NAN where `launch` returned false or CUDA reported an error.
+  double run(int frames, const std::function<bool(int frame)> &launch, const char *name) {
+    std::vector<double> times;
+    for (int run = -warmup_; run < runs_; run++) {
+      const int frame = (run + warmup_) % frames;
+      if (!check(cudaEventRecord(start_, stream_), "cudaEventRecord"))
+        return NAN;
+      if (!launch(frame))
+        return NAN;
+      if (!check(cudaGetLastError(), name) ||
+          !check(cudaEventRecord(stop_, stream_), "cudaEventRecord") ||
+          !check(cudaEventSynchronize(stop_), name))
+        return NAN;
       float ms = 0;
-      check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+      if (!check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime"))
+        return NAN;
       if (run >= 0)
-        times.push_back(ms * 1000);
+        times.push_back(ms * 1000.0);
     }
-    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-    const float us = times[times.size() / 2];
-    std::printf("%-6s %-34s %10.1f %10.1f\n", bytes_ == 1 ? "8" : "16", name.c_str(), us,
-                width_ * double(height_) / us / 1e3);
-    return true;
+    return median_of(times);
   }
 
  private:
-  int width_, height_, bytes_, runs_;
-  std::vector<uint8_t *> inputs_, outputs_;
+  cudaStream_t stream_;
+  int warmup_, runs_;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
+
+// Median microseconds of `runs` host runs (after one warm-up run), fewer when the
+// runs so far took more than `budget_s` seconds in all.
+double time_cpu(int runs, double budget_s, const std::function<void()> &work) {
+  using clock = std::chrono::steady_clock;
+  std::vector<double> times;
+  double spent = 0;
+  for (int run = -1; run < runs; run++) {  // run -1 warms up
+    const auto start = clock::now();
+    work();
+    const double us = std::chrono::duration<double, std::micro>(clock::now() - start).count();
+    spent += us / 1e6;
+    if (run >= 0)
+      times.push_back(us);
+    if (spent > budget_s) {
+      if (times.empty())
+        times.push_back(us);  // the warm-up alone took the budget: it has to do
+      break;
+    }
+  }
+  return median_of(times);
+}
+
+// One line of the table and one record of the JSON file.
+struct Result {
+  int width = 0, height = 0;
+  std::string format, kernel, params;
+  double ours_us = NAN, npp_us = NAN, cpu_us = NAN;
+  std::string npp_note;  // why npp_us is missing
+  std::string cpu_note;  // why cpu_us is missing
+  double pixels() const { return static_cast<double>(width) * height; }
+  double gpix_s(double us) const { return pixels() / us / 1e3; }
+};
+
+void print_header() {
+  std::printf("%-9s %-9s %-10s %-22s %9s %7s %9s %7s %7s %10s %7s\n", "size", "format",
+              "kernel", "params", "ours_us", "GPix/s", "npp_us", "GPix/s", "speedup",
+              "cpu_us", "GPix/s");
+}
+
+void print_result(const Result &r) {
+  char size[32], npp[64], cpu[64];
+  std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
+  if (std::isnan(r.npp_us))
+    std::snprintf(npp, sizeof npp, "%9s %7s %7s", r.npp_note.c_str(), "", "");
+  else
+    std::snprintf(npp, sizeof npp, "%9.1f %7.2f %6.2fx", r.npp_us, r.gpix_s(r.npp_us),
+                  r.npp_us / r.ours_us);
+  if (std::isnan(r.cpu_us))
+    std::snprintf(cpu, sizeof cpu, "%10s %7s", r.cpu_note.c_str(), "");
+  else
+    std::snprintf(cpu, sizeof cpu, "%10.0f %7.3f", r.cpu_us, r.gpix_s(r.cpu_us));
+  std::printf("%-9s %-9s %-10s %-22s %9.1f %7.2f %s %s\n", size, r.format.c_str(),
+              r.kernel.c_str(), r.params.c_str(), r.ours_us, r.gpix_s(r.ours_us), npp, cpu);
+  std::fflush(stdout);
+}
+
+std::string json_string(const std::string &text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20)
+      continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string json_number(double value) {
+  if (std::isnan(value) || std::isinf(value))
+    return "null";
+  char text[48];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+struct Options {
+  std::vector<std::pair<int, int>> sizes;
+  int runs = 50;
+  int warmup = 10;
+  int cpu_runs = 5;
+  double cpu_budget_s = 5;
+  bool cpu = true;
+  bool quick = false;
+  std::string json;
+};
+
+bool parse_size(const std::string &text, std::pair<int, int> &size) {
+  if (text == "1080p")
+    size = {1920, 1080};
+  else if (text == "4k" || text == "2160p")
+    size = {3840, 2160};
+  else if (text == "8k" || text == "4320p")
+    size = {7680, 4320};
+  else if (std::sscanf(text.c_str(), "%dx%d", &size.first, &size.second) != 2)
+    return false;
+  return size.first >= 1 && size.second >= 1 && size.first <= 16384 && size.second <= 16384;
+}
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: kernel-times [--sizes WxH,...] [--runs N] [--cpu-runs N] [--no-cpu]\n"
+               "                    [--json FILE] [--quick]\n"
+               "       kernel-times WIDTH HEIGHT [RUNS]\n"
+               "sizes: WxH or 1080p, 4k, 8k; default 1920x1080,3840x2160,7680x4320.\n"
+               "--runs: GPU runs per case, at least 50 (default 50); --quick: 1920x1080,\n"
+               "10 GPU runs, 1 CPU run, for smoke tests.\n");
+}
+
+bool parse_options(int argc, char **argv, Options &options) {
+  std::vector<std::string> positional;
+  bool runs_given = false;
+  for (int i = 1; i < argc; i++) {
+    const std::string arg = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string text;
+    if (arg == "--help" || arg == "-h") {
+      usage();
+      std::exit(0);
+    } else if (arg == "--quick") {
+      options.quick = true;
+    } else if (arg == "--no-cpu") {
+      options.cpu = false;
+    } else if (arg == "--sizes") {
+      if (!value(text))
+        return false;
+      options.sizes.clear();
+      size_t begin = 0;
+      while (begin <= text.size()) {
+        const size_t end = std::min(text.find(',', begin), text.size());
+        std::pair<int, int> size;
+        if (!parse_size(text.substr(begin, end - begin), size))
+          return false;
+        options.sizes.push_back(size);
+        begin = end + 1;
+      }
+    } else if (arg == "--runs") {
+      if (!value(text))
+        return false;
+      options.runs = std::atoi(text.c_str());
+      runs_given = true;
+    } else if (arg == "--cpu-runs") {
+      if (!value(text))
+        return false;
+      options.cpu_runs = std::max(1, std::atoi(text.c_str()));
+    } else if (arg == "--json") {
+      if (!value(options.json))
+        return false;
+    } else if (!arg.empty() && arg[0] != '-') {
+      positional.push_back(arg);
+    } else {
+      return false;
+    }
+  }
+  if (positional.size() == 1 || positional.size() > 3)
+    return false;
+  if (positional.size() >= 2) {  // WIDTH HEIGHT [RUNS]
+    std::pair<int, int> size;
+    if (!parse_size(positional[0] + "x" + positional[1], size))
+      return false;
+    options.sizes = {size};
+    if (positional.size() == 3) {
+      options.runs = std::atoi(positional[2].c_str());
+      runs_given = true;
+    }
+  }
+  if (options.quick) {
+    if (options.sizes.empty())
+      options.sizes = {{1920, 1080}};
+    if (!runs_given)
+      options.runs = 10;
+    options.warmup = 3;
+    options.cpu_runs = 1;
+    options.cpu_budget_s = 2;
+  } else if (options.runs < 50) {
+    std::fprintf(stderr, "kernel-times: --runs %d raised to 50 (at least 50 for GPU times)\n",
+                 options.runs);
+    options.runs = 50;
+  }
+  if (options.runs < 1)
+    return false;
+  if (options.sizes.empty())
+    options.sizes = {{1920, 1080}, {3840, 2160}, {7680, 4320}};
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// NPP: every call goes through here, so that the file builds without NPP.
+
+#ifdef CF_HAVE_NPP
+
+// Receives a buffer size from any NPP ...GetBufferSize function, whichever integer
+// type its header gives the out-parameter (Npp32u for median, int or size_t for
+// histograms, as the NPP version has it).
+struct BufferSizeOut {
+  size_t as_size_t = 0;
+  int as_int = 0;
+  Npp32u as_u32 = 0;
+  operator size_t *() { return &as_size_t; }
+  operator int *() { return &as_int; }
+  operator Npp32u *() { return &as_u32; }
+  size_t value() const {
+    return std::max({as_size_t, static_cast<size_t>(std::max(as_int, 0)),
+                     static_cast<size_t>(as_u32)});
+  }
+};
+
+bool npp_check(NppStatus status, const char *what, std::string &note) {
+  if (status == NPP_SUCCESS)
+    return true;
+  if (status > 0) {  // a warning: the result is there
+    std::fprintf(stderr, "%s: NPP warning %d\n", what, static_cast<int>(status));
+    return true;
+  }
+  std::fprintf(stderr, "%s: NPP error %d\n", what, static_cast<int>(status));
+  note = "err " + std::to_string(static_cast<int>(status));
+  return false;
+}
+
+bool make_npp_context(cudaStream_t stream, NppStreamContext &ctx) {
+  ctx = NppStreamContext{};
+  int device = 0;
+  cudaDeviceProp props{};
+  unsigned int flags = 0;
+  if (!check(cudaGetDevice(&device), "cudaGetDevice") ||
+      !check(cudaGetDeviceProperties(&props, device), "cudaGetDeviceProperties") ||
+      !check(cudaStreamGetFlags(stream, &flags), "cudaStreamGetFlags"))
+    return false;
+  ctx.hStream = stream;
+  ctx.nCudaDeviceId = device;
+  ctx.nMultiProcessorCount = props.multiProcessorCount;
+  ctx.nMaxThreadsPerMultiProcessor = props.maxThreadsPerMultiProcessor;
+  ctx.nMaxThreadsPerBlock = props.maxThreadsPerBlock;
+  ctx.nSharedMemPerBlock = props.sharedMemPerBlock;
+  ctx.nCudaDevAttrComputeCapabilityMajor = props.major;
+  ctx.nCudaDevAttrComputeCapabilityMinor = props.minor;
+  ctx.nStreamFlags = flags;
+  return true;
+}
+
+std::string npp_version() {
+  const NppLibraryVersion *version = nppGetLibVersion();
+  if (!version)
+    return "unknown";
+  return std::to_string(version->major) + "." + std::to_string(version->minor) + "." +
+         std::to_string(version->build);
+}
+
+#endif  // CF_HAVE_NPP
+
+// The NPP side of one case: prepares (allocations, buffer sizes) outside the timing.
+// time() is NAN with note set where NPP has no such function or it failed.
+class NppRunner {
+ public:
+  NppRunner(cudaStream_t stream, Timer &timer) : timer_(timer) {
+#ifdef CF_HAVE_NPP
+    ready_ = make_npp_context(stream, ctx_);
+#else
+    (void)stream;
+#endif
+  }
+
+  // Median window x window, anchor at the centre.
+  double median(const Layout &layout, const std::vector<uint8_t *> &in,
+                const std::vector<uint8_t *> &out, int window, std::string &note) {
+#ifdef CF_HAVE_NPP
+    if (!ready_)
+      return fail(note, "no ctx");
+    const NppiSize roi{layout.width, layout.height};
+    const NppiSize mask{window, window};
+    const NppiPoint anchor{window / 2, window / 2};
+    const Npp32s step = static_cast<Npp32s>(layout.pitch);
+    BufferSizeOut size;
+    NppStatus status;
+    const Format &f = layout.format;
+    const bool u16 = f.depth == cf::SampleDepth::U16;
+    if (f.components == 3)
+      status = nppiFilterMedianGetBufferSize_8u_AC4R_Ctx(roi, mask, size, ctx_);
+    else if (u16)
+      status = nppiFilterMedianGetBufferSize_16u_C1R_Ctx(roi, mask, size, ctx_);
+    else
+      status = nppiFilterMedianGetBufferSize_8u_C1R_Ctx(roi, mask, size, ctx_);
+    if (!npp_check(status, "nppiFilterMedianGetBufferSize", note))
+      return NAN;
+    DeviceMemory memory;
+    Npp8u *buffer = memory.allocate(std::max<size_t>(size.value(), 1));
+    if (!buffer)
+      return fail(note, "no mem");
+    return timer_.run(
+        static_cast<int>(in.size()),
+        [&](int frame) {
+          const uint8_t *src = layout.origin(in[frame]);
+          uint8_t *dst = layout.origin(out[frame]);
+          NppStatus s;
+          if (f.components == 3)
+            s = nppiFilterMedian_8u_AC4R_Ctx(src, step, dst, step, roi, mask, anchor, buffer,
+                                             ctx_);
+          else if (u16)
+            s = nppiFilterMedian_16u_C1R_Ctx(reinterpret_cast<const Npp16u *>(src), step,
+                                             reinterpret_cast<Npp16u *>(dst), step, roi, mask,
+                                             anchor, buffer, ctx_);
+          else
+            s = nppiFilterMedian_8u_C1R_Ctx(src, step, dst, step, roi, mask, anchor, buffer,
+                                            ctx_);
+          return npp_check(s, "nppiFilterMedian", note);
+        },
+        "nppiFilterMedian");
+#else
+    (void)layout, (void)in, (void)out, (void)window;
+    return fail(note, "n/a");
+#endif
+  }
+
+  // Gauss blur with NPP's fixed mask of `taps` x `taps` (its own sigma for that size),
+  // replicating the border; n/a for tap counts NPP has no mask of.
+  double gauss(const Layout &layout, const std::vector<uint8_t *> &in,
+               const std::vector<uint8_t *> &out, int taps, std::string &note) {
+#ifdef CF_HAVE_NPP
+    if (!ready_)
+      return fail(note, "no ctx");
+    NppiMaskSize mask;
+    switch (taps) {
+    case 3: mask = NPP_MASK_SIZE_3_X_3; break;
+    case 5: mask = NPP_MASK_SIZE_5_X_5; break;
+    case 7: mask = NPP_MASK_SIZE_7_X_7; break;
+    case 9: mask = NPP_MASK_SIZE_9_X_9; break;
+    case 11: mask = NPP_MASK_SIZE_11_X_11; break;
+    case 13: mask = NPP_MASK_SIZE_13_X_13; break;
+    case 15: mask = NPP_MASK_SIZE_15_X_15; break;
+    default: return fail(note, "n/a");
+    }
+    const NppiSize size{layout.width, layout.height};
+    const NppiPoint offset{0, 0};
+    const Npp32s step = static_cast<Npp32s>(layout.pitch);
+    const Format &f = layout.format;
+    return timer_.run(
+        static_cast<int>(in.size()),
+        [&](int frame) {
+          const uint8_t *src = layout.origin(in[frame]);
+          uint8_t *dst = layout.origin(out[frame]);
+          NppStatus s;
+          if (f.components == 3)
+            s = nppiFilterGaussBorder_8u_AC4R_Ctx(src, step, size, offset, dst, step, size,
+                                                  mask, NPP_BORDER_REPLICATE, ctx_);
+          else if (f.depth == cf::SampleDepth::U16)
+            s = nppiFilterGaussBorder_16u_C1R_Ctx(reinterpret_cast<const Npp16u *>(src), step,
+                                                  size, offset, reinterpret_cast<Npp16u *>(dst),
+                                                  step, size, mask, NPP_BORDER_REPLICATE, ctx_);
+          else
+            s = nppiFilterGaussBorder_8u_C1R_Ctx(src, step, size, offset, dst, step, size, mask,
+                                                 NPP_BORDER_REPLICATE, ctx_);
+          return npp_check(s, "nppiFilterGaussBorder", note);
+        },
+        "nppiFilterGaussBorder");
+#else
+    (void)layout, (void)in, (void)out, (void)taps;
+    return fail(note, "n/a");
+#endif
+  }
+
+  // HistogramEven with bins + 1 levels over the depth's full range: bin k holds
+  // [k * range / bins, (k + 1) * range / bins), as ours with lower 0, upper max.
+  double histogram(const Layout &layout, const std::vector<uint8_t *> &in, int bins,
+                   std::string &note) {
+#ifdef CF_HAVE_NPP
+    if (!ready_)
+      return fail(note, "no ctx");
+    const NppiSize roi{layout.width, layout.height};
+    const int step = static_cast<int>(layout.pitch);
+    const Format &f = layout.format;
+    const bool u16 = f.depth == cf::SampleDepth::U16;
+    int levels = bins + 1;
+    Npp32s lower = 0;
+    Npp32s upper = static_cast<Npp32s>(cf::max_sample_value(f.depth)) + 1;
+    int levels3[3] = {levels, levels, levels};
+    Npp32s lower3[3] = {lower, lower, lower};
+    Npp32s upper3[3] = {upper, upper, upper};
+    BufferSizeOut size;
+    NppStatus status;
+    if (f.components == 3)
+      status = nppiHistogramEvenGetBufferSize_8u_AC4R_Ctx(roi, levels3, size, ctx_);
+    else if (u16)
+      status = nppiHistogramEvenGetBufferSize_16u_C1R_Ctx(roi, levels, size, ctx_);
+    else
+      status = nppiHistogramEvenGetBufferSize_8u_C1R_Ctx(roi, levels, size, ctx_);
+    if (!npp_check(status, "nppiHistogramEvenGetBufferSize", note))
+      return NAN;
+    DeviceMemory memory;
+    Npp8u *buffer = memory.allocate(std::max<size_t>(size.value(), 1));
+    Npp32s *hist = reinterpret_cast<Npp32s *>(
+        memory.allocate(sizeof(Npp32s) * static_cast<size_t>(bins) * f.components));
+    if (!buffer || !hist)
+      return fail(note, "no mem");
+    Npp32s *hist3[3] = {hist, hist + bins, hist + 2 * bins};
+    return timer_.run(
+        static_cast<int>(in.size()),
+        [&](int frame) {
+          const uint8_t *src = layout.origin(in[frame]);
+          NppStatus s;
+          if (f.components == 3)
+            s = nppiHistogramEven_8u_AC4R_Ctx(src, step, roi, hist3, levels3, lower3, upper3,
+                                              buffer, ctx_);
+          else if (u16)
+            s = nppiHistogramEven_16u_C1R_Ctx(reinterpret_cast<const Npp16u *>(src), step, roi,
+                                              hist, levels, lower, upper, buffer, ctx_);
+          else
+            s = nppiHistogramEven_8u_C1R_Ctx(src, step, roi, hist, levels, lower, upper, buffer,
+                                             ctx_);
+          return npp_check(s, "nppiHistogramEven", note);
+        },
+        "nppiHistogramEven");
+#else
+    (void)layout, (void)in, (void)bins;
+    return fail(note, "n/a");
+#endif
+  }
+
+ private:
+  static double fail(std::string &note, const char *why) {
+    note = why;
+    return NAN;
+  }
+  Timer &timer_;
+#ifdef CF_HAVE_NPP
+  NppStreamContext ctx_{};
+  bool ready_ = false;
+#endif
+};
+
+// ---------------------------------------------------------------------------------------
+
+struct Environment {
+  std::string device, date, npp = "not built in";
+  int driver = 0, runtime = 0;
+  size_t l2 = 0;
+};
+
+bool write_json(const std::string &path, const Environment &env, const Options &options,
+                const std::vector<Result> &results) {
+  FILE *file = std::fopen(path.c_str(), "w");
+  if (!file) {
+    std::fprintf(stderr, "kernel-times: cannot write %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  std::fprintf(file,
+               "{\n  \"device\": %s,\n  \"driver_version\": %d,\n  \"cuda_runtime_version\": "
+               "%d,\n  \"npp_version\": %s,\n  \"l2_bytes\": %zu,\n  \"date\": %s,\n"
+               "  \"gpu_runs\": %d,\n  \"cpu_runs\": %d,\n  \"measurements\": [\n",
+               json_string(env.device).c_str(), env.driver, env.runtime,
+               json_string(env.npp).c_str(), env.l2, json_string(env.date).c_str(),
+               options.runs, options.cpu ? options.cpu_runs : 0);
+  for (size_t i = 0; i < results.size(); i++) {
+    const Result &r = results[i];
+    const double speedup = r.npp_us / r.ours_us;
+    std::fprintf(
+        file,
+        "    {\"device\": %s, \"date\": %s, \"width\": %d, \"height\": %d, \"size\": \"%dx%d\", "
+        "\"format\": %s, \"kernel\": %s, \"params\": %s, \"ours_us\": %s, \"npp_us\": %s, "
+        "\"cpu_us\": %s, \"gpix_s\": %s, \"npp_gpix_s\": %s, \"cpu_gpix_s\": %s, "
+        "\"speedup\": %s, \"npp_note\": %s, \"cpu_note\": %s}%s\n",
+        json_string(env.device).c_str(), json_string(env.date).c_str(), r.width, r.height,
+        r.width, r.height, json_string(r.format).c_str(), json_string(r.kernel).c_str(),
+        json_string(r.params).c_str(), json_number(r.ours_us).c_str(),
+        json_number(r.npp_us).c_str(), json_number(r.cpu_us).c_str(),
+        json_number(r.gpix_s(r.ours_us)).c_str(), json_number(r.gpix_s(r.npp_us)).c_str(),
+        json_number(r.gpix_s(r.cpu_us)).c_str(), json_number(speedup).c_str(),
+        json_string(r.npp_note).c_str(), json_string(r.cpu_note).c_str(),
+        i + 1 < results.size() ? "," : "");
+  }
+  std::fprintf(file, "  ]\n}\n");
+  return std::fclose(file) == 0;
+}
+
+// Fills the padded frames (borders too) with random bytes; the host frames get the
+// last device frame's content.
+bool fill_random(const Layout &layout, const std::vector<uint8_t *> &inputs,
+                 std::vector<uint8_t> &host, std::mt19937 &random) {
+  std::vector<uint8_t> data(layout.bytes);
+  for (uint8_t *frame : inputs) {
+    for (size_t i = 0; i + 4 <= data.size(); i += 4) {
+      const uint32_t word = random();
+      std::memcpy(&data[i], &word, 4);
+    }
+    if (!check(cudaMemcpy(frame, data.data(), layout.bytes, cudaMemcpyHostToDevice), "upload"))
+      return false;
+  }
+  if (!host.empty())
+    host = data;
+  return true;
+}
+
+// Runs every case of one size and format.
+bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_t stream,
+                int width, int height, const Format &format, std::vector<Result> &results) {
+  const Layout layout(width, height, format);
+  const cf::SampleDepth depth = format.depth;
+  // At least 4x the L2 cache in inputs, so every run reads from device memory.
+  const int count = std::max<int>(4, 4 * static_cast<size_t>(props.l2CacheSize) / layout.bytes + 1);
+  DeviceMemory memory;
+  std::vector<uint8_t *> inputs, outputs;
+  for (int i = 0; i < count; i++) {
+    inputs.push_back(memory.allocate(layout.bytes));
+    outputs.push_back(memory.allocate(layout.bytes));
+    if (!inputs.back() || !outputs.back())
+      return false;
+  }
+  const bool cpu = options.cpu && static_cast<double>(width) * height <= 3840.0 * 2160;
+  std::vector<uint8_t> host_in(cpu ? layout.bytes : 0), host_out(cpu ? layout.bytes : 0);
+  std::mt19937 random(1);
+  if (!fill_random(layout, inputs, host_in, random))
+    return false;
+  // Outputs: written once, so that no kernel sees fresh pages on its first run.
+  for (uint8_t *frame : outputs)
+    if (!check(cudaMemset(frame, 0xa5, layout.bytes), "cudaMemset"))
+      return false;
+
+  Timer timer(stream, options.warmup, options.runs);
+  NppRunner npp(stream, timer);
+  const int components = format.components;
+
+  auto finish = [&](Result &r, const std::function<void()> &cpu_work) {
+    if (std::isnan(r.ours_us))
+      return false;
+    if (!cpu)
+      r.cpu_note = options.cpu ? "skipped" : "off";
+    else
+      r.cpu_us = time_cpu(options.cpu_runs, options.cpu_budget_s, cpu_work);
+    print_result(r);
+    results.push_back(r);
+    return true;
+  };
+  auto make_result = [&](const char *kernel, const std::string &params) {
+    Result r;
+    r.width = width;
+    r.height = height;
+    r.format = format.name;
+    r.kernel = kernel;
+    r.params = params;
+    return r;
+  };
+
+  for (const int window : {3, 5, 7, 9, 15}) {
+    cf::MedianParams params;
+    params.window = window;
+    Result r = make_result("median", std::to_string(window) + "x" + std::to_string(window));
+    r.ours_us = timer.run(
+        count,
+        [&](int frame) {
+          for (int c = 0; c < components; c++)
+            if (!check(cf::median_cuda(layout.plane(inputs[frame], c),
+                                       layout.plane(outputs[frame], c), depth, params, stream),
+                       "median_cuda"))
+              return false;
+          return true;
+        },
+        "median_cuda");
+    r.npp_us = npp.median(layout, inputs, outputs, window, r.npp_note);
+    if (!finish(r, [&] {
+          for (int c = 0; c < components; c++)
+            cf::median_cpu(layout.plane(host_in.data(), c), layout.plane(host_out.data(), c),
+                           depth, params);
+        }))
+      return false;
+  }
+
+  const struct {
+    double sigma;
+    int kernel_size;  // 0: automatic
+  } blurs[] = {{1, 5}, {2, 9}, {4.6, 15}, {10, 0}};
+  for (const auto &blur : blurs) {
+    const cf::GaussParams params =
+        cf::make_gauss_params(blur.sigma, 0, blur.kernel_size, blur.kernel_size, depth, {});
+    const int taps = static_cast<int>(params.taps_x.size());
+    char text[64];
+    std::snprintf(text, sizeof text, "sigma %g, %d taps", blur.sigma, taps);
+    Result r = make_result("gauss", text);
+    r.ours_us = timer.run(
+        count,
+        [&](int frame) {
+          for (int c = 0; c < components; c++)
+            if (!check(cf::gauss_cuda(layout.plane(inputs[frame], c),
+                                      layout.plane(outputs[frame], c), depth, params, stream),
+                       "gauss_cuda"))
+              return false;
+          return true;
+        },
+        "gauss_cuda");
+    r.npp_us = npp.gauss(layout, inputs, outputs, taps, r.npp_note);
+    if (!finish(r, [&] {
+          for (int c = 0; c < components; c++)
+            cf::gauss_cpu(layout.plane(host_in.data(), c), layout.plane(host_out.data(), c),
+                          depth, params);
+        }))
+      return false;
+  }
+
+  // Histograms: on the random frames, then on constant ones (every atomic on one bin).
+  const std::vector<int> bin_counts =
+      depth == cf::SampleDepth::U8 ? std::vector<int>{256} : std::vector<int>{1024, 65536};
+  const int max_bins = bin_counts.back();
+  const size_t workspace_bytes = cf::histogram_cuda_workspace_bytes(max_bins);
+  auto *counts = reinterpret_cast<uint32_t *>(
+      memory.allocate(sizeof(uint32_t) * static_cast<size_t>(max_bins) * components));
+  auto *summaries = reinterpret_cast<cf::HistogramSummary *>(
+      memory.allocate(sizeof(cf::HistogramSummary) * components));
+  uint8_t *workspace = memory.allocate(workspace_bytes);
+  if (!counts || !summaries || !workspace ||
+      !check(cudaMemset(workspace, 0, workspace_bytes), "cudaMemset"))
+    return false;
+  std::vector<uint32_t> host_counts(static_cast<size_t>(max_bins) * components);
+  std::vector<cf::HistogramSummary> host_summaries(components);
+  for (const char *data : {"random", "constant"}) {
+    if (std::string(data) == "constant") {
+      for (uint8_t *frame : inputs)
+        if (!check(cudaMemset(frame, 0x5a, layout.bytes), "cudaMemset"))
+          return false;
+      std::fill(host_in.begin(), host_in.end(), uint8_t{0x5a});
+    }
+    for (const int bins : bin_counts) {
+      cf::HistogramParams params;
+      params.bins = bins;
+      params.lower = 0;
+      params.upper = cf::max_sample_value(depth);
+      Result r = make_result("histogram", std::to_string(bins) + " bins, " + data);
+      r.ours_us = timer.run(
+          count,
+          [&](int frame) {
+            for (int c = 0; c < components; c++)
+              if (!check(cf::histogram_cuda(layout.plane(inputs[frame], c), depth, params,
+                                            counts + static_cast<size_t>(c) * bins,
+                                            summaries + c, workspace, stream),
+                         "histogram_cuda"))
+                return false;
+            return true;
+          },
+          "histogram_cuda");
+      r.npp_us = npp.histogram(layout, inputs, bins, r.npp_note);
+      if (!finish(r, [&] {
+            for (int c = 0; c < components; c++)
+              cf::histogram_cpu(layout.plane(host_in.data(), c), depth, params,
+                                host_counts.data() + static_cast<size_t>(c) * bins,
+                                &host_summaries[c]);
+          }))
+        return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int width = argc > 2 ? std::atoi(argv[1]) : 3840;
-  const int height = argc > 2 ? std::atoi(argv[2]) : 2160;
-  const int runs = argc > 3 ? std::atoi(argv[3]) : 100;
+  Options options;
+  if (!parse_options(argc, argv, options)) {
+    usage();
+    return 2;
+  }
+  Environment env;
+#ifdef CF_HAVE_NPP
+  env.npp = npp_version();
+  std::printf("NPP: %s\n", env.npp.c_str());
+#else
+  std::printf("NPP: not built in\n");
+#endif
+  {
+    char date[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    env.date = date;
+  }
+  int devices = 0;
+  const cudaError_t err = cudaGetDeviceCount(&devices);
+  if (err != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "kernel-times: no CUDA device (%s); nothing timed\n",
+                 err != cudaSuccess ? cudaGetErrorString(err) : "device count 0");
+    return 1;
+  }
   cudaDeviceProp props{};
   if (!check(cudaGetDeviceProperties(&props, 0), "cudaGetDeviceProperties"))
     return 1;
-  std::printf("device: %s, %dx%d, median of %d runs, random data unless said\n", props.name,
-              width, height, runs);
-  std::printf("%-6s %-34s %10s %10s\n", "depth", "kernel", "us", "GPix/s");
+  cudaDriverGetVersion(&env.driver);
+  cudaRuntimeGetVersion(&env.runtime);
+  env.device = props.name;
+  env.l2 = static_cast<size_t>(props.l2CacheSize);
+  cudaStream_t stream = nullptr;
+  if (!check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate"))
+    return 1;
 
-  for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16}) {
-    const int bytes = cf::bytes_per_sample(depth);
-    const size_t frame_bytes = static_cast<size_t>(width) * height * bytes;
-    // At least 4x the L2 cache in inputs, so every run reads from device memory.
-    const int count = std::max<int>(4, 4 * props.l2CacheSize / frame_bytes + 1);
-    DeviceMemory memory;
-    std::vector<uint8_t *> inputs, outputs;
-    std::vector<uint8_t> host(frame_bytes);
-    std::mt19937 random(1);
-    for (int i = 0; i < count; i++) {
-      for (auto &byte : host)
-        byte = static_cast<uint8_t>(random());
-      inputs.push_back(memory.allocate(frame_bytes));
-      outputs.push_back(memory.allocate(frame_bytes));
-      if (!inputs.back() || !outputs.back() ||
-          !check(cudaMemcpy(inputs.back(), host.data(), frame_bytes, cudaMemcpyHostToDevice),
-                 "upload"))
-        return 1;
-    }
-    Timer timer(width, height, bytes, runs, inputs, outputs);
+  std::printf("device: %s, driver %d, CUDA runtime %d, L2 %zu MB, %s\n", props.name,
+              env.driver, env.runtime, env.l2 >> 20, env.date.c_str());
+  std::printf("GPU: median of %d runs after %d warm-up, CUDA events; CPU: median of <= %d "
+              "runs, %s; random data unless said\n",
+              options.runs, options.warmup, options.cpu_runs,
+              options.cpu ? "one thread per core, up to 3840x2160" : "off");
+  print_header();
 
-    for (const int window : {3, 5, 7, 9, 15, 31}) {
-      cf::MedianParams params;
-      params.window = window;
-      if (!timer.run("median " + std::to_string(window) + "x" + std::to_string(window),
-                     [&](const cf::Plane &src, const cf::Plane &dst) {
-                       return cf::median_cuda(src, dst, depth, params, nullptr);
-                     }))
-        return 1;
-    }
-    const struct {
-      double sigma;
-      int kernel_size;
-    } blurs[] = {{1, 5}, {1, 0}, {2, 9}, {2, 0}, {4.6, 15}, {10, 0}};
-    for (const auto &blur : blurs) {
-      const cf::GaussParams params =
-          cf::make_gauss_params(blur.sigma, 0, blur.kernel_size, blur.kernel_size, depth, {});
-      char name[64];
-      std::snprintf(name, sizeof name, "gauss sigma %g, %zu taps", blur.sigma,
-                    params.taps_x.size());
-      if (!timer.run(name, [&](const cf::Plane &src, const cf::Plane &dst) {
-            return cf::gauss_cuda(src, dst, depth, params, nullptr);
-          }))
-        return 1;
-    }
-
-    // Histograms: on the random frames, then on constant ones (every atomic on one bin).
-    const std::vector<int> bin_counts =
-        depth == cf::SampleDepth::U8 ? std::vector<int>{256} : std::vector<int>{1024, 65536};
-    const size_t workspace_bytes = cf::histogram_cuda_workspace_bytes(bin_counts.back());
-    uint8_t *counts = memory.allocate(bin_counts.back() * sizeof(uint32_t));
-    uint8_t *summary = memory.allocate(sizeof(cf::HistogramSummary));
-    uint8_t *workspace = memory.allocate(workspace_bytes);
-    if (!counts || !summary || !workspace ||
-        !check(cudaMemset(workspace, 0, workspace_bytes), "cudaMemset"))
-      return 1;
-    for (const char *data : {"random", "constant"}) {
-      if (std::string(data) == "constant")
-        for (uint8_t *frame : inputs)
-          if (!check(cudaMemset(frame, 0x5a, frame_bytes), "cudaMemset"))
-            return 1;
-      for (const int bins : bin_counts) {
-        cf::HistogramParams params;
-        params.bins = bins;
-        params.upper = cf::max_sample_value(depth);
-        if (!timer.run("histogram " + std::to_string(bins) + " bins, " + data,
-                       [&](const cf::Plane &src, const cf::Plane &) {
-                         return cf::histogram_cuda(
-                             src, depth, params, reinterpret_cast<uint32_t *>(counts),
-                             reinterpret_cast<cf::HistogramSummary *>(summary), workspace,
-                             nullptr);
-                       }))
-          return 1;
+  std::vector<Result> results;
+  bool ok = true;
+  for (const auto &size : options.sizes)
+    for (const Format &format : kFormats)
+      if (!run_format(options, props, stream, size.first, size.second, format, results)) {
+        std::fprintf(stderr, "kernel-times: %dx%d %s failed\n", size.first, size.second,
+                     format.name);
+        ok = false;
       }
-    }
-  }
-  return 0;
+  cudaStreamDestroy(stream);
+  if (!options.json.empty() && !write_json(options.json, env, options, results))
+    ok = false;
+  return ok ? 0 : 1;
 }
