@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Turns the JSON of bench/stream-bench and bench/kernel-times into results.md
+(Markdown tables) and plot.png (bar charts) in one folder.
+
+  python3 bench/report.py --stream stream.json --kernels kernels.json OUTDIR
+
+Either input may be missing; fields missing from a record show as blanks.
+Python 3 standard library and matplotlib (Agg) only.
+"""
+import argparse
+import json
+import os
+import sys
+
+
+def load(path):
+    """The parsed JSON file, or None with a warning."""
+    if not path:
+        return None
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"report.py: cannot read {path}: {e}", file=sys.stderr)
+        return None
+
+
+def kernel_records(data):
+    """kernel-times JSON: a list of records, or an object holding them."""
+    if data is None:
+        return [], None
+    if isinstance(data, list):
+        return [r for r in data if isinstance(r, dict)], None
+    if isinstance(data, dict):
+        for key in ("measurements", "results", "kernels", "records", "cases"):
+            if isinstance(data.get(key), list):
+                return [r for r in data[key] if isinstance(r, dict)], data.get("device")
+    return [], None
+
+
+def num(value, fmt="{:.1f}"):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "" if value is None else str(value)
+    return fmt.format(value)
+
+
+def text(value):
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return " ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)
+
+
+def size_of(record):
+    size = record.get("size")
+    if size is None and "width" in record and "height" in record:
+        size = f"{record['width']}x{record['height']}"
+    return text(size)
+
+
+def kernel_table(records):
+    lines = ["| size | format | kernel | params | ours (us) | NPP (us) | CPU (us) "
+             "| GPix/s | vs NPP | speedup |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        ours, npp = r.get("ours_us"), r.get("npp_us")
+        vs_npp = ""
+        if isinstance(ours, (int, float)) and isinstance(npp, (int, float)) and ours > 0:
+            vs_npp = f"{npp / ours:.2f}x"
+        speedup = r.get("speedup")
+        lines.append("| " + " | ".join([
+            size_of(r), text(r.get("format")), text(r.get("kernel")),
+            text(r.get("params")), num(ours), num(npp), num(r.get("cpu_us")),
+            num(r.get("gpix_s"), "{:.2f}"), vs_npp,
+            num(speedup, "{:.1f}x") if speedup is not None else ""]) + " |")
+    return lines
+
+
+def stream_tables(stream):
+    lines = []
+    pcie = stream.get("pcie") or []
+    if any(p.get("both_fps") for p in pcie):
+        lines += ["PCIe bound, pinned host memory, measured in the same run "
+                  "(up and down at once on two streams; upload alone):", "",
+                  "| format | size | MB | up (us) | down (us) | up+down fps "
+                  "| up alone (us) | up-only fps | up GB/s |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for p in pcie:
+            mb = p.get("bytes")
+            lines.append("| " + " | ".join([
+                text(p.get("format")), text(p.get("size")),
+                num(mb / 1e6 if isinstance(mb, (int, float)) else None, "{:.2f}"),
+                num(p.get("up_us")), num(p.get("down_us")), num(p.get("both_fps")),
+                num(p.get("up_alone_us")), num(p.get("up_fps")),
+                num(p.get("up_gb_s"))]) + " |")
+        lines.append("")
+    else:
+        lines += [f"PCIe bound not available: {stream.get('pcie_note') or 'no device'}.", ""]
+
+    lines += [f"{stream.get('frames', '?')} frames per case, backend "
+              f"{stream.get('backend', '?')}; fps from the first push to EOS at "
+              "the sink; % of the bound: of up+down, for cudahist of upload "
+              "alone; latency: median time from push to fakesink's handoff, "
+              "one frame at a time, 1 in flight.", "",
+              "| element | format | size | in flight | input | fps | % of PCIe bound "
+              "| latency (us) | backend | note |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for c in stream.get("cases") or []:
+        frac = c.get("fraction_of_bound")
+        pct = f"{100 * frac:.0f}% ({c.get('bound')})" if isinstance(frac, (int, float)) else ""
+        lines.append("| " + " | ".join([
+            text(c.get("element")), text(c.get("format")), text(c.get("size")),
+            text(c.get("frames_in_flight")) or "-", text(c.get("input")),
+            num(c.get("fps")), pct, num(c.get("latency_us"), "{:.0f}"),
+            text(c.get("active_backend")), text(c.get("note"))]) + " |")
+    return lines
+
+
+def plot(records, stream, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        print(f"report.py: no plot ({e})", file=sys.stderr)
+        return False
+
+    panels = []
+    picked = [r for r in records if size_of(r) == "3840x2160"
+              and r.get("format") == "GRAY8" and isinstance(r.get("gpix_s"), (int, float))]
+    if picked:
+        panels.append("kernels")
+    cases = [c for c in (stream or {}).get("cases") or []
+             if isinstance(c.get("fps"), (int, float))
+             and (c.get("input") == "pool")
+             and (c.get("frames_in_flight") in (None, 2))]
+    if cases:
+        panels.append("stream")
+    if not panels:
+        print("report.py: nothing to plot", file=sys.stderr)
+        return False
+
+    fig, axes = plt.subplots(len(panels), 1, figsize=(12, 5 * len(panels)),
+                             squeeze=False)
+    for ax, panel in zip(axes[:, 0], panels):
+        if panel == "kernels":
+            labels = [f"{r.get('kernel', '?')}\n{text(r.get('params'))}" for r in picked]
+            ours = [r["gpix_s"] for r in picked]
+            npp = []
+            for r in picked:
+                o, n = r.get("ours_us"), r.get("npp_us")
+                ok = isinstance(o, (int, float)) and isinstance(n, (int, float)) and n > 0
+                if isinstance(r.get("npp_gpix_s"), (int, float)):
+                    npp.append(r["npp_gpix_s"])
+                else:
+                    npp.append(r["gpix_s"] * o / n if ok else 0)
+            x = range(len(picked))
+            ax.bar([i - 0.2 for i in x], ours, 0.4, label="ours")
+            ax.bar([i + 0.2 for i in x], npp, 0.4, label="NPP")
+            ax.set_xticks(list(x))
+            ax.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
+            ax.set_ylabel("GPix/s")
+            ax.set_title("Kernels, 3840x2160 GRAY8, frame on the device")
+            ax.legend()
+        else:
+            labels = [f"{c.get('element')}\n{c.get('format')} {c.get('size')}" for c in cases]
+            fps = [c["fps"] for c in cases]
+            bound = [c.get("bound_fps") or 0 for c in cases]
+            x = range(len(cases))
+            ax.bar([i - 0.2 for i in x], fps, 0.4, label="measured fps (2 in flight)")
+            if any(bound):
+                ax.bar([i + 0.2 for i in x], bound, 0.4, label="PCIe bound")
+            ax.set_xticks(list(x))
+            ax.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
+            ax.set_yscale("log")
+            ax.set_ylabel("frames/s (log)")
+            title = f"Stream level, {stream.get('device') or 'no device'}, backend {stream.get('backend')}"
+            if not any(bound):
+                title += " (PCIe bound not available)"
+            ax.set_title(title)
+            ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("outdir")
+    parser.add_argument("--stream", help="stream-bench --json output")
+    parser.add_argument("--kernels", help="kernel-times --json output")
+    args = parser.parse_args()
+
+    stream = load(args.stream)
+    records, kernel_device = kernel_records(load(args.kernels))
+    device = (stream or {}).get("device") or kernel_device
+    if device is None:
+        device = next((r.get("device") for r in records if r.get("device")), None)
+
+    os.makedirs(args.outdir, exist_ok=True)
+    lines = [f"# Benchmarks, {device or 'no CUDA device'}", ""]
+    if stream:
+        lines += [f"{stream.get('date', '')}, {stream.get('gstreamer', '')}", ""]
+    lines += ["## Kernel level", ""]
+    if records:
+        lines += ["Frames already on the device, CUDA events, median of many runs; "
+                  "NPP and the CPU backend in the same run.", ""]
+        lines += kernel_table(records)
+    else:
+        lines.append("No kernel results.")
+    lines += ["", "## Stream level", ""]
+    lines += stream_tables(stream) if stream else ["No stream results."]
+    lines.append("")
+
+    with open(os.path.join(args.outdir, "results.md"), "w") as f:
+        f.write("\n".join(lines))
+    plotted = plot(records, stream, os.path.join(args.outdir, "plot.png"))
+    print(f"wrote {os.path.join(args.outdir, 'results.md')}"
+          + (" and plot.png" if plotted else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
