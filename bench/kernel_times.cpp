@@ -705,27 +705,41 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     return r;
   };
 
-  for (const int window : {3, 5, 7, 9, 15}) {
-    cf::MedianParams params;
-    params.window = window;
-    Result r = make_result("median", std::to_string(window) + "x" + std::to_string(window));
+  // A filter over every processed component of each frame: ours on the device, then
+  // the CPU backend on host copies; r carries NPP's time already.
+  using DeviceFilter = std::function<cudaError_t(const cf::Plane &, const cf::Plane &)>;
+  using HostFilter = std::function<void(const cf::Plane &, const cf::Plane &)>;
+  auto measure_filter = [&](Result r, const char *name, const DeviceFilter &on_device,
+                            const HostFilter &on_host) {
     r.ours_us = timer.run(
         count,
         [&](int frame) {
           for (int c = 0; c < components; c++)
-            if (!check(cf::median_cuda(layout.plane(inputs[frame], c),
-                                       layout.plane(outputs[frame], c), depth, params, stream),
-                       "median_cuda"))
+            if (!check(on_device(layout.plane(inputs[frame], c), layout.plane(outputs[frame], c)),
+                       name))
               return false;
           return true;
         },
-        "median_cuda");
+        name);
+    return finish(r, [&] {
+      for (int c = 0; c < components; c++)
+        on_host(layout.plane(host_in.data(), c), layout.plane(host_out.data(), c));
+    });
+  };
+
+  for (const int window : {3, 5, 7, 9, 15}) {
+    cf::MedianParams params;
+    params.window = window;
+    Result r = make_result("median", std::to_string(window) + "x" + std::to_string(window));
     r.npp_us = npp.median(layout, inputs, outputs, window, r.npp_note);
-    if (!finish(r, [&] {
-          for (int c = 0; c < components; c++)
-            cf::median_cpu(layout.plane(host_in.data(), c), layout.plane(host_out.data(), c),
-                           depth, params);
-        }))
+    if (!measure_filter(
+            r, "median_cuda",
+            [&](const cf::Plane &src, const cf::Plane &dst) {
+              return cf::median_cuda(src, dst, depth, params, stream);
+            },
+            [&](const cf::Plane &src, const cf::Plane &dst) {
+              cf::median_cpu(src, dst, depth, params);
+            }))
       return false;
   }
 
@@ -740,23 +754,15 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     char text[64];
     std::snprintf(text, sizeof text, "sigma %g, %d taps", blur.sigma, taps);
     Result r = make_result("gauss", text);
-    r.ours_us = timer.run(
-        count,
-        [&](int frame) {
-          for (int c = 0; c < components; c++)
-            if (!check(cf::gauss_cuda(layout.plane(inputs[frame], c),
-                                      layout.plane(outputs[frame], c), depth, params, stream),
-                       "gauss_cuda"))
-              return false;
-          return true;
-        },
-        "gauss_cuda");
     r.npp_us = npp.gauss(layout, inputs, outputs, taps, r.npp_note);
-    if (!finish(r, [&] {
-          for (int c = 0; c < components; c++)
-            cf::gauss_cpu(layout.plane(host_in.data(), c), layout.plane(host_out.data(), c),
-                          depth, params);
-        }))
+    if (!measure_filter(
+            r, "gauss_cuda",
+            [&](const cf::Plane &src, const cf::Plane &dst) {
+              return cf::gauss_cuda(src, dst, depth, params, stream);
+            },
+            [&](const cf::Plane &src, const cf::Plane &dst) {
+              cf::gauss_cpu(src, dst, depth, params);
+            }))
       return false;
   }
 
