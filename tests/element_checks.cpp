@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,25 +16,10 @@
 #include "test_image.h"
 
 namespace cftest {
-namespace {
 
-const char *const kFormats[] = {"GRAY8", "GRAY16_LE", "I420", "YV12", "NV12",
-    "NV21", "Y42B", "Y444", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx", "BGRx",
-    "ARGB", "ABGR", "xRGB", "xBGR", "RGB", "BGR"};
+GstClockTime frame_pts(int index) { return index * (GST_SECOND / 30); }
 
-// A harness around `filter` with the backend demanded and the data path's own
-// properties on top of the filter's.
-GstHarness *make_harness(const char *backend, const FilterUnderTest &filter,
-                         guint frames_in_flight = 1, const std::string &extra = "") {
-  const std::string line = filter.element + " backend=" + backend + " " + filter.properties +
-      " frames-in-flight=" + std::to_string(frames_in_flight) + " " + extra;
-  GstHarness *h = gst_harness_new_parse(line.c_str());
-  fail_unless(h != nullptr, "could not make %s", line.c_str());
-  return h;
-}
-
-
-std::string caps_string(const char *format, int width, int height, int fps = 30) {
+std::string caps_string(const char *format, int width, int height, int fps) {
   return std::string("video/x-raw,format=") + format + ",width=" +
       std::to_string(width) + ",height=" + std::to_string(height) +
       ",framerate=" + std::to_string(fps) + "/1";
@@ -47,7 +33,21 @@ GstVideoInfo video_info(const char *format, int width, int height) {
   return info;
 }
 
-void fill_random_bytes(GstBuffer *buffer, uint32_t seed) {
+cf::Border border_of(const char *nick, uint32_t value, cf::SampleDepth depth) {
+  cf::Border border;
+  if (g_str_equal(nick, "replicate"))
+    border.mode = cf::BorderMode::Replicate;
+  else if (g_str_equal(nick, "reflect-101"))
+    border.mode = cf::BorderMode::Reflect101;
+  else if (g_str_equal(nick, "constant"))
+    border.mode = cf::BorderMode::Constant;
+  else
+    fail("unknown border %s", nick);
+  border.constant = static_cast<uint16_t>(std::min(value, cf::max_sample_value(depth)));
+  return border;
+}
+
+static void fill_random_bytes(GstBuffer *buffer, uint32_t seed) {
   GstMapInfo map;
   fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
   std::mt19937 random(seed);
@@ -73,6 +73,23 @@ cf::Plane frame_plane(GstVideoFrame &frame, int component) {
   plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
   plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
   return plane;
+}
+
+namespace {
+
+const char *const kFormats[] = {"GRAY8", "GRAY16_LE", "I420", "YV12", "NV12",
+    "NV21", "Y42B", "Y444", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx", "BGRx",
+    "ARGB", "ABGR", "xRGB", "xBGR", "RGB", "BGR"};
+
+// A harness around `filter` with the backend demanded and the data path's own
+// properties on top of the filter's.
+GstHarness *make_harness(const char *backend, const FilterUnderTest &filter,
+                         guint frames_in_flight = 1, const std::string &extra = "") {
+  const std::string line = filter.element + " backend=" + backend + " " + filter.properties +
+      " frames-in-flight=" + std::to_string(frames_in_flight) + " " + extra;
+  GstHarness *h = gst_harness_new_parse(line.c_str());
+  fail_unless(h != nullptr, "could not make %s", line.c_str());
+  return h;
 }
 
 // What the element promises, stated on its own: luma (plus chroma when asked) of
@@ -120,8 +137,6 @@ void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
   gst_video_frame_unmap(&in_frame);
   gst_video_frame_unmap(&out_frame);
 }
-
-GstClockTime frame_pts(int index) { return index * (GST_SECOND / 30); }
 
 std::string describe(const FilterUnderTest &filter, const char *format, int width, int height) {
   return filter.element + " " + filter.properties + " " + format + " " +

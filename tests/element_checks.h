@@ -10,9 +10,26 @@
 #include <string>
 #include <vector>
 
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
 #include "plane.h"
 
 namespace cftest {
+
+// Frames for harness tests: caps of 30 frames a second by default, frame i at
+// i / 30 s, random bytes from the harness's (the element's proposed) allocator.
+std::string caps_string(const char *format, int width, int height, int fps = 30);
+GstVideoInfo video_info(const char *format, int width, int height);
+GstClockTime frame_pts(int index);
+GstBuffer *random_frame(GstHarness *h, const GstVideoInfo &info, uint32_t seed,
+                        GstClockTime pts);
+// The border the properties border=`nick` border-value=`value` stand for with
+// `depth` samples (values above the depth's maximum count as the maximum).
+cf::Border border_of(const char *nick, uint32_t value, cf::SampleDepth depth);
+
+// A component of a mapped frame as the kernels see it.
+cf::Plane frame_plane(GstVideoFrame &frame, int component);
 
 // One configuration of an element and what it must produce.
 struct FilterUnderTest {

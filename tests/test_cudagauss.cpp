@@ -36,18 +36,9 @@ cftest::FilterUnderTest gauss(const GaussConfig &config) {
         " threshold=" + std::to_string(config.threshold);
   return {"cudagauss", properties,
           [config](const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth) {
-            cf::Border border;
-            if (g_str_equal(config.border, "replicate"))
-              border.mode = cf::BorderMode::Replicate;
-            else if (g_str_equal(config.border, "constant"))
-              border.mode = cf::BorderMode::Constant;
-            else
-              border.mode = cf::BorderMode::Reflect101;
-            border.constant = static_cast<uint16_t>(
-                std::min<uint32_t>(config.border_value, cf::max_sample_value(depth)));
             cf::GaussParams params = cf::make_gauss_params(
                 config.sigma, config.sigma_y, config.kernel_size, config.kernel_size, depth,
-                border);
+                cftest::border_of(config.border, config.border_value, depth));
             if (config.unsharp) {
               params.mode = cf::GaussMode::Unsharp;
               params.amount_q8 = static_cast<int32_t>(config.amount * 256 + 0.5);

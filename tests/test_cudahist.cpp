@@ -5,7 +5,6 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include <random>
 #include <string>
 #include <vector>
 
@@ -56,23 +55,10 @@ GstHarness *make_harness(const HistConfig &config, const std::string &extra = ""
   return h;
 }
 
-std::string caps_string(const char *format, int width, int height) {
-  return std::string("video/x-raw,format=") + format + ",width=" + std::to_string(width) +
-      ",height=" + std::to_string(height) + ",framerate=30/1";
-}
-
-GstBuffer *random_frame(GstHarness *h, const GstVideoInfo &info, uint32_t seed, int index) {
-  GstBuffer *buffer = gst_harness_create_buffer(h, GST_VIDEO_INFO_SIZE(&info));
-  GstMapInfo map;
-  fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
-  std::mt19937 random(seed);
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = static_cast<guint8>(random());
-  gst_buffer_unmap(buffer, &map);
-  GST_BUFFER_PTS(buffer) = index * (GST_SECOND / 30);
-  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
-  return buffer;
-}
+using cftest::caps_string;
+using cftest::frame_pts;
+using cftest::random_frame;
+using cftest::video_info;
 
 // ceil(value / 2^shift): where a luma coordinate lands in a subsampled component.
 int subsampled(guint value, guint shift) {
@@ -136,12 +122,7 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
     const int c = channels[i];
     const cf::SampleDepth depth = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ?
         cf::SampleDepth::U16 : cf::SampleDepth::U8;
-    cf::Plane plane;
-    plane.data = static_cast<uint8_t *>(GST_VIDEO_FRAME_COMP_DATA(&frame, c));
-    plane.width = GST_VIDEO_FRAME_COMP_WIDTH(&frame, c);
-    plane.height = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, c);
-    plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE(&frame, c);
-    plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c);
+    const cf::Plane plane = cftest::frame_plane(frame, c);
 
     cf::HistogramParams params;
     params.bins = config.bins;
@@ -192,11 +173,8 @@ void check_counts(const char *format, int width, int height, const HistConfig &c
       std::to_string(height) + " " + config.properties();
   GstHarness *h = make_harness(config);
   gst_harness_set_src_caps_str(h, caps_string(format, width, height).c_str());
-  GstVideoInfo info;
-  GstCaps *caps = gst_caps_from_string(caps_string(format, width, height).c_str());
-  fail_unless(gst_video_info_from_caps(&info, caps));
-  gst_caps_unref(caps);
-  GstBuffer *in = random_frame(h, info, seed, 0);
+  const GstVideoInfo info = video_info(format, width, height);
+  GstBuffer *in = random_frame(h, info, seed, frame_pts(0));
   GstMemory *memory = gst_buffer_peek_memory(in, 0);
   gst_buffer_ref(in);
   fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
@@ -299,10 +277,9 @@ GST_START_TEST(test_messages) {
     GstBus *bus = gst_bus_new();
     gst_element_set_bus(h->element, bus);
     gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
-    GstVideoInfo info;
-    gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, 16, 8);
+    const GstVideoInfo info = video_info("GRAY8", 16, 8);
     for (int i = 0; i < 10; i++) {
-      fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 700 + i, i)), GST_FLOW_OK);
+      fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 700 + i, frame_pts(i))), GST_FLOW_OK);
       GstBuffer *out = gst_harness_pull(h);
       // Every buffer has its meta, messages or not.
       fail_unless(gst_buffer_get_custom_meta(out, "GstCudaHistMeta") != nullptr);
@@ -341,9 +318,8 @@ GST_START_TEST(test_too_many_bins) {
   GstBus *bus = gst_bus_new();
   gst_element_set_bus(h->element, bus);
   gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
-  GstVideoInfo info;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, 16, 8);
-  fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 1, 0)),
+  const GstVideoInfo info = video_info("GRAY8", 16, 8);
+  fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 1, frame_pts(0))),
                          GST_FLOW_NOT_NEGOTIATED);
   GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
   fail_unless(message != nullptr);
@@ -366,10 +342,9 @@ GST_START_TEST(test_roi_outside) {
   GstBus *bus = gst_bus_new();
   gst_element_set_bus(h->element, bus);
   gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
-  GstVideoInfo info;
-  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, 16, 8);
+  const GstVideoInfo info = video_info("GRAY8", 16, 8);
   for (int i = 0; i < 3; i++) {
-    fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 1, i)), GST_FLOW_OK);
+    fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 1, frame_pts(i))), GST_FLOW_OK);
     GstBuffer *out = gst_harness_pull(h);
     const GstStructure *s =
         gst_custom_meta_get_structure(gst_buffer_get_custom_meta(out, "GstCudaHistMeta"));

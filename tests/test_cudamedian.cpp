@@ -13,21 +13,14 @@ namespace {
 const char *const kBackend = CF_TEST_BACKEND;
 
 cftest::FilterUnderTest median(int size, const char *border, uint16_t border_value = 0) {
-  cf::Border mode;
-  if (g_str_equal(border, "reflect-101"))
-    mode.mode = cf::BorderMode::Reflect101;
-  else if (g_str_equal(border, "constant"))
-    mode.mode = cf::BorderMode::Constant;
   return {"cudamedian",
           "size=" + std::to_string(size) + " border=" + border +
               " border-value=" + std::to_string(border_value),
-          [size, mode, border_value](const cf::Plane &src, const cf::Plane &dst,
-                                     cf::SampleDepth depth) {
+          [size, border, border_value](const cf::Plane &src, const cf::Plane &dst,
+                                       cf::SampleDepth depth) {
             cf::MedianParams params;
             params.window = size;
-            params.border = mode;
-            params.border.constant = static_cast<uint16_t>(
-                std::min<uint32_t>(border_value, cf::max_sample_value(depth)));
+            params.border = cftest::border_of(border, border_value, depth);
             cftest::reference_median(src, dst, depth, params);
           }};
 }
