@@ -354,6 +354,20 @@ make_results (GstCudaHist * self, const guint8 * bytes,
   return s;
 }
 
+/* Attaches a GstCudaHistMeta holding the fields of `fields` to buffer. */
+static void
+add_meta (GstBuffer * buffer, const GstStructure * fields)
+{
+  GstCustomMeta *meta = gst_buffer_add_custom_meta (buffer,
+      GST_CUDA_HIST_META_NAME);
+  gst_structure_foreach (fields, [](GQuark field, const GValue * value,
+          gpointer target) -> gboolean {
+        gst_structure_id_set_value (static_cast<GstStructure *> (target), field,
+            value);
+        return TRUE;
+      }, gst_custom_meta_get_structure (meta));
+}
+
 /* Whether a message is due for this frame, as post-messages, interval and
  * interval-frames say. */
 static gboolean
@@ -385,16 +399,8 @@ gst_cuda_hist_finish_frame (GstCudaFilter * filter, GstBuffer * frame,
   auto *self = GST_CUDA_HIST (filter);
   const auto *bytes = static_cast<const guint8 *> (result);
 
-  GstCustomMeta *meta = gst_buffer_add_custom_meta (frame,
-      GST_CUDA_HIST_META_NAME);
-  GstStructure *fields = gst_custom_meta_get_structure (meta);
   GstStructure *results = make_results (self, bytes, notes, "cudahist");
-  gst_structure_foreach (results, [](GQuark field, const GValue * value,
-          gpointer target) -> gboolean {
-        gst_structure_id_set_value (static_cast<GstStructure *> (target), field,
-            value);
-        return TRUE;
-      }, fields);
+  add_meta (frame, results);
 
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
   const GstClockTime timestamp = GST_BUFFER_PTS (frame);
@@ -526,14 +532,7 @@ gst_cuda_hist_meta_transform (GstBuffer * dest, GstCustomMeta * meta,
 {
   if (!GST_META_TRANSFORM_IS_COPY (type))
     return FALSE;
-  GstCustomMeta *copy = gst_buffer_add_custom_meta (dest,
-      GST_CUDA_HIST_META_NAME);
-  gst_structure_foreach (gst_custom_meta_get_structure (meta),
-      [](GQuark field, const GValue * value, gpointer target) -> gboolean {
-        gst_structure_id_set_value (static_cast<GstStructure *> (target), field,
-            value);
-        return TRUE;
-      }, gst_custom_meta_get_structure (copy));
+  add_meta (dest, gst_custom_meta_get_structure (meta));
   return TRUE;
 }
 
