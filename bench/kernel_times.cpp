@@ -585,7 +585,7 @@ class NppRunner {
     note = why;
     return NAN;
   }
-  Timer &timer_;
+  [[maybe_unused]] Timer &timer_;  // used only with NPP
 #ifdef CF_HAVE_NPP
   NppStreamContext ctx_{};
   bool ready_ = false;

@@ -803,7 +803,7 @@ parse_options (int *argc, char ***argv, Options * opts)
         "Also write the results to FILE as JSON", "FILE"},
     {"quick", 0, 0, G_OPTION_ARG_NONE, &opts->quick,
         "Few frames and repetitions: a smoke test", NULL},
-    {NULL}
+    G_OPTION_ENTRY_NULL
   };
   GOptionContext *context = g_option_context_new ("- stream-level frames per "
       "second of cudamedian, cudagauss and cudahist against the PCIe bound");

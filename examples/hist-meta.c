@@ -512,7 +512,7 @@ parse_options (int *argc, char ***argv, Options * opts)
         "videotestsrc pattern (default snow: random samples)", "PATTERN"},
     {"backend", 0, 0, G_OPTION_ARG_STRING, &opts->backend,
         "auto, cuda or cpu (default auto)", "BACKEND"},
-    {NULL}
+    G_OPTION_ENTRY_NULL
   };
   GOptionContext *context =
       g_option_context_new ("- cudahist's histograms from its meta, checked");

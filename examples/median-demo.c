@@ -566,7 +566,7 @@ parse_options (int *argc, char ***argv, Options * opts)
         "Percent of pixels turned into salt or pepper (default 5)", "PERCENT"},
     {"output", 0, 0, G_OPTION_ARG_FILENAME, &opts->output,
         "Before/after picture (default cudamedian-before-after.png)", "FILE"},
-    {NULL}
+    G_OPTION_ENTRY_NULL
   };
   GOptionContext *context =
       g_option_context_new ("- salt-and-pepper noise through cudamedian");

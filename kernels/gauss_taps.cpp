@@ -26,7 +26,8 @@ std::vector<int32_t> gauss_taps(double sigma, int size, int bits) {
   std::vector<double> weights(radius + 1);
   double total = 0;
   for (int i = 0; i <= radius; ++i) {
-    weights[i] = std::exp(-(i * i) / (2 * sigma * sigma));
+    // The centre apart: 0 / (2 sigma^2) is NaN where sigma^2 underflows to 0.
+    weights[i] = i == 0 ? 1.0 : std::exp(-(i * i) / (2 * sigma * sigma));
     total += i == 0 ? weights[i] : 2 * weights[i];
   }
   const int64_t one = int64_t{1} << bits;

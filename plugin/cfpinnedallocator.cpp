@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cudafaults.h"
+
 GST_DEBUG_CATEGORY_STATIC (cf_pinned_debug);
 #define GST_CAT_DEFAULT cf_pinned_debug
 
@@ -18,6 +20,10 @@ struct CfPinnedMemory
 };
 
 G_DEFINE_TYPE (CfPinnedAllocator, cf_pinned_allocator, GST_TYPE_ALLOCATOR);
+
+/* The error of this thread's last failed allocation, for the element that asked
+ * (through a buffer pool, which only says that it failed). */
+static thread_local cudaError_t last_alloc_error = cudaSuccess;
 
 static CfPinnedMemory *
 cf_pinned_memory_wrap (GstAllocator * allocator, GstMemory * parent,
@@ -39,10 +45,12 @@ cf_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
   void *data = nullptr;
   /* cudaHostAlloc returns page-aligned memory, which satisfies any align mask
    * GStreamer asks for below a page. */
-  cudaError_t err = cudaHostAlloc (&data, MAX (maxsize, 1), cudaHostAllocPortable);
+  cudaError_t err = cf_cuda_host_alloc (&data, MAX (maxsize, 1),
+      cudaHostAllocPortable);
   if (err != cudaSuccess) {
-    GST_ERROR ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: %s",
-        maxsize, cudaGetErrorString (err));
+    GST_ERROR ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: %s: %s",
+        maxsize, cudaGetErrorName (err), cudaGetErrorString (err));
+    last_alloc_error = err;
     return nullptr;
   }
   GST_DEBUG ("pinned %" G_GSIZE_FORMAT " bytes at %p", maxsize, data);
@@ -60,9 +68,10 @@ cf_pinned_allocator_free (GstAllocator *, GstMemory * memory)
 {
   auto *mem = reinterpret_cast<CfPinnedMemory *> (memory);
   if (!memory->parent) {
-    cudaError_t err = cudaFreeHost (mem->data);
+    cudaError_t err = cf_cuda_free_host (mem->data);
     if (err != cudaSuccess)
-      GST_WARNING ("cudaFreeHost failed: %s", cudaGetErrorString (err));
+      GST_WARNING ("cudaFreeHost failed: %s: %s", cudaGetErrorName (err),
+          cudaGetErrorString (err));
   }
   g_free (mem);
 }
@@ -126,6 +135,14 @@ cf_pinned_allocator_get (void)
   return GST_ALLOCATOR_CAST (gst_object_ref (allocator));
 }
 
+cudaError_t
+cf_pinned_allocator_take_error (void)
+{
+  const cudaError_t err = last_alloc_error;
+  last_alloc_error = cudaSuccess;
+  return err;
+}
+
 gboolean
 cf_buffer_is_pinned (GstBuffer * buffer)
 {
@@ -138,6 +155,44 @@ cf_buffer_is_pinned (GstBuffer * buffer)
   return n > 0;
 }
 
+/* A video buffer pool that frees what it preallocated when an allocation fails
+ * part way: GstBufferPool's own start() leaves those buffers in its queue,
+ * where nothing ever frees them. */
+struct CfPinnedVideoPool
+{
+  GstVideoBufferPool parent;
+};
+
+struct CfPinnedVideoPoolClass
+{
+  GstVideoBufferPoolClass parent_class;
+};
+
+G_DEFINE_TYPE (CfPinnedVideoPool, cf_pinned_video_pool,
+    GST_TYPE_VIDEO_BUFFER_POOL);
+
+static gboolean
+cf_pinned_video_pool_start (GstBufferPool * pool)
+{
+  auto *parent_class =
+      GST_BUFFER_POOL_CLASS (cf_pinned_video_pool_parent_class);
+  if (parent_class->start (pool))
+    return TRUE;
+  parent_class->stop (pool);
+  return FALSE;
+}
+
+static void
+cf_pinned_video_pool_class_init (CfPinnedVideoPoolClass * klass)
+{
+  GST_BUFFER_POOL_CLASS (klass)->start = cf_pinned_video_pool_start;
+}
+
+static void
+cf_pinned_video_pool_init (CfPinnedVideoPool *)
+{
+}
+
 GstBufferPool *
 cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers)
 {
@@ -145,7 +200,9 @@ cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers)
   if (!gst_video_info_from_caps (&info, caps))
     return nullptr;
 
-  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  auto *pool = GST_BUFFER_POOL (g_object_new (cf_pinned_video_pool_get_type (),
+          nullptr));
+  gst_object_ref_sink (pool);
   GstStructure *config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
       min_buffers, 0);

@@ -5,6 +5,8 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include <cuda_runtime_api.h>
+
 G_BEGIN_DECLS
 
 #define CF_PINNED_MEMORY_TYPE "CfPinnedMemory"
@@ -15,6 +17,10 @@ G_DECLARE_FINAL_TYPE (CfPinnedAllocator, cf_pinned_allocator, CF, PINNED_ALLOCAT
 
 /* The process-wide allocator (cudaHostAlloc, portable to every device). */
 GstAllocator *cf_pinned_allocator_get (void);
+
+/* The CUDA error of the calling thread's last failed allocation, cudaSuccess if
+ * none failed since the last call; clears it. */
+cudaError_t cf_pinned_allocator_take_error (void);
 
 /* TRUE when every memory of buffer is pinned memory of this allocator. */
 gboolean cf_buffer_is_pinned (GstBuffer * buffer);

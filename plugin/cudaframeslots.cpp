@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cfvideolayout.h"
+#include "cudafaults.h"
 
 /* Returns the first failing CUDA call's error from the enclosing function. */
 #define CF_RETURN_IF_FAILED(call) \
@@ -31,21 +32,21 @@ struct CudaFrameSlots::Slot
         first = err;
     };
     if (stream)
-      keep_first (cudaStreamSynchronize (stream));
+      keep_first (CF_CUDA (Sync, cudaStreamSynchronize (stream)));
     if (host_result)
-      keep_first (cudaFreeHost (host_result));
+      keep_first (cf_cuda_free_host (host_result));
     if (workspace)
-      keep_first (cudaFree (workspace));
+      keep_first (cf_cuda_free (workspace));
     if (result)
-      keep_first (cudaFree (result));
+      keep_first (cf_cuda_free (result));
     if (output)
-      keep_first (cudaFree (output));
+      keep_first (cf_cuda_free (output));
     if (input)
-      keep_first (cudaFree (input));
+      keep_first (cf_cuda_free (input));
     if (done)
-      keep_first (cudaEventDestroy (done));
+      keep_first (cf_cuda_event_destroy (done));
     if (stream)
-      keep_first (cudaStreamDestroy (stream));
+      keep_first (cf_cuda_stream_destroy (stream));
     stream = nullptr;
     done = nullptr;
     input = output = nullptr;
@@ -72,7 +73,7 @@ CudaFrameSlots::stream (int slot) const
 cudaError_t
 CudaFrameSlots::select_device () const
 {
-  return cudaSetDevice (device_);
+  return CF_CUDA (Device, cudaSetDevice (device_));
 }
 
 cudaError_t
@@ -87,22 +88,24 @@ CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count,
   for (int i = 0; i < count; i++) {
     slots_.push_back (std::make_unique<Slot> ());
     Slot & slot = *slots_.back ();
-    CF_RETURN_IF_FAILED (cudaStreamCreateWithFlags (&slot.stream,
+    CF_RETURN_IF_FAILED (cf_cuda_stream_create (&slot.stream,
             cudaStreamNonBlocking));
-    CF_RETURN_IF_FAILED (cudaEventCreateWithFlags (&slot.done,
+    CF_RETURN_IF_FAILED (cf_cuda_event_create (&slot.done,
             cudaEventDisableTiming));
-    CF_RETURN_IF_FAILED (cudaMalloc (reinterpret_cast<void **> (&slot.input), frame_bytes));
+    CF_RETURN_IF_FAILED (cf_cuda_malloc (reinterpret_cast<void **> (&slot.input),
+            frame_bytes));
     if (output_frames)
-      CF_RETURN_IF_FAILED (cudaMalloc (reinterpret_cast<void **> (&slot.output),
-              frame_bytes));
+      CF_RETURN_IF_FAILED (cf_cuda_malloc (reinterpret_cast<void **>
+              (&slot.output), frame_bytes));
     if (result_size) {
-      CF_RETURN_IF_FAILED (cudaMalloc (&slot.result, result_size));
-      CF_RETURN_IF_FAILED (cudaHostAlloc (&slot.host_result, result_size,
+      CF_RETURN_IF_FAILED (cf_cuda_malloc (&slot.result, result_size));
+      CF_RETURN_IF_FAILED (cf_cuda_host_alloc (&slot.host_result, result_size,
               cudaHostAllocDefault));
     }
     if (workspace_size) {
-      CF_RETURN_IF_FAILED (cudaMalloc (&slot.workspace, workspace_size));
-      CF_RETURN_IF_FAILED (cudaMemset (slot.workspace, 0, workspace_size));
+      CF_RETURN_IF_FAILED (cf_cuda_malloc (&slot.workspace, workspace_size));
+      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemset (slot.workspace, 0,
+                  workspace_size)));
     }
   }
   result_size_ = result_size;
@@ -133,11 +136,15 @@ copy_plane (guint8 * dst, size_t dst_pitch, const guint8 * src, size_t src_pitch
 {
   const int rows = cf_plane_rows (&info, plane);
   const size_t row_bytes = cf_plane_row_bytes (&info, plane);
-  if (dst_pitch == src_pitch)
-    return cudaMemcpyAsync (dst, src, dst_pitch * (rows - 1) + row_bytes, kind,
-        stream);
-  return cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch, row_bytes, rows, kind,
-      stream);
+  const CfFaultPoint point = kind == cudaMemcpyHostToDevice ?
+      CfFaultPoint::Upload : CfFaultPoint::Download;
+  return cf_faults_call (point, [&] {
+        if (dst_pitch == src_pitch)
+          return cudaMemcpyAsync (dst, src, dst_pitch * (rows - 1) + row_bytes,
+              kind, stream);
+        return cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch, row_bytes,
+            rows, kind, stream);
+      });
 }
 
 cudaError_t
@@ -160,8 +167,8 @@ CudaFrameSlots::copy_input_to_output (int slot)
 {
   CF_RETURN_IF_FAILED (select_device ());
   Slot & s = *slots_[slot];
-  return cudaMemcpyAsync (s.output, s.input, GST_VIDEO_INFO_SIZE (&info_),
-      cudaMemcpyDeviceToDevice, s.stream);
+  return CF_CUDA (Kernel, cudaMemcpyAsync (s.output, s.input,
+          GST_VIDEO_INFO_SIZE (&info_), cudaMemcpyDeviceToDevice, s.stream));
 }
 
 cudaError_t
@@ -184,22 +191,36 @@ CudaFrameSlots::download_result (int slot)
 {
   CF_RETURN_IF_FAILED (select_device ());
   Slot & s = *slots_[slot];
-  return cudaMemcpyAsync (s.host_result, s.result, result_size_,
-      cudaMemcpyDeviceToHost, s.stream);
+  return CF_CUDA (Download, cudaMemcpyAsync (s.host_result, s.result,
+          result_size_, cudaMemcpyDeviceToHost, s.stream));
 }
 
 cudaError_t
 CudaFrameSlots::mark_done (int slot)
 {
   CF_RETURN_IF_FAILED (select_device ());
-  return cudaEventRecord (slots_[slot]->done, slots_[slot]->stream);
+  return CF_CUDA (Sync, cudaEventRecord (slots_[slot]->done,
+          slots_[slot]->stream));
 }
 
+/* Both waits wait even where the device cannot be selected: the caller
+ * releases the frame's buffers next, which must be out of every copy then. */
 cudaError_t
 CudaFrameSlots::wait (int slot)
 {
-  CF_RETURN_IF_FAILED (select_device ());
-  return cudaEventSynchronize (slots_[slot]->done);
+  const cudaError_t selected = select_device ();
+  const cudaError_t waited =
+      CF_CUDA (Sync, cudaEventSynchronize (slots_[slot]->done));
+  return selected != cudaSuccess ? selected : waited;
+}
+
+cudaError_t
+CudaFrameSlots::wait_queued (int slot)
+{
+  const cudaError_t selected = select_device ();
+  const cudaError_t waited =
+      CF_CUDA (Sync, cudaStreamSynchronize (slots_[slot]->stream));
+  return selected != cudaSuccess ? selected : waited;
 }
 
 cf::Plane

@@ -1,6 +1,7 @@
 /* The CUDA side of the data path: per frame in flight a stream, a completion event
  * and device copies of the input and output frame. Knows where a frame lives, not
- * which kernel runs on it. */
+ * which kernel runs on it. Its CUDA calls go through the fault points of
+ * cudafaults.h. */
 #pragma once
 
 #include <gst/video/video.h>
@@ -43,8 +44,12 @@ public:
   cudaError_t download_result (int slot);
   /* Marks the end of the work queued for the slot's frame. */
   cudaError_t mark_done (int slot);
-  /* Blocks until the slot's queued work has finished; returns its error. */
+  /* Blocks until the slot's frame has finished (as mark_done marked it);
+   * returns its error. */
   cudaError_t wait (int slot);
+  /* Blocks until everything queued on the slot's stream has finished, also
+   * work of a frame that failed before mark_done; returns its error. */
+  cudaError_t wait_queued (int slot);
 
   cf::Plane input_component (int slot, int component) const;
   cf::Plane output_component (int slot, int component) const;

@@ -8,6 +8,7 @@
 
 #include "cfpinnedallocator.h"
 #include "cfvideolayout.h"
+#include "cudafaults.h"
 #include "cudaframeslots.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
@@ -161,12 +162,14 @@ gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
 
 /* ---- errors ---- */
 
+/* Posts "<what> failed: CUDA error <name>: <description>". */
 static GstFlowReturn
 post_cuda_error (GstCudaFilter * self, cudaError_t err, const char *what)
 {
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-      ("CUDA error %s: %s", cudaGetErrorName (err), cudaGetErrorString (err)),
-      ("%s failed with %s (%d)", what, cudaGetErrorName (err), (int) err));
+      ("%s failed: CUDA error %s: %s", what, cudaGetErrorName (err),
+          cudaGetErrorString (err)),
+      ("CUDA error %d on device %d", (int) err, state_of (self).device));
   return GST_FLOW_ERROR;
 }
 
@@ -237,6 +240,40 @@ frame_component (GstVideoFrame & frame, int component)
   plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE (&frame, component);
   plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, component);
   return plane;
+}
+
+/* Whether the GstVideoMeta on `buffer`, if any, describes a frame of `info`:
+ * gst_video_frame_map() answers another format or a smaller frame with a
+ * critical, and a larger one would not match the output. */
+static bool
+video_meta_matches (GstBuffer * buffer, const GstVideoInfo & info)
+{
+  const GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  return !meta || (meta->format == GST_VIDEO_INFO_FORMAT (&info) &&
+      meta->width == (guint) GST_VIDEO_INFO_WIDTH (&info) &&
+      meta->height == (guint) GST_VIDEO_INFO_HEIGHT (&info) &&
+      meta->n_planes == GST_VIDEO_INFO_N_PLANES (&info));
+}
+
+/* Whether every plane of a mapped frame lies in the memory mapped for it, rows
+ * top-down and apart: gst_video_frame_map() takes a GstVideoMeta's offsets and
+ * strides on trust. */
+static bool
+planes_lie_in_memory (const GstVideoFrame & frame)
+{
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
+    const GstMapInfo & map = frame.meta ? frame.map[p] : frame.map[0];
+    const gsize offset = static_cast<const guint8 *>
+        (GST_VIDEO_FRAME_PLANE_DATA (&frame, p)) - map.data;
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+    const gsize row_bytes = cf_plane_row_bytes (&frame.info, p);
+    const gsize rows = cf_plane_rows (&frame.info, p);
+    if (stride < 0 || (rows > 1 && (gsize) stride < row_bytes) ||
+        offset > map.size ||
+        (rows - 1) * stride + row_bytes > map.size - offset)
+      return false;
+  }
+  return true;
 }
 
 /* ---- frames in flight ---- */
@@ -330,8 +367,14 @@ drain (GstCudaFilter * self)
   while (!st.pending.empty ()) {
     GstBuffer *outbuf = nullptr;
     GstFlowReturn ret = finish_oldest (self, &outbuf);
-    if (ret == GST_FLOW_OK)
+    if (ret == GST_FLOW_OK) {
       ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+      /* No streaming loop upstream sees this return (a drain runs in an event,
+       * query or caps handler) to post the error that it would: post it here,
+       * or a refused renegotiation loses the frames without a word. */
+      if (ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS)
+        GST_ELEMENT_FLOW_ERROR (self, ret);
+    }
     if (ret != GST_FLOW_OK) {
       GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
       discard_pending (self);
@@ -347,22 +390,28 @@ acquire_output (GstCudaFilter * self, GstBuffer ** outbuf)
   CudaFilterState & st = state_of (self);
   GstBufferPool *pool =
       gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
-  GstFlowReturn ret = GST_FLOW_OK;
+  GstFlowReturn ret = GST_FLOW_ERROR;
   if (pool) {
-    if (!gst_buffer_pool_is_active (pool) && !gst_buffer_pool_set_active (pool,
-            TRUE)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-          ("Could not activate the output buffer pool"), (nullptr));
-      ret = GST_FLOW_ERROR;
-    } else {
+    if (gst_buffer_pool_is_active (pool) || gst_buffer_pool_set_active (pool,
+            TRUE))
       ret = gst_buffer_pool_acquire_buffer (pool, outbuf, nullptr);
-    }
     gst_object_unref (pool);
   } else {
     *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&st.info),
         nullptr);
+    if (*outbuf)
+      ret = GST_FLOW_OK;
   }
-  return ret;
+  if (ret != GST_FLOW_ERROR)
+    return ret;
+  /* A pinned pool only says that it failed; its allocator knows why. */
+  const cudaError_t err = cf_pinned_allocator_take_error ();
+  if (err != cudaSuccess)
+    return post_cuda_error (self, err, "Allocating an output buffer");
+  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+      ("Could not allocate an output buffer"),
+      ("%" G_GSIZE_FORMAT " bytes", GST_VIDEO_INFO_SIZE (&st.info)));
+  return GST_FLOW_ERROR;
 }
 
 static GstFlowReturn
@@ -373,6 +422,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
   const bool analysis = is_analysis (self);
 
+  cf_faults_frame_begins ();
   if (!st.configured) {
     gst_buffer_unref (input);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (nullptr),
@@ -394,14 +444,34 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
         frame.output);
   }
 
+  if (!video_meta_matches (input, st.info)) {
+    const GstVideoMeta *meta = gst_buffer_get_video_meta (input);
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input frame of another format or size than its caps"),
+        ("GstVideoMeta of a %u x %u %s frame (%u planes), caps of %d x %d %s",
+            meta->width, meta->height, gst_video_format_to_string (meta->format),
+            meta->n_planes, GST_VIDEO_INFO_WIDTH (&st.info),
+            GST_VIDEO_INFO_HEIGHT (&st.info), GST_VIDEO_INFO_NAME (&st.info)));
+    release_frame (frame, false);
+    return GST_FLOW_ERROR;
+  }
   if (!gst_video_frame_map (&frame.in_frame, &st.info, input, GST_MAP_READ)) {
     frame.in_frame.buffer = nullptr;
-    release_frame (frame, false);
+    /* Before release_frame, which may free `input`. */
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the input frame"),
         ("buffer of %" G_GSIZE_FORMAT " bytes for a %d x %d %s frame",
             gst_buffer_get_size (input), GST_VIDEO_INFO_WIDTH (&st.info),
             GST_VIDEO_INFO_HEIGHT (&st.info),
             GST_VIDEO_INFO_NAME (&st.info)));
+    release_frame (frame, false);
+    return GST_FLOW_ERROR;
+  }
+  if (!planes_lie_in_memory (frame.in_frame)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input frame whose planes do not lie in its memory"),
+        ("GstVideoMeta offsets and strides reach outside the buffer's memory, "
+            "or rows overlap or run bottom-up"));
+    release_frame (frame, false);
     return GST_FLOW_ERROR;
   }
   if (!analysis && !gst_video_frame_map (&frame.out_frame, &st.info,
@@ -459,9 +529,9 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   }
   if (err == cudaSuccess) {
     step = "Launching the kernels";
-    err = klass->process_frame (self, components, on_device,
-        {st.slots.result (frame.slot), st.slots.workspace (frame.slot),
-          &frame.notes});
+    err = CF_CUDA (Kernel, klass->process_frame (self, components, on_device,
+            {st.slots.result (frame.slot), st.slots.workspace (frame.slot),
+              &frame.notes}));
   }
   if (err == cudaSuccess) {
     step = "Downloading the results";
@@ -471,7 +541,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   if (err == cudaSuccess)
     err = st.slots.mark_done (frame.slot);
   if (err != cudaSuccess) {
-    st.slots.wait (frame.slot);
+    /* What was queued before the failure still reads and writes the frames. */
+    st.slots.wait_queued (frame.slot);
     release_frame (frame, false);
     free_notes (frame);
     return post_cuda_error (self, err, step);
@@ -496,41 +567,45 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GstCudaFilterBackend chosen = GST_CUDA_FILTER_BACKEND_CPU;
   int device = MAX (device_id, 0);
   if (wanted != GST_CUDA_FILTER_BACKEND_CPU) {
+    cf_faults_arm_from_env ();
     int count = 0;
-    cudaError_t err = cudaGetDeviceCount (&count);
+    cudaError_t err = CF_CUDA (Device, cudaGetDeviceCount (&count));
     if (err != cudaSuccess)
       count = 0;
+    else if (count == 0)
+      err = cudaErrorNoDevice;
     if (device_id >= count) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-          ("CUDA device %d does not exist", device_id),
-          ("device-id=%d but %d CUDA device(s) usable%s%s", device_id, count,
-              err != cudaSuccess ? ": " : "",
-              err != cudaSuccess ? cudaGetErrorString (err) : ""));
+      if (count > 0)
+        GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+            ("CUDA device %d does not exist: device-id goes up to %d here "
+                "(-1: the first device)", device_id, count - 1), (nullptr));
+      else
+        GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+            ("CUDA device %d does not exist: no CUDA device is usable (%s: %s)",
+                device_id, cudaGetErrorName (err), cudaGetErrorString (err)),
+            (nullptr));
       return FALSE;
     }
-    if (err == cudaSuccess && count > 0) {
+    if (err == cudaSuccess) {
       /* Creating the context here makes a broken device fail at start. */
-      err = cudaSetDevice (device);
+      err = CF_CUDA (Device, cudaSetDevice (device));
       if (err == cudaSuccess)
-        err = cudaFree (nullptr);
-    } else if (err == cudaSuccess) {
-      err = cudaErrorNoDevice;
+        err = CF_CUDA (Device, cudaFree (nullptr));
     }
     if (err == cudaSuccess) {
       chosen = GST_CUDA_FILTER_BACKEND_CUDA;
     } else if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-          ("backend=cuda, but no usable CUDA device: %s",
-              cudaGetErrorString (err)),
-          ("CUDA device %d: %s", device, cudaGetErrorName (err)));
+          ("backend=cuda, but CUDA device %d is not usable: CUDA error %s: %s",
+              device, cudaGetErrorName (err), cudaGetErrorString (err)),
+          (nullptr));
       return FALSE;
     } else if (!st.warned_cpu_fallback) {
       st.warned_cpu_fallback = true;
       GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
-          ("No usable CUDA device (%s); filtering on the CPU",
-              cudaGetErrorString (err)),
-          ("%s; set backend=cpu to silence this warning",
-              cudaGetErrorName (err)));
+          ("No usable CUDA device (%s: %s); filtering on the CPU",
+              cudaGetErrorName (err), cudaGetErrorString (err)),
+          ("set backend=cpu to silence this warning"));
     }
   }
 
@@ -587,7 +662,8 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   gsize workspace_size = 0;
   st.result_size = 0;
   if (klass->result_sizes) {
-    const cudaError_t err = on_device ? cudaSetDevice (st.device) : cudaSuccess;
+    const cudaError_t err = on_device ?
+        CF_CUDA (Device, cudaSetDevice (st.device)) : cudaSuccess;
     if (err != cudaSuccess) {
       post_cuda_error (self, err, "Selecting the device");
       return FALSE;
@@ -684,6 +760,11 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 {
   auto *self = GST_CUDA_FILTER (trans);
   CudaFilterState & st = state_of (self);
+  /* Upstream wants every buffer it gave back: the frames in flight leave first
+   * (a failed drain has posted its error). */
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN &&
+      drain (self) < GST_FLOW_EOS)
+    return FALSE;
   if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->query (trans,
           direction, query))
     return FALSE;

@@ -95,8 +95,9 @@ void gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
     guint border_prop_id, guint border_value_prop_id,
     GstCudaFilterBorder default_border);
 
-/* The border from the values of those two properties, for `depth` samples. */
+G_END_DECLS
+
+/* The border from the values of those two properties, for `depth` samples (C++
+ * linkage: it returns a C++ type). */
 cf::Border gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
     cf::SampleDepth depth);
-
-G_END_DECLS

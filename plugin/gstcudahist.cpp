@@ -172,10 +172,11 @@ scale_roi (const GstVideoInfo & info, int component, guint x, guint y,
   const int comp_height = GST_VIDEO_INFO_COMP_HEIGHT (&info, component);
   const int x0 = GST_VIDEO_SUB_SCALE (finfo->w_sub[component], (gint) x);
   const int y0 = GST_VIDEO_SUB_SCALE (finfo->h_sub[component], (gint) y);
+  /* Ends past G_MAXINT (offsets and sizes each go up to it) clipped to it. */
   const int x1 = width ? GST_VIDEO_SUB_SCALE (finfo->w_sub[component],
-      (gint) (x + width)) : comp_width;
+      (gint) MIN ((guint64) x + width, (guint64) G_MAXINT)) : comp_width;
   const int y1 = height ? GST_VIDEO_SUB_SCALE (finfo->h_sub[component],
-      (gint) (y + height)) : comp_height;
+      (gint) MIN ((guint64) y + height, (guint64) G_MAXINT)) : comp_height;
   params.roi_x = x0;
   params.roi_y = y0;
   params.roi_width = std::min (x1, comp_width) - x0;
@@ -229,8 +230,10 @@ gst_cuda_hist_process_frame (GstCudaFilter * filter,
       if (exec.on_device) {
         const cudaError_t err = cudaMemsetAsync (bins, 0, channel_bytes,
             exec.stream);
-        if (err != cudaSuccess)
+        if (err != cudaSuccess) {
+          g_value_unset (&channels);
           return err;
+        }
       } else {
         memset (bins, 0, channel_bytes);
       }
@@ -240,8 +243,10 @@ gst_cuda_hist_process_frame (GstCudaFilter * filter,
       const cudaError_t err = cf::histogram_cuda (component.src,
           component.depth, params, bins, summary, result.workspace,
           exec.stream);
-      if (err != cudaSuccess)
+      if (err != cudaSuccess) {
+        g_value_unset (&channels);
         return err;
+      }
     } else {
       cf::histogram_cpu (component.src, component.depth, params, bins, summary,
           exec.cpu_threads);

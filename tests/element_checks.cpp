@@ -47,7 +47,7 @@ cf::Border border_of(const char *nick, uint32_t value, cf::SampleDepth depth) {
   return border;
 }
 
-static void fill_random_bytes(GstBuffer *buffer, uint32_t seed) {
+void fill_random_bytes(GstBuffer *buffer, uint32_t seed) {
   GstMapInfo map;
   fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
   std::mt19937 random(seed);
@@ -75,22 +75,25 @@ cf::Plane frame_plane(GstVideoFrame &frame, int component) {
   return plane;
 }
 
+std::string element_line(const char *backend, const FilterUnderTest &filter,
+                         guint frames_in_flight, const std::string &extra) {
+  return filter.element + " backend=" + backend + " " + filter.properties +
+      " frames-in-flight=" + std::to_string(frames_in_flight) + " " + extra;
+}
+
+GstHarness *make_harness(const char *backend, const FilterUnderTest &filter,
+                         guint frames_in_flight, const std::string &extra) {
+  const std::string line = element_line(backend, filter, frames_in_flight, extra);
+  GstHarness *h = gst_harness_new_parse(line.c_str());
+  fail_unless(h != nullptr, "could not make %s", line.c_str());
+  return h;
+}
+
 namespace {
 
 const char *const kFormats[] = {"GRAY8", "GRAY16_LE", "I420", "YV12", "NV12",
     "NV21", "Y42B", "Y444", "YUY2", "UYVY", "RGBA", "BGRA", "RGBx", "BGRx",
     "ARGB", "ABGR", "xRGB", "xBGR", "RGB", "BGR"};
-
-// A harness around `filter` with the backend demanded and the data path's own
-// properties on top of the filter's.
-GstHarness *make_harness(const char *backend, const FilterUnderTest &filter,
-                         guint frames_in_flight = 1, const std::string &extra = "") {
-  const std::string line = filter.element + " backend=" + backend + " " + filter.properties +
-      " frames-in-flight=" + std::to_string(frames_in_flight) + " " + extra;
-  GstHarness *h = gst_harness_new_parse(line.c_str());
-  fail_unless(h != nullptr, "could not make %s", line.c_str());
-  return h;
-}
 
 // What the element promises, stated on its own: luma (plus chroma when asked) of
 // YUV, the colour channels of RGB, the grey level; alpha and the rest untouched.
@@ -332,8 +335,7 @@ void check_caps_change(const char *backend, const FilterUnderTest &filter) {
 void check_state_cycles(const char *backend, const FilterUnderTest &filter) {
   const std::string description =
       "videotestsrc num-buffers=12 pattern=snow ! video/x-raw,format=I420,width=96,height=64 ! " +
-      filter.element + " backend=" + backend + " frames-in-flight=3 " + filter.properties +
-      " ! fakesink name=sink signal-handoffs=true";
+      element_line(backend, filter, 3) + " ! fakesink name=sink signal-handoffs=true";
   GError *error = nullptr;
   GstElement *pipeline = gst_parse_launch(description.c_str(), &error);
   fail_unless(pipeline != nullptr && error == nullptr, "%s", description.c_str());

@@ -24,6 +24,8 @@ GstVideoInfo video_info(const char *format, int width, int height);
 GstClockTime frame_pts(int index);
 GstBuffer *random_frame(GstHarness *h, const GstVideoInfo &info, uint32_t seed,
                         GstClockTime pts);
+// Bytes of `buffer` from a generator seeded with `seed`.
+void fill_random_bytes(GstBuffer *buffer, uint32_t seed);
 // The border the properties border=`nick` border-value=`value` stand for with
 // `depth` samples (values above the depth's maximum count as the maximum).
 cf::Border border_of(const char *nick, uint32_t value, cf::SampleDepth depth);
@@ -39,6 +41,14 @@ struct FilterUnderTest {
   std::function<void(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth)>
       reference;
 };
+
+// The launch line of `filter` on `backend`: the filter's properties, then the data
+// path's (frames-in-flight) and `extra` on top.
+std::string element_line(const char *backend, const FilterUnderTest &filter,
+                         guint frames_in_flight, const std::string &extra = "");
+// A harness around that one element.
+GstHarness *make_harness(const char *backend, const FilterUnderTest &filter,
+                         guint frames_in_flight = 1, const std::string &extra = "");
 
 // One random frame of `format` through a fresh harness, checked sample by sample:
 // processed components against the reference, the rest (alpha, chroma unless

@@ -55,6 +55,12 @@ using PlaneFilter = std::function<void(const cf::Plane &src, const cf::Plane &ds
 std::optional<std::string> check_image_case(const ImageCase &test, const PlaneFilter &filter,
                                             const PlaneFilter &reference);
 
+// How many images each combination of a matrix's other parameters meets, of `full`:
+// all `full`, or, with CF_TEST_CASES=quick in the environment, one, the images taken
+// in turn (for slow runs such as compute-sanitizer's: every size, depth, parameter,
+// border and layout is still tested). Other values than quick and full fail the test.
+size_t images_per_combination(size_t full);
+
 // Calls check(i) for every i below `count`, prints the first failures (named with
 // `filter_name`) and fails the running gst-check test if any case failed.
 void run_cases(const char *filter_name, size_t count,

@@ -92,7 +92,7 @@ void check_gauss_matrix(const GaussFilter &filter) {
   constexpr size_t kModeCount = sizeof kModes / sizeof kModes[0];
   // Three of the generators per combination, in turn: for each size and depth every
   // kernel still meets every generator, at 3/8 of the reference's time.
-  constexpr size_t kImagesPerCombination = 3;
+  const size_t images_per_case = images_per_combination(3);
   const std::vector<ImageGenerator> &images = image_generators();
   const std::vector<Layout> &layouts = test_layouts();
   std::vector<GaussCase> cases;
@@ -102,8 +102,8 @@ void check_gauss_matrix(const GaussFilter &filter) {
     for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16})
       for (const Kernel &kernel : kKernels)
         for (const cf::Border &border : test_borders(depth)) {
-          for (size_t k = 0; k < kImagesPerCombination; ++k) {
-            const size_t image = (combination * kImagesPerCombination + k) % images.size();
+          for (size_t k = 0; k < images_per_case; ++k) {
+            const size_t image = (combination * images_per_case + k) % images.size();
             cases.push_back({{size[0], size[1], depth, &images[image],
                               layouts[(image + combination) % layouts.size()], seed++},
                              kernel, border, kModes[(k + combination) % kModeCount]});

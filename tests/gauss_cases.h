@@ -20,7 +20,8 @@ using GaussFilter = std::function<void(const cf::Plane &src, const cf::Plane &ds
 // sigma_y != sigma_x, explicit sizes 3, 15, 61 and 121) x every border x both
 // depths, each combination on three of the image generators in turn, in turn blurred
 // or unsharp-masked (amount 1.5, thresholds 0 and 10), over packed and interleaved
-// strides, padded rows and src/dst layouts that differ.
+// strides, padded rows and src/dst layouts that differ. CF_TEST_CASES=quick: one image
+// per combination (filter_cases.h).
 void check_gauss_matrix(const GaussFilter &filter);
 
 // A few large frames, 1921x1081 for sigma 0.5 and 1 and 259x131 for larger ones, where

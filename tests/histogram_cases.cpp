@@ -161,6 +161,7 @@ std::string describe(const cf::HistogramParams &params) {
 void check_histogram_matrix(const HistogramCounter &count) {
   constexpr int kSizes[][2] = {{1, 1}, {2, 3}, {17, 9}, {64, 33}};
   const std::vector<const ImageGenerator *> images = histogram_images();
+  const size_t images_per_case = images_per_combination(images.size());
   const std::vector<Layout> &layouts = test_layouts();
   std::vector<HistogramCase> cases;
   uint32_t seed = 1;
@@ -170,10 +171,12 @@ void check_histogram_matrix(const HistogramCounter &count) {
       for (const Range &range : test_ranges(depth))
         for (const int bins : test_bin_counts(depth)) {
           for (const Region &region : test_regions(size[0], size[1])) {
-            for (size_t i = 0; i < images.size(); ++i)
-              cases.push_back({{size[0], size[1], depth, images[i],
-                                layouts[(i + combination) % layouts.size()], seed++},
+            for (size_t k = 0; k < images_per_case; ++k) {
+              const size_t image = (combination * images_per_case + k) % images.size();
+              cases.push_back({{size[0], size[1], depth, images[image],
+                                layouts[(image + combination) % layouts.size()], seed++},
                                params_of(bins, range, region)});
+            }
             ++combination;
           }
         }

@@ -26,7 +26,8 @@ using HistogramCounter =
 // 20000, 65536) x ranges (full; narrow, with samples below and above; lower == upper;
 // one end of the range) x regions (whole, interior, 1x1, to the edges, touching the
 // left and bottom edges) x images (random, constant 0, middle and max, ramps,
-// two-value), over packed and interleaved strides and padded rows.
+// two-value), over packed and interleaved strides and padded rows. CF_TEST_CASES=quick:
+// one image per combination (filter_cases.h).
 void check_histogram_matrix(const HistogramCounter &count);
 
 // A few 1921x1081 frames and two 3841x2161 ones, where rows, thread ranges and the

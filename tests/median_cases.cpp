@@ -38,6 +38,7 @@ void check_median_matrix(const MedianFilter &filter) {
   constexpr int kSizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {17, 9}, {64, 33}};
   constexpr int kWindows[] = {3, 5, 7, 9, 15, 31};
   const std::vector<ImageGenerator> &images = image_generators();
+  const size_t images_per_case = images_per_combination(images.size());
   const std::vector<Layout> &layouts = test_layouts();
   std::vector<MedianCase> cases;
   uint32_t seed = 1;
@@ -46,10 +47,12 @@ void check_median_matrix(const MedianFilter &filter) {
     for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16})
       for (const int window : kWindows)
         for (const cf::Border &border : test_borders(depth)) {
-          for (size_t i = 0; i < images.size(); ++i)
-            cases.push_back({{size[0], size[1], depth, &images[i],
-                              layouts[(i + combination) % layouts.size()], seed++},
+          for (size_t k = 0; k < images_per_case; ++k) {
+            const size_t image = (combination * images_per_case + k) % images.size();
+            cases.push_back({{size[0], size[1], depth, &images[image],
+                              layouts[(image + combination) % layouts.size()], seed++},
                              {window, border}});
+          }
           ++combination;
         }
   run_median_cases(filter, cases);

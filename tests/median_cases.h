@@ -19,7 +19,7 @@ using MedianFilter = std::function<void(const cf::Plane &src, const cf::Plane &d
 // Sizes 1x1, 2x3, 3x2, 17x9, 64x33 x windows 3, 5, 7, 9, 15, 31 x every border
 // (constants inside and, for 8-bit, beyond the range) x both depths x every image
 // generator, over packed and interleaved strides, padded rows and src/dst layouts
-// that differ.
+// that differ. CF_TEST_CASES=quick: one image per combination (filter_cases.h).
 void check_median_matrix(const MedianFilter &filter);
 
 // A few large frames, 1921x1081 for the small windows and 259x131 for the large ones,

@@ -1,0 +1,127 @@
+/* Testing hooks on the plugin's CUDA calls: fault injection, and counts of the
+ * CUDA resources the plugin holds. Not an interface for applications.
+ *
+ * Fault injection makes chosen CUDA calls fail, so that tests see each failure
+ * become an element error that names the CUDA error, and the pipeline tear
+ * down without leaking. An environment variable arms it, for the whole process,
+ * read each time an element starts with a backend other than cpu:
+ *
+ *   GST_CUDAFILTERS_FAULT=POINT:N[:ERROR]        the Nth call at POINT fails
+ *   GST_CUDAFILTERS_FAULT=device-lost:N[:ERROR]  from the Nth frame on, every
+ *                                                call at every point fails
+ *
+ * Calls and frames count from 1 at the start. ERROR is a cudaError_t name
+ * (cudaErrorLaunchFailure) or number, by default the one in brackets below
+ * (device-lost: cudaErrorDevicesUnavailable). A failing call at device, alloc,
+ * pinned, upload, kernel or download is not made; one at sync or free is made,
+ * so that waits still wait and nothing leaks, and then reports the error.
+ * Unarmed, a hook costs one predictable branch. The points and their calls:
+ *
+ *   device    cudaGetDeviceCount, cudaSetDevice, context creation
+ *             (cudaErrorNoDevice)
+ *   alloc     for each frame slot in turn: stream, event, device memory
+ *             (input, output or results, workspace) and the workspace's
+ *             zeroing (cudaErrorMemoryAllocation)
+ *   pinned    pinned host memory: buffers of the pinned pools (proposed
+ *             upstream, and the filters' output pool), each slot's results
+ *             (cudaErrorMemoryAllocation)
+ *   upload    host-to-device copies, one per plane (cudaErrorLaunchFailure)
+ *   kernel    the element's kernels, one call per frame, and the
+ *             device-to-device copy of samples no kernel writes
+ *             (cudaErrorLaunchFailure)
+ *   download  device-to-host copies: one per plane, or the results
+ *             (cudaErrorLaunchFailure)
+ *   sync      recording the end of a frame, waiting for one
+ *             (cudaErrorLaunchFailure)
+ *   free      freeing streams, events, device and pinned memory
+ *             (cudaErrorInvalidValue)
+ *
+ * One element at a time: each start re-arms and restarts the counts. */
+#pragma once
+
+#include <glib.h>
+#include <gmodule.h>
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+
+enum class CfFaultPoint
+{
+  Device,
+  Alloc,
+  Pinned,
+  Upload,
+  Kernel,
+  Download,
+  Sync,
+  Free,
+};
+
+/* Whether a fault plan is armed; read on every hooked call. */
+extern std::atomic<bool> cf_faults_armed;
+
+/* Arms the plan GST_CUDAFILTERS_FAULT describes, or disarms; restarts the
+ * counts. Warns (g_warning) about a plan it cannot read, and disarms. */
+void cf_faults_arm_from_env (void);
+
+/* The armed paths of the hooks below: the armed plan's error for this call at
+ * `point` (cudaSuccess for none), and counting a frame. */
+cudaError_t cf_faults_injected (CfFaultPoint point);
+void cf_faults_count_frame (void);
+
+/* Marks the start of a frame on the CUDA backend (device-lost counts them). */
+static inline void
+cf_faults_frame_begins (void)
+{
+  if (G_UNLIKELY (cf_faults_armed.load (std::memory_order_relaxed)))
+    cf_faults_count_frame ();
+}
+
+/* Makes call() at `point` and returns its error, unless the armed plan fails
+ * it: then returns the plan's error, having made call() only at sync and free. */
+template <typename Call>
+static inline cudaError_t
+cf_faults_call (CfFaultPoint point, Call && call)
+{
+  if (G_LIKELY (!cf_faults_armed.load (std::memory_order_relaxed)))
+    return call ();
+  const cudaError_t injected = cf_faults_injected (point);
+  if (point == CfFaultPoint::Sync || point == CfFaultPoint::Free) {
+    const cudaError_t err = call ();
+    return injected != cudaSuccess ? injected : err;
+  }
+  return injected != cudaSuccess ? injected : call ();
+}
+
+/* CF_CUDA (Upload, cudaMemcpyAsync (...)): a CUDA call at a fault point. */
+#define CF_CUDA(point, call) \
+  cf_faults_call (CfFaultPoint::point, [&] { return (call); })
+
+/* CUDA resources that live beyond one call, counted while they live. */
+enum class CfCudaResource
+{
+  DeviceMemory,
+  PinnedMemory,
+  Stream,
+  Event,
+};
+#define CF_CUDA_RESOURCE_KINDS 4
+
+/* Creating and freeing them, at the alloc, pinned and free points, counted: a
+ * resource counts from its creation until the call that frees it, whatever that
+ * call returns. */
+cudaError_t cf_cuda_malloc (void **ptr, size_t bytes);
+cudaError_t cf_cuda_free (void *ptr);
+cudaError_t cf_cuda_host_alloc (void **ptr, size_t bytes, unsigned int flags);
+cudaError_t cf_cuda_free_host (void *ptr);
+cudaError_t cf_cuda_stream_create (cudaStream_t * stream, unsigned int flags);
+cudaError_t cf_cuda_stream_destroy (cudaStream_t stream);
+cudaError_t cf_cuda_event_create (cudaEvent_t * event, unsigned int flags);
+cudaError_t cf_cuda_event_destroy (cudaEvent_t event);
+
+/* How many of `kind` the plugin holds now. Exported for tests, which load the
+ * plugin as a module and look this symbol up. */
+#define CF_LIVE_CUDA_RESOURCES_SYMBOL "cf_live_cuda_resources"
+typedef int (*CfLiveCudaResourcesFunc) (CfCudaResource kind);
+extern "C" G_MODULE_EXPORT int cf_live_cuda_resources (CfCudaResource kind);

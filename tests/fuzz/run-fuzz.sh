@@ -1,0 +1,59 @@
+#!/bin/bash
+# Fuzzes the elements for a fixed time: configures build-fuzz/ beside build/ with
+# clang and -Dfuzzing=true, builds only the fuzz target, and runs it under
+# libFuzzer, seeded with the kept corpus (tests/fuzz/corpus/).
+#   tests/fuzz/run-fuzz.sh [SECONDS [BUILD_DIR]]   60 s, build-fuzz/ by default
+# Inputs that reach new code collect in BUILD_DIR/fuzz-corpus/ (the kept corpus
+# stays as it is: tests/fuzz/README.md says how to merge). A crash, a hang, a
+# sanitizer report, a leak or a g_critical makes it exit non-zero, with the
+# reproducer in BUILD_DIR/fuzz-findings/. The result goes to
+# BUILD_DIR/meson-logs/testlog-fuzz.json as one test (.ci/run counts it).
+set -euo pipefail
+
+seconds=${1:-60}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${2:-$root/build-fuzz}
+findings=$build/fuzz-findings
+corpus=$build/fuzz-corpus
+log=$build/meson-logs/testlog-fuzz.json
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+
+record() {
+  mkdir -p "$(dirname "$log")"
+  printf '{"name": "fuzz_pipeline", "result": "%s", "duration": %d}\n' "$1" "$SECONDS" >"$log"
+}
+trap 'record FAIL' EXIT  # replaced by OK at the very end
+
+if [ -f "$build/build.ninja" ]; then
+  meson setup --reconfigure "$build" "$root" >/dev/null
+else
+  CC=clang CXX=clang++ meson setup "$build" "$root" -Dfuzzing=true \
+    -Dgpu_architectures=90 -Dtests=enabled -Dexamples=disabled -Dopencv=disabled \
+    >/dev/null
+fi
+meson compile -C "$build" tests/fuzz/fuzz-pipeline
+
+rm -rf "$findings"
+mkdir -p "$findings" "$corpus"
+echo "Fuzzing for $seconds s (seeds: tests/fuzz/corpus/, new inputs: $corpus)"
+# G_SLICE: GLib's own allocator would hide GStreamer objects from AddressSanitizer.
+# -timeout: an input running this long is a hang (the target's watchdog names the
+# step first, at 20 s).
+status=0
+G_SLICE=always-malloc ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+  "$build/tests/fuzz/fuzz-pipeline" -max_total_time="$seconds" -timeout=30 \
+  -rss_limit_mb=4096 -verbosity=0 -print_final_stats=1 -artifact_prefix="$findings/" \
+  "$corpus" "$root/tests/fuzz/corpus" || status=$?
+
+if [ "$status" -ne 0 ] || [ -n "$(ls -A "$findings")" ]; then
+  echo "FUZZING FAILED (exit $status); reproducers in $findings:" >&2
+  ls -l "$findings" >&2
+  echo "replay one: G_SLICE=always-malloc CF_FUZZ_VERBOSE=1 $build/tests/fuzz/fuzz-pipeline FILE" >&2
+  exit 1
+fi
+trap - EXIT
+record OK
+echo "fuzzing: no failure in $seconds s"

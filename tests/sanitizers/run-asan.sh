@@ -1,0 +1,23 @@
+#!/bin/bash
+# Every test suite but gpu under AddressSanitizer and LeakSanitizer, as CI runs it
+# (.ci/run, after the normal suite): configures BUILD_DIR (default build-asan/ beside
+# build/) with gcc and -Db_sanitize=address, builds it and runs
+# `meson test --setup asan` there (the setup: tests/meson.build). Extra arguments go
+# to meson test. Results: BUILD_DIR/meson-logs/testlog-asan.json. No GPU needed.
+# Usage: tests/sanitizers/run-asan.sh [BUILD_DIR [MESON_TEST_ARGS...]]
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$root/build-asan}
+if [ $# -gt 0 ]; then shift; fi
+
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+if [ ! -f "$build/build.ninja" ]; then
+  # One architecture keeps the build short; its PTX runs on any newer GPU.
+  CC=gcc CXX=g++ meson setup "$build" "$root" -Db_sanitize=address -Db_lundef=false \
+    -Dgpu_architectures=75
+fi
+meson compile -C "$build"
+exec meson test -C "$build" --setup asan --print-errorlogs "$@"

@@ -1,0 +1,433 @@
+// Fault injection on the CUDA path (plugin/cudafaults.h): for each element, each
+// fault point and frames-in-flight 1 and 3, a CUDA call made to fail becomes an
+// error from the element that names the CUDA error, the streaming thread stops
+// with a fatal flow, the pipeline goes to NULL, and afterwards the plugin holds no
+// CUDA resource (its own counts, exact) and no more device memory is in use than
+// before (cudaMemGetInfo, which small leaks can hide in). The gpu suite: skipped
+// (77) without a usable device.
+#include <gmodule.h>
+#include <gst/gst.h>
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "cuda_test_support.h"
+#include "cudafaults.h"
+#include "element_checks.h"
+
+// Last: Check's macros break C++ headers.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+struct Element {
+  const char *name;
+  const char *properties;
+  bool analysis;  // frames pass through; results come back, pinned, per slot
+};
+
+const Element kElements[] = {
+    {"cudamedian", "size=3", false},
+    {"cudagauss", "sigma=1.5", false},
+    {"cudahist", "post-messages=false", true},
+};
+
+constexpr int kWidth = 64;
+constexpr int kHeight = 48;
+constexpr int kFrames = 6;
+
+enum class Expect {
+  StartFails,  // the state change fails, with the element's error
+  Error,       // the element's error while streaming; the source stops on a fatal flow
+  DrainError,  // the element's error while draining at EOS (the source saw EOS)
+  SourceError,  // the source's error: the pool the element proposed to it failed
+  NoError,     // the stream ends normally (failing frees at teardown are only logged)
+};
+
+struct Fault {
+  std::string spec;  // GST_CUDAFILTERS_FAULT
+  Expect expect;
+  std::string error_text;  // what the element's error must say
+  const char *format = "GRAY8";
+  int frames = kFrames;
+};
+
+// How the element's messages name a CUDA error.
+std::string named(cudaError_t err) {
+  return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+}
+
+Fault fault(const std::string &spec, Expect expect, cudaError_t err) {
+  return {spec, expect, named(err)};
+}
+
+// Every fault point, at calls chosen to hit each path (plugin/cudafaults.h lists the
+// calls at each point, in the order counted here).
+std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight,
+                             bool analysis) {
+  std::vector<Fault> faults;
+  if (point == "device") {
+    // Calls 1 to 3 at start: counting devices, selecting one, creating its context;
+    // 4: selecting it for the caps.
+    faults.push_back(fault("device:1:cudaErrorNoDevice", Expect::StartFails,
+                           cudaErrorNoDevice));
+    faults.push_back(fault("device:3:cudaErrorInitializationError", Expect::StartFails,
+                           cudaErrorInitializationError));
+    faults.push_back(fault("device:4:cudaErrorDevicesUnavailable", Expect::Error,
+                           cudaErrorDevicesUnavailable));
+  } else if (point == "alloc") {
+    // Per slot: stream, event, input frame, then output frame or results.
+    faults.push_back(fault("alloc:1:cudaErrorMemoryAllocation", Expect::Error,
+                           cudaErrorMemoryAllocation));
+    faults.push_back(fault("alloc:4:cudaErrorMemoryAllocation", Expect::Error,
+                           cudaErrorMemoryAllocation));
+    if (frames_in_flight == 3)  // in the second slot, after a whole first one
+      faults.push_back(fault("alloc:7:cudaErrorMemoryAllocation", Expect::Error,
+                             cudaErrorMemoryAllocation));
+  } else if (point == "pinned") {
+    // In order: cudahist's results, one per slot, at the caps; the pool proposed
+    // upstream, which appsrc activates (frames-in-flight buffers) although it
+    // pushes buffers of its own; the filters' output pool, as many, at the first
+    // frame. Each pool is tried on its first buffer and, with three, its third.
+    const int depth = static_cast<int>(frames_in_flight);
+    const int own = analysis ? 1 : depth + 1;
+    const int proposed = analysis ? depth + 1 : 1;
+    for (int nth : {own, own + 2}) {
+      if (nth < own + depth)
+        faults.push_back(fault("pinned:" + std::to_string(nth) + ":cudaErrorMemoryAllocation",
+                               Expect::Error, cudaErrorMemoryAllocation));
+    }
+    for (int nth : {proposed, proposed + 2}) {
+      if (nth < proposed + depth)
+        faults.push_back({"pinned:" + std::to_string(nth) + ":cudaErrorMemoryAllocation",
+                          Expect::SourceError, ""});
+    }
+  } else if (point == "upload" || point == "kernel" || point == "download") {
+    // One call per frame of GRAY8 (one plane; filters and cudahist alike).
+    faults.push_back(fault(point + ":1:cudaErrorIllegalAddress", Expect::Error,
+                           cudaErrorIllegalAddress));
+    faults.push_back(fault(point + ":3:cudaErrorLaunchFailure", Expect::Error,
+                           cudaErrorLaunchFailure));
+    if (point == "upload") {
+      // NV12: the chroma plane of the first frame fails after its luma was queued.
+      Fault chroma = fault("upload:2:cudaErrorLaunchTimeout", Expect::Error,
+                           cudaErrorLaunchTimeout);
+      chroma.format = "NV12";
+      faults.push_back(chroma);
+    }
+    if (point == "kernel")
+      faults.push_back(fault("kernel:2:cudaErrorLaunchOutOfResources", Expect::Error,
+                             cudaErrorLaunchOutOfResources));
+  } else if (point == "sync") {
+    // Each frame's end is recorded as it is queued; the oldest is waited for once
+    // frames-in-flight of them are queued: that wait is call frames-in-flight + 1.
+    faults.push_back(fault("sync:1:cudaErrorLaunchFailure", Expect::Error,
+                           cudaErrorLaunchFailure));
+    faults.push_back(fault("sync:" + std::to_string(frames_in_flight + 1) +
+                               ":cudaErrorIllegalAddress",
+                           Expect::Error, cudaErrorIllegalAddress));
+    if (frames_in_flight == 3) {
+      // Two frames, both held until EOS: the drain's wait for the first fails.
+      Fault drain = fault("sync:3:cudaErrorECCUncorrectable", Expect::DrainError,
+                          cudaErrorECCUncorrectable);
+      drain.frames = 2;
+      faults.push_back(drain);
+    }
+  } else if (point == "device-lost") {
+    for (const char *spec : {"device-lost:1", "device-lost:3"})
+      faults.push_back(fault(spec, Expect::Error, cudaErrorDevicesUnavailable));
+  } else if (point == "free") {
+    for (const char *spec : {"free:1:cudaErrorInvalidValue", "free:3:cudaErrorInvalidValue"})
+      faults.push_back(fault(spec, Expect::NoError, cudaErrorInvalidValue));
+  } else {
+    fail("unknown fault point %s", point.c_str());
+  }
+  return faults;
+}
+
+// ---- what the plugin holds ----
+
+// cf_live_cuda_resources of the plugin module this process loaded.
+CfLiveCudaResourcesFunc live_resources() {
+  static CfLiveCudaResourcesFunc function = nullptr;
+  if (function)
+    return function;
+  GstPlugin *plugin = gst_registry_find_plugin(gst_registry_get(), "cudafilters");
+  fail_unless(plugin != nullptr, "no cudafilters plugin: is GST_PLUGIN_PATH set?");
+  // Opened once more, the module is the same; it stays open for the process.
+  GModule *module = g_module_open(gst_plugin_get_filename(plugin), G_MODULE_BIND_LOCAL);
+  fail_unless(module != nullptr, "%s", g_module_error());
+  gpointer symbol = nullptr;
+  fail_unless(g_module_symbol(module, CF_LIVE_CUDA_RESOURCES_SYMBOL, &symbol), "%s",
+              g_module_error());
+  gst_object_unref(plugin);
+  function = reinterpret_cast<CfLiveCudaResourcesFunc>(symbol);
+  return function;
+}
+
+size_t free_device_memory() {
+  size_t free_bytes = 0, total_bytes = 0;
+  cftest::fail_on_cuda_error(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  return free_bytes;
+}
+
+// Fails unless the plugin holds no CUDA resource and the device has at least
+// `free_bytes` free, as before the run.
+void expect_nothing_held(const std::string &what, size_t free_bytes) {
+  const struct {
+    CfCudaResource kind;
+    const char *name;
+  } kinds[] = {{CfCudaResource::DeviceMemory, "device allocations"},
+               {CfCudaResource::PinnedMemory, "pinned host allocations"},
+               {CfCudaResource::Stream, "streams"},
+               {CfCudaResource::Event, "events"}};
+  for (const auto &kind : kinds) {
+    const int live = live_resources()(kind.kind);
+    fail_unless(live == 0, "%s: %d %s still held after teardown", what.c_str(), live,
+                kind.name);
+  }
+  const size_t now = free_device_memory();
+  fail_unless(now >= free_bytes, "%s: device memory in use grew by %zu bytes", what.c_str(),
+              free_bytes - now);
+}
+
+// ---- one pipeline ----
+
+struct Outcome {
+  GstStateChangeReturn started;
+  GstMessage *first;  // the first ERROR or EOS (nullptr: neither came)
+  std::string source_debug;  // the debug text of the source's error, if asked for
+  int frames_out;
+};
+
+std::string describe(const Element &element, guint frames_in_flight, const Fault &fault) {
+  return std::string(element.name) + " frames-in-flight=" + std::to_string(frames_in_flight) +
+      " " + fault.format + " GST_CUDAFILTERS_FAULT=" + fault.spec;
+}
+
+// appsrc (pushing frames in plain system memory) ! element ! fakesink, with `spec` armed for the element's start (empty: unarmed); `frames`
+// frames and EOS, then NULL. With `source_error`, after an error, also waits for
+// the source's (posted when its streaming thread stops on a fatal flow).
+Outcome run_pipeline(const Element &element, const std::string &extra_properties,
+                     guint frames_in_flight, const char *format, int frames,
+                     const std::string &spec, bool source_error = false) {
+  const std::string caps = cftest::caps_string(format, kWidth, kHeight);
+  const std::string description = "appsrc name=src format=time caps=\"" + caps + "\" ! " +
+      element.name + " name=filter backend=cuda frames-in-flight=" +
+      std::to_string(frames_in_flight) + " " + element.properties + " " + extra_properties +
+      " ! fakesink name=sink sync=false enable-last-sample=false signal-handoffs=true";
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch(description.c_str(), &error);
+  fail_unless(pipeline != nullptr && error == nullptr, "%s", description.c_str());
+  GstElement *src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+  Outcome outcome{GST_STATE_CHANGE_FAILURE, nullptr, "", 0};
+  g_signal_connect(sink, "handoff",
+                   G_CALLBACK(+[](GstElement *, GstBuffer *, GstPad *, gpointer count) {
+                     ++*static_cast<int *>(count);
+                   }),
+                   &outcome.frames_out);
+  GstBus *bus = gst_element_get_bus(pipeline);
+
+  if (spec.empty())
+    g_unsetenv("GST_CUDAFILTERS_FAULT");
+  else
+    g_setenv("GST_CUDAFILTERS_FAULT", spec.c_str(), TRUE);
+  outcome.started = gst_element_set_state(pipeline, GST_STATE_PLAYING);
+  g_unsetenv("GST_CUDAFILTERS_FAULT");  // read at start only
+
+  const auto done = static_cast<GstMessageType>(GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  if (outcome.started == GST_STATE_CHANGE_FAILURE) {
+    outcome.first = gst_bus_pop_filtered(bus, done);
+  } else {
+    const GstVideoInfo info = cftest::video_info(format, kWidth, kHeight);
+    for (int i = 0; i < frames; i++) {
+      GstBuffer *frame = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+      gst_buffer_memset(frame, 0, static_cast<guint8>(17 * i), GST_VIDEO_INFO_SIZE(&info));
+      GST_BUFFER_PTS(frame) = cftest::frame_pts(i);
+      GST_BUFFER_DURATION(frame) = GST_SECOND / 30;
+      GstFlowReturn pushed;
+      g_signal_emit_by_name(src, "push-buffer", frame, &pushed);
+      gst_buffer_unref(frame);
+    }
+    GstFlowReturn ended;
+    g_signal_emit_by_name(src, "end-of-stream", &ended);
+    outcome.first = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, done);
+  }
+  if (source_error && outcome.first && GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_ERROR) {
+    GstMessage *message;
+    while ((message = gst_bus_timed_pop_filtered(bus, 5 * GST_SECOND, GST_MESSAGE_ERROR))) {
+      const bool from_src = GST_MESSAGE_SRC(message) == GST_OBJECT(src);
+      if (from_src) {
+        gchar *debug = nullptr;
+        gst_message_parse_error(message, nullptr, &debug);
+        outcome.source_debug = debug ? debug : "";
+        g_free(debug);
+      }
+      gst_message_unref(message);
+      if (from_src)
+        break;
+    }
+  }
+
+  fail_unless_equals_int(gst_element_set_state(pipeline, GST_STATE_NULL),
+                         GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref(bus);
+  gst_object_unref(sink);
+  gst_object_unref(src);
+  gst_object_unref(pipeline);
+  return outcome;
+}
+
+// The element's error: fails unless `message` is one from "filter" whose text
+// contains `text`.
+void expect_element_error(GstMessage *message, const std::string &text,
+                          const std::string &what) {
+  fail_unless(message != nullptr, "%s: neither an error nor EOS", what.c_str());
+  fail_unless(GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR, "%s: EOS, no error",
+              what.c_str());
+  GError *error = nullptr;
+  gchar *debug = nullptr;
+  gst_message_parse_error(message, &error, &debug);
+  const std::string source = GST_OBJECT_NAME(GST_MESSAGE_SRC(message));
+  const std::string got = error->message;
+  g_error_free(error);
+  g_free(debug);
+  fail_unless(source == "filter", "%s: the first error is from %s: %s", what.c_str(),
+              source.c_str(), got.c_str());
+  fail_unless(got.find(text) != std::string::npos,
+              "%s: the error \"%s\" does not say \"%s\"", what.c_str(), got.c_str(),
+              text.c_str());
+}
+
+void run_fault(const Element &element, guint frames_in_flight, const Fault &fault,
+               size_t free_bytes) {
+  const std::string what = describe(element, frames_in_flight, fault);
+  Outcome outcome = run_pipeline(element, "", frames_in_flight, fault.format, fault.frames,
+                                 fault.spec, fault.expect == Expect::Error);
+  switch (fault.expect) {
+    case Expect::StartFails:
+      fail_unless(outcome.started == GST_STATE_CHANGE_FAILURE, "%s: started",
+                  what.c_str());
+      expect_element_error(outcome.first, fault.error_text, what);
+      break;
+    case Expect::Error:
+      fail_unless(outcome.started != GST_STATE_CHANGE_FAILURE, "%s: did not start",
+                  what.c_str());
+      expect_element_error(outcome.first, fault.error_text, what);
+      // A caps-time failure stops the source as not-negotiated, a frame's as error.
+      fail_unless(outcome.source_debug.find("reason error") != std::string::npos ||
+                      outcome.source_debug.find("reason not-negotiated") !=
+                          std::string::npos,
+                  "%s: the source did not stop on a fatal flow (its error: \"%s\")",
+                  what.c_str(), outcome.source_debug.c_str());
+      break;
+    case Expect::DrainError:
+      fail_unless(outcome.started != GST_STATE_CHANGE_FAILURE, "%s: did not start",
+                  what.c_str());
+      expect_element_error(outcome.first, fault.error_text, what);
+      break;
+    case Expect::SourceError:
+      fail_unless(outcome.started != GST_STATE_CHANGE_FAILURE, "%s: did not start",
+                  what.c_str());
+      fail_unless(outcome.first != nullptr &&
+                      GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_ERROR &&
+                      g_str_equal(GST_OBJECT_NAME(GST_MESSAGE_SRC(outcome.first)), "src"),
+                  "%s: no error from the source first", what.c_str());
+      break;
+    case Expect::NoError:
+      fail_unless(outcome.first != nullptr &&
+                      GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_EOS,
+                  "%s: did not end with EOS", what.c_str());
+      fail_unless_equals_int(outcome.frames_out, fault.frames);
+      break;
+  }
+  if (outcome.first)
+    gst_message_unref(outcome.first);
+  expect_nothing_held(what, free_bytes);
+}
+
+// Runs every element unarmed in every configuration the faults use, so that the
+// CUDA contexts and the kernels' modules are loaded; returns the device's free
+// memory then.
+size_t warm_up() {
+  for (const Element &element : kElements)
+    for (guint frames_in_flight : {1u, 3u})
+      for (const char *format : {"GRAY8", "NV12"}) {
+        const Fault none{"", Expect::NoError, "", format};
+        const std::string what = describe(element, frames_in_flight, none);
+        Outcome outcome = run_pipeline(element, "", frames_in_flight, format, kFrames, "");
+        fail_unless(outcome.first != nullptr &&
+                        GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_EOS,
+                    "%s: did not end with EOS", what.c_str());
+        gst_message_unref(outcome.first);
+        fail_unless_equals_int(outcome.frames_out, kFrames);
+      }
+  const size_t free_bytes = free_device_memory();
+  expect_nothing_held("after the warm-up", free_bytes);
+  return free_bytes;
+}
+
+void check_point(const char *point) {
+  const size_t free_bytes = warm_up();
+  for (const Element &element : kElements)
+    for (guint frames_in_flight : {1u, 3u})
+      for (const Fault &fault : faults_at(point, frames_in_flight, element.analysis))
+        run_fault(element, frames_in_flight, fault, free_bytes);
+}
+
+}  // namespace
+
+GST_START_TEST(test_device) { check_point("device"); }
+GST_END_TEST;
+
+GST_START_TEST(test_alloc) { check_point("alloc"); }
+GST_END_TEST;
+
+GST_START_TEST(test_pinned) { check_point("pinned"); }
+GST_END_TEST;
+
+GST_START_TEST(test_upload) { check_point("upload"); }
+GST_END_TEST;
+
+GST_START_TEST(test_kernel) { check_point("kernel"); }
+GST_END_TEST;
+
+GST_START_TEST(test_download) { check_point("download"); }
+GST_END_TEST;
+
+GST_START_TEST(test_sync) { check_point("sync"); }
+GST_END_TEST;
+
+GST_START_TEST(test_device_lost) { check_point("device-lost"); }
+GST_END_TEST;
+
+GST_START_TEST(test_free) { check_point("free"); }
+GST_END_TEST;
+
+// A device-id that does not exist: a clear error at start, and nothing held.
+GST_START_TEST(test_missing_device_id) {
+  const size_t free_bytes = warm_up();
+  for (const Element &element : kElements) {
+    cftest::check_missing_device_id(element.name);
+    const std::string what = std::string(element.name) + " device-id=4000";
+    Outcome outcome = run_pipeline(element, "device-id=4000", 1, "GRAY8", kFrames, "");
+    fail_unless(outcome.started == GST_STATE_CHANGE_FAILURE, "%s: started", what.c_str());
+    expect_element_error(outcome.first, "CUDA device 4000 does not exist", what);
+    gst_message_unref(outcome.first);
+    expect_nothing_held(what, free_bytes);
+  }
+}
+GST_END_TEST;
+
+int main(int argc, char **argv) {
+  return cftest::run_gpu_suite("faults",
+                               {CF_GPU_TEST(test_device), CF_GPU_TEST(test_alloc),
+                                CF_GPU_TEST(test_pinned), CF_GPU_TEST(test_upload),
+                                CF_GPU_TEST(test_kernel), CF_GPU_TEST(test_download),
+                                CF_GPU_TEST(test_sync), CF_GPU_TEST(test_device_lost),
+                                CF_GPU_TEST(test_free), CF_GPU_TEST(test_missing_device_id)},
+                               argc, argv);
+}
