@@ -4,7 +4,7 @@
 // has the case) and the project's own CPU backend (host copies, std::chrono).
 //
 //   kernel-times [--sizes WxH,...] [--runs N] [--cpu-runs N] [--no-cpu] [--json FILE]
-//                [--quick]
+//                [--formats F,...] [--kernels median,gauss,histogram] [--quick]
 //   kernel-times WIDTH HEIGHT [RUNS]        (the older form: one size)
 //
 // Sizes: 1920x1080, 3840x2160 and 7680x4320 by default (aliases 1080p, 4k, 8k).
@@ -36,6 +36,7 @@
 #include <npp.h>
 #endif
 
+#include "device_delay.h"
 #include "gauss.h"
 #include "histogram.h"
 #include "median.h"
@@ -131,15 +132,16 @@ class Timer {
   Timer &operator=(const Timer &) = delete;
 
   // Median microseconds; NAN where `launch` returned false or CUDA reported an error.
+  // Each run queues behind a device-side delay long enough for the host to queue it
+  // whole, so the events time the device's work and not the host's launch calls (which
+  // the elements overlap with uploads); NPP and ours alike.
   double run(int frames, const std::function<bool(int frame)> &launch, const char *name) {
     std::vector<double> times;
     for (int run = -warmup_; run < runs_; run++) {
       const int frame = (run + warmup_) % frames;
-      if (!check(cudaEventRecord(start_, stream_), "cudaEventRecord"))
-        return NAN;
-      if (!launch(frame))
-        return NAN;
-      if (!check(cudaGetLastError(), name) ||
+      if (!check(queue_device_delay(stream_, kHostQueueingMicroseconds), "delay kernel") ||
+          !check(cudaEventRecord(start_, stream_), "cudaEventRecord") || !launch(frame) ||
+          !check(cudaGetLastError(), name) ||
           !check(cudaEventRecord(stop_, stream_), "cudaEventRecord") ||
           !check(cudaEventSynchronize(stop_), name))
         return NAN;
@@ -153,6 +155,8 @@ class Timer {
   }
 
  private:
+  static constexpr unsigned kHostQueueingMicroseconds = 200;
+
   cudaStream_t stream_;
   int warmup_, runs_;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
@@ -243,7 +247,24 @@ struct Options {
   bool cpu = true;
   bool quick = false;
   std::string json;
+  std::vector<std::string> formats;  // empty: every format
+  std::vector<std::string> kernels;  // empty: median, gauss and histogram
+
+  bool wants(const std::vector<std::string> &chosen, const std::string &name) const {
+    return chosen.empty() || std::find(chosen.begin(), chosen.end(), name) != chosen.end();
+  }
 };
+
+std::vector<std::string> split_list(const std::string &text) {
+  std::vector<std::string> items;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t end = std::min(text.find(',', begin), text.size());
+    items.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return items;
+}
 
 bool parse_size(const std::string &text, std::pair<int, int> &size) {
   if (text == "1080p")
@@ -260,11 +281,12 @@ bool parse_size(const std::string &text, std::pair<int, int> &size) {
 void usage() {
   std::fprintf(stderr,
                "usage: kernel-times [--sizes WxH,...] [--runs N] [--cpu-runs N] [--no-cpu]\n"
-               "                    [--json FILE] [--quick]\n"
+               "                    [--formats F,...] [--kernels K,...] [--json FILE] [--quick]\n"
                "       kernel-times WIDTH HEIGHT [RUNS]\n"
                "sizes: WxH or 1080p, 4k, 8k; default 1920x1080,3840x2160,7680x4320.\n"
                "--runs: GPU runs per case, at least 50 (default 50); --quick: 1920x1080,\n"
-               "10 GPU runs, 1 CPU run, for smoke tests.\n");
+               "10 GPU runs, 1 CPU run, for smoke tests. --formats: of GRAY8, GRAY16_LE, RGBA;\n"
+               "--kernels: of median, gauss, histogram (default: all of each).\n");
 }
 
 bool parse_options(int argc, char **argv, Options &options) {
@@ -290,15 +312,20 @@ bool parse_options(int argc, char **argv, Options &options) {
       if (!value(text))
         return false;
       options.sizes.clear();
-      size_t begin = 0;
-      while (begin <= text.size()) {
-        const size_t end = std::min(text.find(',', begin), text.size());
+      for (const std::string &item : split_list(text)) {
         std::pair<int, int> size;
-        if (!parse_size(text.substr(begin, end - begin), size))
+        if (!parse_size(item, size))
           return false;
         options.sizes.push_back(size);
-        begin = end + 1;
       }
+    } else if (arg == "--formats") {
+      if (!value(text))
+        return false;
+      options.formats = split_list(text);
+    } else if (arg == "--kernels") {
+      if (!value(text))
+        return false;
+      options.kernels = split_list(text);
     } else if (arg == "--runs") {
       if (!value(text))
         return false;
@@ -728,6 +755,8 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
   };
 
   for (const int window : {3, 5, 7, 9, 15}) {
+    if (!options.wants(options.kernels, "median"))
+      break;
     cf::MedianParams params;
     params.window = window;
     Result r = make_result("median", std::to_string(window) + "x" + std::to_string(window));
@@ -748,6 +777,8 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     int kernel_size;  // 0: automatic
   } blurs[] = {{1, 5}, {2, 9}, {4.6, 15}, {10, 0}};
   for (const auto &blur : blurs) {
+    if (!options.wants(options.kernels, "gauss"))
+      break;
     const cf::GaussParams params =
         cf::make_gauss_params(blur.sigma, 0, blur.kernel_size, blur.kernel_size, depth, {});
     const int taps = static_cast<int>(params.taps_x.size());
@@ -766,6 +797,8 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       return false;
   }
 
+  if (!options.wants(options.kernels, "histogram"))
+    return true;
   // Histograms: on the random frames, then on constant ones (every atomic on one bin).
   const std::vector<int> bin_counts =
       depth == cf::SampleDepth::U8 ? std::vector<int>{256} : std::vector<int>{1024, 65536};
@@ -870,7 +903,8 @@ int main(int argc, char **argv) {
   bool ok = true;
   for (const auto &size : options.sizes)
     for (const Format &format : kFormats)
-      if (!run_format(options, props, stream, size.first, size.second, format, results)) {
+      if (options.wants(options.formats, format.name) &&
+          !run_format(options, props, stream, size.first, size.second, format, results)) {
         std::fprintf(stderr, "kernel-times: %dx%d %s failed\n", size.first, size.second,
                      format.name);
         ok = false;

@@ -6,6 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "plane.h"
 
@@ -65,14 +68,27 @@ struct DestinationView {
   }
 };
 
-// How many blocks of `kernel` the current device holds at once: one full wave.
+// How many blocks of `kernel` the current device holds at once: one full wave. The
+// occupancy query costs microseconds of host time, as much as a small frame's kernel,
+// so each answer is kept per kernel, block shape and device.
 template <typename Kernel>
 cudaError_t resident_blocks(Kernel kernel, int threads, size_t shared_bytes, int *blocks) {
+  using Key = std::tuple<const void *, int, size_t, int>;
+  static std::mutex mutex;
+  static std::map<Key, int> known;
   int device = 0;
-  int multiprocessors = 0;
-  int per_multiprocessor = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
     return e;
+  const Key key{reinterpret_cast<const void *>(kernel), threads, shared_bytes, device};
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto found = known.find(key); found != known.end()) {
+      *blocks = found->second;
+      return cudaSuccess;
+    }
+  }
+  int multiprocessors = 0;
+  int per_multiprocessor = 0;
   if (const cudaError_t e =
           cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
       e != cudaSuccess)
@@ -82,6 +98,8 @@ cudaError_t resident_blocks(Kernel kernel, int threads, size_t shared_bytes, int
       e != cudaSuccess)
     return e;
   *blocks = multiprocessors * per_multiprocessor;
+  const std::lock_guard<std::mutex> lock(mutex);
+  known.emplace(key, *blocks);
   return cudaSuccess;
 }
 

@@ -15,6 +15,11 @@
 // (B = 12) uint32 holds both, for 16-bit samples (B = 20) both take uint64 (Arithmetic
 // picks the types from B). Every sum is exact, so the order of the additions does not
 // matter and the result is the CPU backend's, bit for bit.
+//
+// The common case, 8-bit samples in 4-byte aligned rows and up to 15 taps, takes a
+// kernel without shared memory instead (the register kernel, below): the strip kernel
+// spends over a hundred instructions per pixel staging and summing through shared
+// memory, the register kernel a quarter of that.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -82,18 +87,20 @@ struct Arithmetic {
 };
 
 // out = |d| < threshold ? s : clamp(s + floor((amount_q8 * d + 128) / 256), 0, max)
-// with d = s - blur. The floor division by 256 is an arithmetic right shift of a signed
-// 64-bit value (nvcc, GCC and Clang shift signed values arithmetically, and C++20
-// requires it), which rounds towards minus infinity for negative details too.
+// with d = s - blur. |amount_q8 * d| <= kGaussMaxAmountQ8 * 65535 < 2^28, so int32
+// holds it exactly; the floor division by 256 is an arithmetic right shift of a signed
+// value (nvcc, GCC and Clang shift signed values arithmetically, and C++20 requires
+// it), which rounds towards minus infinity for negative details too.
+static_assert(int64_t(kGaussMaxAmountQ8) * 65535 + 128 < (int64_t(1) << 31),
+              "the sharpening products fit int32");
 __device__ inline uint32_t sharpen(uint32_t sample, uint32_t blur, const Sharpening &sharpening,
                                    uint32_t max_value) {
   const int32_t detail = int32_t(sample) - int32_t(blur);
   const uint32_t magnitude = detail < 0 ? uint32_t(-detail) : uint32_t(detail);
   if (magnitude < sharpening.threshold)
     return sample;
-  const int64_t delta = (int64_t(sharpening.amount_q8) * detail + 128) >> 8;
-  const int64_t value = int64_t(sample) + delta;
-  return value < 0 ? 0u : value > int64_t(max_value) ? max_value : uint32_t(value);
+  const int32_t value = int32_t(sample) + ((sharpening.amount_q8 * detail + 128) >> 8);
+  return value < 0 ? 0u : value > int32_t(max_value) ? max_value : uint32_t(value);
 }
 
 template <typename Sample, int kTileWidth>
@@ -251,6 +258,236 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
 }
 
 // ---------------------------------------------------------------------------------
+// The register kernel: 8-bit samples in contiguous, 4-byte aligned rows and radii up
+// to kWordMaxRadius, the common case, at a fraction of the instructions per pixel.
+//
+// Each warp owns a strip of 4-sample words and walks down a band of rows: per row one
+// aligned 32-bit load per lane, no shared memory, no barriers. A lane's four horizontal
+// sums are dot products of its word and its neighbours' (warp shuffles) with the taps
+// packed into words per column of the word, four products per dp4a; a tap takes more
+// than the byte dp4a multiplies by, so its high and low bytes take one dp4a each:
+// sum = 256 sum(high) + sum(low). The last 2 R + 1 rows' horizontal sums stay in
+// registers (the row loop unrolled by 2 R + 1, so that each ring slot is one fixed
+// register), and the vertical sum adds the rows at equal distance first, one multiply
+// per pair. The lanes at a warp's edges only feed their neighbours: strips overlap by
+// those halo words. The sums are gauss.h's: a horizontal sum is below 2^(B + 8) = 2^20,
+// the full one plus the rounding term below 2^32.
+
+constexpr int kWordSamples = 4;
+constexpr int kWordMaxRadius = 7;
+constexpr int kWordMaxHalo = (kWordMaxRadius + kWordSamples - 1) / kWordSamples;
+constexpr int kWordSpan = 2 * kWordMaxHalo + 1;  // words -kWordMaxHalo..kWordMaxHalo
+constexpr int kWordWarps = 4;                    // per block, each on its own strip
+
+// The taps of the register kernel for radius R = max(rx, ry), both padded with zero
+// taps to 2 R + 1 (zero products change no sum).
+struct WordTaps {
+  // Column c of a word: sum over words k of dp4a(word k, taps[c][k + kWordMaxHalo]);
+  // byte b of word k is sample 4 k + b - c from the column.
+  uint32_t high[kWordSamples][kWordSpan];
+  uint32_t low[kWordSamples][kWordSpan];
+  uint32_t vertical[kWordMaxRadius + 1];  // the vertical tap at distance k from the centre
+};
+
+constexpr int floor_div4(int value) { return value >= 0 ? value / 4 : -((3 - value) / 4); }
+
+// Halo words each side a word's columns reach at radius R.
+constexpr int word_halo(int radius) { return (radius + kWordSamples - 1) / kWordSamples; }
+
+// Where a lane reads its words, row after row from first_row on. Inside: the four
+// samples at x lie in the image, and so does every row the band reads: one aligned
+// load. Otherwise the row and each column take the border, samples outside it the
+// constant.
+template <bool kInside>
+struct WordSource {
+  const SourceView<uint8_t> &src;
+  int x;  // the word's first column, a multiple of 4
+  // Inside: the word of the next row. Otherwise the next row, and the byte offsets in a
+  // row of the samples standing for columns x .. x + 3 (-1: the constant), and whether
+  // those are x .. x + 3 themselves.
+  const uint8_t *next_word;
+  int next_row;
+  int offsets[kWordSamples];
+  bool whole;
+
+  __device__ WordSource(const SourceView<uint8_t> &view, int first_column, int first_row)
+      : src(view), x(first_column), next_row(first_row) {
+    if constexpr (kInside)
+      next_word = src.data + first_row * src.row_pitch + x;
+    whole = true;
+#pragma unroll
+    for (int b = 0; b < kWordSamples; ++b) {
+      offsets[b] = border_index(x + b, src.width, src.mode);
+      whole = whole && offsets[b] == x + b;
+    }
+  }
+
+  __device__ uint32_t next() {
+    if constexpr (kInside) {
+      const uint32_t word = __ldg(reinterpret_cast<const uint32_t *>(next_word));
+      next_word += src.row_pitch;
+      return word;
+    }
+    return word(next_row++);
+  }
+
+  // The word of image row y (inside: one the band reads).
+  __device__ uint32_t word(int y) const {
+    if constexpr (kInside)
+      return __ldg(reinterpret_cast<const uint32_t *>(src.data + y * src.row_pitch + x));
+    const uint32_t constant = src.constant;
+    const int row = border_index(y, src.height, src.mode);
+    if (row < 0)
+      return constant * 0x01010101u;
+    const uint8_t *const start = src.data + row * src.row_pitch;
+    if (whole)
+      return __ldg(reinterpret_cast<const uint32_t *>(start + x));
+    uint32_t word = 0;
+#pragma unroll
+    for (int b = 0; b < kWordSamples; ++b)
+      word |= (offsets[b] < 0 ? constant : uint32_t(__ldg(start + offsets[b]))) << (8 * b);
+    return word;
+  }
+};
+
+// Horizontal sums of the four columns of this lane's word.
+template <int R>
+__device__ inline void horizontal_sums(uint32_t word, const WordTaps &taps,
+                                       uint32_t (&sums)[kWordSamples]) {
+  constexpr int kHalo = word_halo(R);
+  uint32_t words[2 * kHalo + 1];  // words[kHalo + k]: word k from this lane's
+  words[kHalo] = word;
+#pragma unroll
+  for (int k = 1; k <= kHalo; ++k) {
+    // Lanes without a neighbour k away get their own word: they only feed others.
+    words[kHalo - k] = __shfl_up_sync(0xffffffffu, word, k);
+    words[kHalo + k] = __shfl_down_sync(0xffffffffu, word, k);
+  }
+#pragma unroll
+  for (int c = 0; c < kWordSamples; ++c) {
+    uint32_t sum = 0;
+#pragma unroll
+    for (int k = floor_div4(c - R); k <= floor_div4(c + R); ++k)
+      sum = __dp4a(words[kHalo + k], taps.high[c][kWordMaxHalo + k], sum);
+    sum <<= 8;
+#pragma unroll
+    for (int k = floor_div4(c - R); k <= floor_div4(c + R); ++k)
+      sum = __dp4a(words[kHalo + k], taps.low[c][kWordMaxHalo + k], sum);
+    sums[c] = sum;
+  }
+}
+
+// The four rounded results of a word's columns, from their sums plus the rounding
+// term (below 2^32: the result is the top byte), as one word.
+__device__ inline uint32_t word_of_results(const uint32_t (&rounded)[kWordSamples]) {
+  static_assert(Arithmetic<uint8_t>::kShift == 24, "the result is the sum's top byte");
+  const uint32_t low = __byte_perm(rounded[0], rounded[1], 0x73);
+  const uint32_t high = __byte_perm(rounded[2], rounded[3], 0x73);
+  return __byte_perm(low, high, 0x5410);
+}
+
+// One warp's strip: words first_word + lane, output rows [band_y, band_y + rows).
+template <int R, bool kInside>
+__device__ inline void word_strip(const SourceView<uint8_t> &src,
+                                  const DestinationView<uint8_t> &dst, const WordTaps &taps,
+                                  const Sharpening &sharpening, int first_word, int band_y,
+                                  int rows) {
+  constexpr int kHalo = word_halo(R);
+  constexpr int kWindow = 2 * R + 1;
+  // Rows loaded ahead of the one summed, their loads in flight meanwhile.
+  constexpr int kAhead = kWindow - 1 < 4 ? kWindow - 1 : 4;
+  using Math = Arithmetic<uint8_t>;
+
+  const int lane = threadIdx.x % 32;
+  const int x = kWordSamples * (first_word + lane);
+  // Input row i is image row band_y - R + i, held in slot i % kWindow of both arrays
+  // (its word, then its horizontal sums).
+  WordSource<kInside> source(src, x, band_y - R);
+  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < dst.width;
+  uint8_t *out = dst.data + band_y * dst.row_pitch + x;
+  const int input_rows = rows + 2 * R;
+  uint32_t loaded[kWindow];
+  uint32_t ring[kWindow][kWordSamples];
+
+#pragma unroll
+  for (int i = 0; i < kAhead; ++i)
+    loaded[i] = source.next();
+#pragma unroll
+  for (int i = 0; i < 2 * R; ++i) {
+    if (i + kAhead < input_rows)
+      loaded[(i + kAhead) % kWindow] = source.next();
+    horizontal_sums<R>(loaded[i % kWindow], taps, ring[i % kWindow]);
+  }
+
+  for (int first = 0; first < rows; first += kWindow) {
+#pragma unroll
+    for (int phase = 0; phase < kWindow; ++phase) {
+      // Output row j sums input rows j .. j + 2 R, the newest in slot `newest`.
+      const int j = first + phase;
+      if (j < rows) {
+        const int newest = (phase + 2 * R) % kWindow;
+        if (j + kAhead < rows)
+          loaded[(newest + kAhead) % kWindow] = source.next();
+        horizontal_sums<R>(loaded[newest], taps, ring[newest]);
+
+        uint32_t rounded[kWordSamples];
+#pragma unroll
+        for (int c = 0; c < kWordSamples; ++c) {
+          rounded[c] = Math::kHalf + taps.vertical[0] * ring[(phase + R) % kWindow][c];
+#pragma unroll
+          for (int k = 1; k <= R; ++k)
+            rounded[c] += taps.vertical[k] * (ring[(phase + R - k) % kWindow][c] +
+                                              ring[(phase + R + k) % kWindow][c]);
+        }
+        uint32_t result = word_of_results(rounded);
+        if (stores) {
+          if (sharpening.enabled) {
+            const uint32_t original = source.word(band_y + j);
+            uint32_t sharpened = 0;
+#pragma unroll
+            for (int c = 0; c < kWordSamples; ++c)
+              sharpened |= sharpen((original >> (8 * c)) & 0xffu, (result >> (8 * c)) & 0xffu,
+                                   sharpening, Math::kMax)
+                           << (8 * c);
+            result = sharpened;
+          }
+          if (kInside || x + kWordSamples <= dst.width) {
+            *reinterpret_cast<uint32_t *>(out) = result;
+          } else {
+#pragma unroll
+            for (int c = 0; c < kWordSamples; ++c)
+              if (x + c < dst.width)
+                out[c] = uint8_t(result >> (8 * c));
+          }
+        }
+        out += dst.row_pitch;
+      }
+    }
+  }
+}
+
+template <int R>
+__global__ void __launch_bounds__(32 * kWordWarps)
+    gauss_word_kernel(SourceView<uint8_t> src, DestinationView<uint8_t> dst, WordTaps taps,
+                      Sharpening sharpening, int band_rows) {
+  constexpr int kStripWords = 32 - 2 * word_halo(R);  // the words a strip stores
+  const int strip = blockIdx.x * kWordWarps + threadIdx.x / 32;
+  const int words = (src.width + kWordSamples - 1) / kWordSamples;
+  if (strip * kStripWords >= words)
+    return;  // the whole warp: no shuffle misses a lane
+  const int first_word = strip * kStripWords - word_halo(R);
+  const int band_y = blockIdx.y * band_rows;
+  const int rows = min(band_rows, src.height - band_y);
+  // Whether every word the warp loads, in every row the band reads, lies inside.
+  const bool inside = first_word >= 0 && kWordSamples * (first_word + 32) <= src.width &&
+                      band_y - R >= 0 && band_y + rows + R <= src.height;
+  if (inside)
+    word_strip<R, true>(src, dst, taps, sharpening, first_word, band_y, rows);
+  else
+    word_strip<R, false>(src, dst, taps, sharpening, first_word, band_y, rows);
+}
+
+// ---------------------------------------------------------------------------------
 // Launches.
 
 template <typename Sample, int kTileWidth>
@@ -288,6 +525,95 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   return cudaGetLastError();
 }
 
+// Whether the register kernel takes the call: 8-bit samples side by side in 4-byte
+// aligned rows, both radii up to kWordMaxRadius, symmetric vertical taps.
+bool fits_word_kernel(const Plane &src, const Plane &dst, SampleDepth depth,
+                      const GaussParams &params) {
+  const auto word_rows = [](const Plane &plane) {
+    return plane.pixel_stride == 1 && reinterpret_cast<uintptr_t>(plane.data) % 4 == 0 &&
+           plane.row_pitch % 4 == 0;
+  };
+  const std::vector<int32_t> &taps_y = params.taps_y;
+  return depth == SampleDepth::U8 && word_rows(src) && word_rows(dst) &&
+         int(params.taps_x.size()) / 2 <= kWordMaxRadius &&
+         int(taps_y.size()) / 2 <= kWordMaxRadius &&
+         std::equal(taps_y.begin(), taps_y.end(), taps_y.rbegin());
+}
+
+// The 2 radius + 1 taps centred on `taps`, the rest zero.
+std::vector<uint32_t> padded_taps(const std::vector<int32_t> &taps, int radius) {
+  std::vector<uint32_t> padded(2 * radius + 1, 0);
+  std::copy(taps.begin(), taps.end(), padded.begin() + (radius - int(taps.size()) / 2));
+  return padded;
+}
+
+WordTaps make_word_taps(const GaussParams &params, int radius) {
+  const std::vector<uint32_t> x = padded_taps(params.taps_x, radius);
+  const std::vector<uint32_t> y = padded_taps(params.taps_y, radius);
+  WordTaps taps{};
+  for (int c = 0; c < kWordSamples; ++c)
+    for (int k = -kWordMaxHalo; k <= kWordMaxHalo; ++k)
+      for (int b = 0; b < kWordSamples; ++b) {
+        // Sample 4 k + b - c from column c, tap radius + that.
+        const int index = radius + kWordSamples * k + b - c;
+        const uint32_t tap = index >= 0 && index <= 2 * radius ? x[index] : 0;
+        // Taps are at most 2^12: the high byte too fits 8 bits.
+        taps.high[c][kWordMaxHalo + k] |= (tap >> 8) << (8 * b);
+        taps.low[c][kWordMaxHalo + k] |= (tap & 0xffu) << (8 * b);
+      }
+  for (int k = 0; k <= radius; ++k)
+    taps.vertical[k] = y[radius + k];
+  return taps;
+}
+
+// Bands of at least this many rows, so that the 2 R rows of halo each band sums
+// horizontally stay a small part of its work.
+constexpr int word_min_band_rows(int radius) { return std::max(kMinBandRows, 4 * radius); }
+
+template <int R>
+cudaError_t launch_word_strips(const SourceView<uint8_t> &src,
+                               const DestinationView<uint8_t> &dst, const WordTaps &taps,
+                               const Sharpening &sharpening, cudaStream_t stream) {
+  const auto kernel = gauss_word_kernel<R>;
+  constexpr int kThreads = 32 * kWordWarps;
+  int resident = 0;
+  if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
+    return e;
+  // As launch_strips: bands enough for one wave of resident warps.
+  const int strips = ceil_div(ceil_div(src.width, kWordSamples), 32 - 2 * word_halo(R));
+  const int bands = ceil_div(std::max(1, resident) * kWordWarps, strips);
+  const int band_rows = std::max(
+      {ceil_div(src.height, bands), word_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
+  const dim3 grid(ceil_div(strips, kWordWarps), ceil_div(src.height, band_rows));
+  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, band_rows);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_word(const SourceView<uint8_t> &src, const DestinationView<uint8_t> &dst,
+                        const GaussParams &params, const Sharpening &sharpening,
+                        cudaStream_t stream) {
+  // A single tap (radius 0) takes the smallest kernel, zero taps around it.
+  const int radius = std::max<int>(1, std::max(params.taps_x.size(), params.taps_y.size()) / 2);
+  const WordTaps taps = make_word_taps(params, radius);
+  switch (radius) {
+  case 1:
+    return launch_word_strips<1>(src, dst, taps, sharpening, stream);
+  case 2:
+    return launch_word_strips<2>(src, dst, taps, sharpening, stream);
+  case 3:
+    return launch_word_strips<3>(src, dst, taps, sharpening, stream);
+  case 4:
+    return launch_word_strips<4>(src, dst, taps, sharpening, stream);
+  case 5:
+    return launch_word_strips<5>(src, dst, taps, sharpening, stream);
+  case 6:
+    return launch_word_strips<6>(src, dst, taps, sharpening, stream);
+  case 7:
+    return launch_word_strips<7>(src, dst, taps, sharpening, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
 template <typename Sample>
 cudaError_t launch(const Plane &src, const Plane &dst, const GaussParams &params,
                    cudaStream_t stream) {
@@ -297,13 +623,17 @@ cudaError_t launch(const Plane &src, const Plane &dst, const GaussParams &params
                                                std::numeric_limits<Sample>::max()))};
   const DestinationView<Sample> destination{dst.data, dst.width, dst.height, dst.row_pitch,
                                             dst.pixel_stride};
+  const Sharpening sharpening{params.mode == GaussMode::Unsharp, params.amount_q8,
+                              params.threshold};
+  if constexpr (std::is_same_v<Sample, uint8_t>) {
+    if (fits_word_kernel(src, dst, SampleDepth::U8, params))
+      return launch_word(source, destination, params, sharpening, stream);
+  }
   Taps taps{};
   std::copy(params.taps_x.begin(), params.taps_x.end(), taps.x);
   std::copy(params.taps_y.begin(), params.taps_y.end(), taps.y);
   taps.radius_x = int(params.taps_x.size()) / 2;
   taps.radius_y = int(params.taps_y.size()) / 2;
-  const Sharpening sharpening{params.mode == GaussMode::Unsharp, params.amount_q8,
-                              params.threshold};
   if (StripShape<Sample, kWideTile>::ring_bytes(taps.radius_y) <= kWideTileMaxRingBytes)
     return launch_strips<Sample, kWideTile>(source, destination, taps, sharpening, stream);
   return launch_strips<Sample, kNarrowTile>(source, destination, taps, sharpening, stream);

@@ -2,26 +2,40 @@
 //
 // Every block counts its share of the region into sub-histograms in shared memory and
 // adds them, with global atomics, into running totals kept in the workspace; the last
-// block to finish (an atomic ticket) copies the totals out as the frame's result and
+// block to finish (an atomic ticket) turns the totals into the frame's result and
 // zeroes them for the next frame. So nothing is cleared before a launch, and the serial
 // tail costs O(bins), where merging a copy per block would cost O(blocks x bins).
+//
+// 8-bit samples (value_histogram_kernel) are counted by value, as the CPU backend
+// does: a sample's byte is its sub-histogram index, so the per-sample work is two
+// instructions, a byte permutation that forms the count's address and a shared-memory
+// atomic, whatever the bins, range or region. The last block maps the 256 value counts
+// to bins, below and above, and derives min, max and sum from them. Packed rows are
+// read as whole 16-byte aligned chunks, several loads in flight per thread, their few
+// samples outside whole chunks apart.
+//
+// 16-bit samples (slot_histogram_kernel) are binned per sample, with a running sum,
+// min and max per thread.
 //
 // Collisions: lanes of a warp that add to one shared-memory word take turns, and in a
 // constant image every add collides. Two things keep such images as fast as random
 // ones:
 //  - replicated sub-histograms: bin b of replica r is word b * R + r, and lane l adds
 //    to replica l % R. With R = 32 each lane has its own bank and word whatever the
-//    data (no conflict at all); with fewer, at most 32 / R lanes share a word.
-//  - runs: a thread whose chunk of samples holds one value adds them in one atomic.
-// R is the largest power of two up to 32 whose sub-histograms fit kReplicaBytes: 32
-// for every 8-bit histogram (at most 256 bins) and 16-bit ones up to 256 bins, halving
-// as the bins double, down to 1 for 4097 to 8192 bins. Beyond, one copy while the
-// device's shared memory per block holds it (up to 58K bins on Hopper, 41K on A100,
-// 25K on sm_86/89, 16K on Turing); beyond that (65536 bins everywhere), blocks add
-// straight to the totals in global memory. There a warp first combines its lanes'
-// adds to one bin (__match_any_sync), or to one value across the warp, since
-// same-address atomics from every multiprocessor queue at one L2 slice.
+//    data (no conflict at all); with fewer, at most 32 / R lanes share a word. The
+//    256 values of 8-bit samples always have 32, laid out differently (ValueCounter).
+//  - (16-bit) runs: a thread whose chunk of samples holds one value adds them in one
+//    atomic.
+// For 16-bit samples R is the largest power of two up to 32 whose sub-histograms fit
+// kReplicaBytes: 32 up to 256 bins, halving as the bins double, down to 1 for 4097 to
+// 8192 bins. Beyond, one copy while the device's shared memory per block holds it (up
+// to 58K bins on Hopper, 41K on A100, 25K on sm_86/89, 16K on Turing); beyond that
+// (65536 bins everywhere), blocks add straight to the totals in global memory. There a
+// warp first combines its lanes' adds to one bin (__match_any_sync), or to one value
+// across the warp, since same-address atomics from every multiprocessor queue at one
+// L2 slice.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 #include "cuda_views.cuh"
@@ -30,10 +44,11 @@
 namespace cf {
 namespace {
 
-constexpr int kThreads = 512;
+constexpr int kThreads = 512;  // of slot_histogram_kernel
 constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kLanes = 32;
 constexpr int kChunkBytes = 16;  // one vector load
-constexpr int kMaxReplicas = 32;
+constexpr int kMaxReplicas = kLanes;
 constexpr size_t kReplicaBytes = 40 * 1024;
 constexpr size_t kDefaultSharedBytes = 48 * 1024;
 
@@ -44,8 +59,19 @@ constexpr int below_slot(int bins) { return bins + 1; }
 constexpr int slot_count(int bins) { return bins + 2; }
 constexpr uint32_t kNoSlot = 0xffffffffu;  // an invalid sample, counted nowhere
 
+// value_histogram_kernel: one block per multiprocessor, whose threads all take part
+// in merging its sub-histograms (kMergeThreadsPerValue per value).
+constexpr int kValues = 256;  // of an 8-bit sample
+constexpr int kMergeThreadsPerValue = 4;
+constexpr int kValueThreads = kValues * kMergeThreadsPerValue;
+// Copies of the value totals in the workspace, block b adding to copy b % kValueCopies:
+// blocks finish at about the same time, and fewer of them then queue at each counter.
+constexpr int kValueCopies = 16;
+constexpr int kLoadsInFlight = 4;  // 16-byte loads a thread issues before counting them
+
 // The workspace: running totals that every block adds to and the last block empties,
-// zero between launches (zero is neutral for each), then slot_count(bins) counts.
+// zero between launches (zero is neutral for each), then the counts:
+// slot_count(bins) of them for 16-bit samples, kValueCopies x kValues for 8-bit ones.
 struct Totals {
   unsigned long long sum;
   unsigned int ticket;  // blocks finished in this launch
@@ -55,12 +81,11 @@ struct Totals {
 constexpr size_t kCountsOffset = 256;
 static_assert(sizeof(Totals) <= kCountsOffset, "counts follow the totals");
 
-// A block's totals in shared memory, ahead of its sub-histograms.
+// A block's sum, min and max in shared memory, ahead of its sub-histograms.
 struct alignas(16) BlockTotals {
   unsigned long long sum;
   unsigned int min;
   unsigned int max;
-  int is_last;
 };
 constexpr size_t kBlockTotalsBytes = sizeof(BlockTotals);
 static_assert(kBlockTotalsBytes % 16 == 0, "sub-histograms stay aligned");
@@ -303,33 +328,15 @@ __device__ void count_global(uint32_t *counts, const Chunk<Sample> &chunk,
   }
 }
 
-// kInShared: counts in `replicas` sub-histograms in shared memory, else straight into
-// the totals in global memory. replicas is a power of two passed as a count, not a
-// shift: the compiler then forms a slot's address in one multiply-add, not three steps.
-template <typename Sample, typename Rows, bool kInShared>
-__global__ void __launch_bounds__(kThreads)
-    histogram_kernel(Region region, Binning binning, int replicas, uint32_t samples,
-                     Totals *totals, uint32_t *bins_out, HistogramSummary *summary_out) {
-  extern __shared__ uint4 shared_memory[];  // 16-byte aligned
-  BlockTotals &block = *reinterpret_cast<BlockTotals *>(shared_memory);
-  uint32_t *const sub_histograms =
-      reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(shared_memory) + kBlockTotalsBytes);
-  uint32_t *const counts =
-      reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(totals) + kCountsOffset);
-  const int bins = binning.bins;
-  const unsigned lane = threadIdx.x % 32;
-
-  for (int i = threadIdx.x; i < slot_count(bins) * replicas; i += kThreads)
-    sub_histograms[i] = 0;
-  if (threadIdx.x == 0)
-    block = {0, 0xffffffffu, 0, 0};
-  __syncthreads();
-
-  // Items in row-major order, item i taken by thread i % (threads of the grid). Every
-  // lane of a warp takes the same number of turns (those past the end with nothing to
-  // count), so the warp-wide steps of count_global find the whole warp.
-  const unsigned grid_threads = gridDim.x * kThreads;
-  const unsigned thread = blockIdx.x * kThreads + threadIdx.x;
+// Calls count(chunk) for this thread's chunks of the region: items in row-major order,
+// item i taken by thread i % (threads of the grid). Every lane of a warp takes the same
+// number of turns (those past the end with a chunk of no valid sample), so that count
+// may hold warp-wide steps.
+template <typename Sample, typename Rows, typename Count>
+__device__ void for_each_chunk(const Region &region, Count count) {
+  const unsigned lane = threadIdx.x % kLanes;
+  const unsigned grid_threads = gridDim.x * blockDim.x;
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t items = uint64_t(region.height) * unsigned(region.items_per_row);
   const uint64_t warp_first = thread - lane;
   const unsigned turns =
@@ -338,10 +345,6 @@ __global__ void __launch_bounds__(kThreads)
   int c = int(thread % region.items_per_row);
   const unsigned step_rows = grid_threads / region.items_per_row;
   const int step_items = int(grid_threads % region.items_per_row);
-
-  const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
-                        uint32_t(replicas)};
-  ThreadTotals mine;
   for (unsigned turn = 0; turn < turns; ++turn) {
     Chunk<Sample> chunk;
     if (y < region.height) {
@@ -353,11 +356,7 @@ __global__ void __launch_bounds__(kThreads)
       for (int k = 0; k < Chunk<Sample>::kSamples; ++k)
         chunk.sample[k] = 0;
     }
-    mine.add(chunk);
-    if constexpr (kInShared)
-      count_shared(replica, chunk, binning);
-    else
-      count_global(counts, chunk, binning);
+    count(chunk);
     y += step_rows;
     c += step_items;
     if (c >= region.items_per_row) {
@@ -365,17 +364,75 @@ __global__ void __launch_bounds__(kThreads)
       ++y;
     }
   }
+}
 
-  // The block's sum, min and max: warp reductions, then one shared-memory atomic each
-  // per warp.
-  const unsigned long long sum = warp_reduce(mine.sum, [](auto a, auto b) { return a + b; });
-  const uint32_t min = warp_reduce(mine.min, [](uint32_t a, uint32_t b) { return ::min(a, b); });
-  const uint32_t max = warp_reduce(mine.max, [](uint32_t a, uint32_t b) { return ::max(a, b); });
-  if (lane == 0) {
+// Adds every thread's sum, min and max to the block's: warp reductions, then one
+// shared-memory atomic each per warp. Whole warps call it.
+__device__ void add_to_block(BlockTotals &block, unsigned long long sum, uint32_t min,
+                             uint32_t max) {
+  sum = warp_reduce(sum, [](auto a, auto b) { return a + b; });
+  min = warp_reduce(min, [](uint32_t a, uint32_t b) { return ::min(a, b); });
+  max = warp_reduce(max, [](uint32_t a, uint32_t b) { return ::max(a, b); });
+  if (threadIdx.x % kLanes == 0) {
     atomicAdd(&block.sum, sum);
     atomicMin(&block.min, min);
     atomicMax(&block.max, max);
   }
+}
+
+// Whether this block is the launch's last to finish; every thread of the block calls it
+// after its last addition to the totals. The last block to take a ticket sees every
+// other block's additions: the barrier orders the block's additions before thread 0's
+// fence, the fence before its ticket (as in a cooperative groups grid sync). atomicInc
+// wraps the ticket back to 0 for the next launch.
+__device__ bool is_last_block(Totals *totals) {
+  __shared__ bool is_last;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    const bool last = atomicInc(&totals->ticket, gridDim.x - 1) == gridDim.x - 1;
+    if (last)
+      __threadfence();
+    is_last = last;
+  }
+  __syncthreads();
+  return is_last;
+}
+
+// 16-bit samples. kInShared: counts in `replicas` sub-histograms in shared memory, else
+// straight into the totals in global memory. replicas is a power of two passed as a
+// count, not a shift: the compiler then forms a slot's address in one multiply-add, not
+// three steps.
+template <typename Sample, typename Rows, bool kInShared>
+__global__ void __launch_bounds__(kThreads)
+    slot_histogram_kernel(Region region, Binning binning, int replicas, uint32_t samples,
+                          Totals *totals, uint32_t *bins_out, HistogramSummary *summary_out) {
+  extern __shared__ uint4 shared_memory[];  // 16-byte aligned
+  BlockTotals &block = *reinterpret_cast<BlockTotals *>(shared_memory);
+  uint32_t *const sub_histograms =
+      reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(shared_memory) + kBlockTotalsBytes);
+  uint32_t *const counts =
+      reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(totals) + kCountsOffset);
+  const int bins = binning.bins;
+  const unsigned lane = threadIdx.x % kLanes;
+
+  for (int i = threadIdx.x; i < slot_count(bins) * replicas; i += kThreads)
+    sub_histograms[i] = 0;
+  if (threadIdx.x == 0)
+    block = {0, 0xffffffffu, 0};
+  __syncthreads();
+
+  const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
+                        uint32_t(replicas)};
+  ThreadTotals mine;
+  for_each_chunk<Sample, Rows>(region, [&](const Chunk<Sample> &chunk) {
+    mine.add(chunk);
+    if constexpr (kInShared)
+      count_shared(replica, chunk, binning);
+    else
+      count_global(counts, chunk, binning);
+  });
+  add_to_block(block, mine.sum, mine.min, mine.max);
   __syncthreads();
 
   // Into the totals: each slot the sum of its replicas, read starting at a different
@@ -397,20 +454,7 @@ __global__ void __launch_bounds__(kThreads)
     atomicMax(&totals->max, block.max);
   }
 
-  // The last block to take a ticket sees every other block's additions: the barrier
-  // orders the block's additions before thread 0's fence, the fence before its ticket
-  // (as in a cooperative groups grid sync). atomicInc wraps the ticket back to 0 for
-  // the next launch.
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    const bool is_last = atomicInc(&totals->ticket, gridDim.x - 1) == gridDim.x - 1;
-    if (is_last)
-      __threadfence();
-    block.is_last = is_last;
-  }
-  __syncthreads();
-  if (!block.is_last)
+  if (!is_last_block(totals))
     return;
   for (int bin = threadIdx.x; bin < bins; bin += kThreads)
     bins_out[bin] = atomicExch(&counts[bin], 0u);
@@ -424,6 +468,271 @@ __global__ void __launch_bounds__(kThreads)
     summary.max = atomicExch(&totals->max, 0u);
     *summary_out = summary;
   }
+}
+
+// ---------------------------------------------------------------------------------
+// 8-bit samples, counted by value.
+
+// The sub-histograms of the sample values in shared memory: value v's kLanes counts,
+// one for each lane, lie in the first half of its kValueBytes, so that the address of
+// a sample's count is a byte permutation away (ValueCounter::add_byte): the value as
+// the second byte, the lane's offset as the first. The offsets (lane % 16) * 8 +
+// (lane / 16) * 4 put the 32 lanes of a warp on 32 different banks whatever the data.
+// The second halves stay unused: neither cleared nor read.
+constexpr int kValueBytes = 256;
+constexpr int kValueCountsBytes = kLanes * sizeof(uint32_t);  // the first half
+constexpr size_t kValueSharedBytes = (kValues - 1) * kValueBytes + kValueCountsBytes;
+
+struct ValueCounter {
+  uint32_t sub_histograms;  // shared-memory address
+  uint32_t lane_offset;     // of the lane's count, in bytes, below kValueCountsBytes
+
+  __device__ static uint32_t lane_offset_of(unsigned lane) {
+    return lane % 16 * 8 + lane / 16 * 4;
+  }
+
+  __device__ void add_at(uint32_t offset) const {
+    // A shared-memory reduction on a 32-bit address, so that the compiler folds the
+    // sub-histograms' address into the instruction rather than adding it apart.
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(sub_histograms + offset) : "memory");
+  }
+
+  __device__ void add(uint32_t value) const { add_at(value * kValueBytes + lane_offset); }
+
+  // Byte k of word: the offset of its count in one byte permutation (byte k of word as
+  // the second byte, the lane's offset as the first, zeros from the offset's second
+  // byte above).
+  __device__ void add_byte(uint32_t word, int k) const {
+    static_assert(kValueBytes == 256 && kValueCountsBytes <= 256, "value * 256 + offset");
+    add_at(__byte_perm(word, lane_offset, 0x5504 | k << 4));
+  }
+
+  __device__ void add_chunk(const uint4 &chunk) const {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      add_byte(chunk.x, k);
+      add_byte(chunk.y, k);
+      add_byte(chunk.z, k);
+      add_byte(chunk.w, k);
+    }
+  }
+};
+
+// Packed 8-bit rows (pixel_stride 1), each read as the same number of whole 16-byte
+// aligned chunks from its first aligned sample on, and the samples outside those
+// chunks (its edges: at most 15 before and 30 in all) one by one.
+//
+// Thread t takes chunk t % chunks_per_row of row t / chunks_per_row, then that of every
+// row_step-th row after it, where row_step = (threads of the grid) / chunks_per_row:
+// the address of its next chunk is one addition and one rounding up away. The host
+// works out what follows from row_step (fit_to_grid) and so saves every thread three
+// divisions.
+struct ChunkedRows {
+  const uint8_t *first;  // sample (roi_x, roi_y)
+  ptrdiff_t row_pitch;
+  unsigned height;
+  unsigned chunks_per_row;
+  unsigned edge_samples;    // per row: width - 16 chunks_per_row, at most 30
+  unsigned chunk_threads;   // row_step * chunks_per_row: the threads that take chunks
+  unsigned turns;           // chunks of each of those, height / row_step,
+  unsigned longer_threads;  // and one more for threads below this
+  ptrdiff_t step;           // bytes from a thread's chunk to its next: row_step rows
+};
+static_assert(2 * (kChunkBytes - 1) < kLanes, "a warp reads a row's edges at once");
+
+ChunkedRows chunked_rows(const uint8_t *first, ptrdiff_t row_pitch, int width, int height) {
+  // The rows' alignments repeat after at most 16 rows; every row holds this many
+  // whole chunks after its first aligned sample.
+  unsigned chunks = unsigned(width) / kChunkBytes;
+  for (int y = 0; y < std::min(height, kChunkBytes); ++y) {
+    const uintptr_t row = reinterpret_cast<uintptr_t>(first) + uintptr_t(y * row_pitch);
+    const unsigned head = unsigned(-row % kChunkBytes);
+    const unsigned whole = head < unsigned(width) ? (unsigned(width) - head) / kChunkBytes : 0;
+    chunks = std::min(chunks, whole);
+  }
+  ChunkedRows rows{};
+  rows.first = first;
+  rows.row_pitch = row_pitch;
+  rows.height = unsigned(height);
+  rows.chunks_per_row = chunks;
+  rows.edge_samples = unsigned(width) - chunks * kChunkBytes;
+  return rows;
+}
+
+// grid_threads: at least chunks_per_row.
+void fit_to_grid(ChunkedRows &rows, unsigned grid_threads) {
+  if (rows.chunks_per_row == 0)
+    return;  // no thread takes chunks
+  const unsigned row_step = grid_threads / rows.chunks_per_row;
+  rows.chunk_threads = row_step * rows.chunks_per_row;
+  rows.turns = rows.height / row_step;
+  rows.longer_threads = rows.height % row_step * rows.chunks_per_row;
+  rows.step = ptrdiff_t(row_step) * rows.row_pitch;
+}
+
+__device__ uintptr_t row_address(const ChunkedRows &rows, unsigned y) {
+  return reinterpret_cast<uintptr_t>(rows.first) + uintptr_t(ptrdiff_t(y) * rows.row_pitch);
+}
+
+// Samples before a row's first 16-byte aligned one.
+__device__ unsigned head_samples(uintptr_t row) { return unsigned(-row % kChunkBytes); }
+
+// Loads `chunks` (kWhole: kLoadsInFlight) chunks, one per row, from the one whose
+// first sample lies at or after `position` on, `step` bytes apart, then counts them.
+template <bool kWhole>
+__device__ void count_loads(uintptr_t &position, uintptr_t step, unsigned chunks,
+                            const ValueCounter &counter) {
+  uint4 loaded[kLoadsInFlight];
+#pragma unroll
+  for (int k = 0; k < kLoadsInFlight; ++k) {
+    if (kWhole || k < int(chunks)) {
+      const uintptr_t aligned = (position + kChunkBytes - 1) & ~uintptr_t(kChunkBytes - 1);
+      loaded[k] = __ldg(reinterpret_cast<const uint4 *>(aligned));
+      position += step;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kLoadsInFlight; ++k)
+    if (kWhole || k < int(chunks))
+      counter.add_chunk(loaded[k]);
+}
+
+// The whole chunks.
+__device__ void count_chunks(const ChunkedRows &rows, const ValueCounter &counter) {
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+  if (thread >= rows.chunk_threads)
+    return;
+  const unsigned turns = rows.turns + (thread < rows.longer_threads ? 1 : 0);
+  const unsigned per_row = rows.chunks_per_row;
+  // Chunk c of a row starts at the first aligned address at or after row + 16 c.
+  uintptr_t position = row_address(rows, thread / per_row) + thread % per_row * kChunkBytes;
+  const uintptr_t step = uintptr_t(rows.step);
+  unsigned turn = 0;
+  for (; turns - turn >= kLoadsInFlight; turn += kLoadsInFlight)
+    count_loads<true>(position, step, kLoadsInFlight, counter);
+  if (turn < turns)
+    count_loads<false>(position, step, turns - turn, counter);
+}
+
+// The edges: row y taken by warp y % (warps of the grid), one sample per lane.
+__device__ void count_edges(const ChunkedRows &rows, const ValueCounter &counter) {
+  const unsigned lane = threadIdx.x % kLanes;
+  if (lane >= rows.edge_samples)
+    return;
+  const unsigned grid_warps = gridDim.x * blockDim.x / kLanes;
+  const unsigned chunk_bytes = rows.chunks_per_row * kChunkBytes;
+  for (unsigned y = (blockIdx.x * blockDim.x + threadIdx.x) / kLanes; y < rows.height;
+       y += grid_warps) {
+    const uintptr_t row = row_address(rows, y);
+    // Lanes below the head read it, the others the samples after the chunks. A row
+    // without chunks is all edge, its head at most as long.
+    const unsigned x = lane < head_samples(row) ? lane : lane + chunk_bytes;
+    counter.add(__ldg(reinterpret_cast<const uint8_t *>(row + x)));
+  }
+}
+
+__device__ void count_values(const ChunkedRows &rows, const ValueCounter &counter) {
+  count_chunks(rows, counter);
+  count_edges(rows, counter);
+}
+
+// Any pixel stride: the chunks of StridedRows.
+__device__ void count_values(const Region &region, const ValueCounter &counter) {
+  for_each_chunk<uint8_t, StridedRows<uint8_t>>(region, [&](const Chunk<uint8_t> &chunk) {
+#pragma unroll
+    for (int k = 0; k < Chunk<uint8_t>::kSamples; ++k)
+      if (chunk.is_valid(k))
+        counter.add(chunk.sample[k]);
+  });
+}
+
+// Adds each value's count, the sum of its lanes' counts, to `totals`:
+// kMergeThreadsPerValue threads per value, each reading 8 counts in two 16-byte reads,
+// in an order that puts the 8 threads of each quarter warp on different banks.
+__device__ void merge_values(const uint4 *sub_histograms, uint32_t *totals) {
+  static_assert(kMergeThreadsPerValue * 8 * sizeof(uint32_t) == kValueCountsBytes,
+                "8 counts per thread");
+  const unsigned value = threadIdx.x / kMergeThreadsPerValue;
+  const unsigned part = threadIdx.x % kMergeThreadsPerValue;
+  const uint4 *counts = sub_histograms + value * (kValueBytes / 16) + 2 * part;
+  const uint4 a = counts[value % 2];
+  const uint4 b = counts[1 - value % 2];
+  uint32_t count = a.x + a.y + a.z + a.w + b.x + b.y + b.z + b.w;
+  count += __shfl_xor_sync(kFullMask, count, 1);
+  count += __shfl_xor_sync(kFullMask, count, 2);
+  if (part == 0 && count != 0)
+    atomicAdd(&totals[value], count);
+}
+
+// The last block: the value totals (emptied) to bins, below, above, sum, min and max.
+// slots: shared memory for slot_count(bins) counts.
+__device__ void finish_values(const Binning &binning, uint32_t samples, uint32_t *value_totals,
+                              uint32_t *slots, uint32_t *bins_out,
+                              HistogramSummary *summary_out) {
+  __shared__ BlockTotals block;
+  const int bins = binning.bins;
+  for (int slot = threadIdx.x; slot < slot_count(bins); slot += blockDim.x)
+    slots[slot] = 0;
+  if (threadIdx.x == 0)
+    block = {0, 0xffffffffu, 0};
+  __syncthreads();
+  static_assert(kValues % kLanes == 0 && kValues <= kValueThreads, "whole warps, one value each");
+  if (threadIdx.x < kValues) {
+    const uint32_t value = threadIdx.x;
+    uint32_t count = 0;
+#pragma unroll
+    for (int copy = 0; copy < kValueCopies; ++copy)
+      count += atomicExch(&value_totals[copy * kValues + value], 0u);
+    if (count != 0)
+      atomicAdd(&slots[binning.slot(value)], count);
+    add_to_block(block, uint64_t(value) * count, count != 0 ? value : 0xffffffffu,
+                 count != 0 ? value : 0);
+  }
+  __syncthreads();
+  for (int bin = threadIdx.x; bin < bins; bin += blockDim.x)
+    bins_out[bin] = slots[bin];
+  if (threadIdx.x == 0) {
+    HistogramSummary summary;
+    summary.sum = block.sum;
+    summary.samples = samples;
+    summary.below = slots[below_slot(bins)];
+    summary.above = slots[above_slot(bins)];
+    summary.min = block.min;  // the region is never empty
+    summary.max = block.max;
+    *summary_out = summary;
+  }
+}
+
+// Rows: ChunkedRows or Region (with StridedRows).
+// Needs kValueSharedBytes of dynamic shared memory.
+template <typename Rows>
+__global__ void __launch_bounds__(kValueThreads, 1)
+    value_histogram_kernel(Rows rows, Binning binning, uint32_t samples, Totals *totals,
+                           uint32_t *bins_out, HistogramSummary *summary_out) {
+  static_assert(slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= kValueSharedBytes,
+                "the slots fit the sub-histograms");
+  extern __shared__ uint4 shared_memory[];  // 16-byte aligned
+  uint32_t *const value_totals =
+      reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(totals) + kCountsOffset);
+
+  // The counts: kValueCountsBytes / 16 vectors of each value's kValueBytes / 16.
+  constexpr int kCountVectors = kValueCountsBytes / 16;
+  static_assert(kValues * kCountVectors % kValueThreads == 0, "whole turns");
+#pragma unroll
+  for (int turn = 0; turn < kValues * kCountVectors / kValueThreads; ++turn) {
+    const unsigned vector = turn * kValueThreads + threadIdx.x;
+    shared_memory[vector / kCountVectors * (kValueBytes / 16) + vector % kCountVectors] =
+        make_uint4(0, 0, 0, 0);
+  }
+  __syncthreads();
+  const ValueCounter counter{uint32_t(__cvta_generic_to_shared(shared_memory)),
+                             ValueCounter::lane_offset_of(threadIdx.x % kLanes)};
+  count_values(rows, counter);
+  __syncthreads();
+  merge_values(shared_memory, value_totals + blockIdx.x % kValueCopies * kValues);
+  if (is_last_block(totals))
+    finish_values(binning, samples, value_totals, reinterpret_cast<uint32_t *>(shared_memory),
+                  bins_out, summary_out);
 }
 
 // ---------------------------------------------------------------------------------
@@ -442,19 +751,31 @@ int replicas_for(int bins, size_t max_shared) {
   return kBlockTotalsBytes + sub_histogram_bytes(bins, 1) <= max_shared ? 1 : 0;
 }
 
-using Kernel = void (*)(Region, Binning, int, uint32_t, Totals *, uint32_t *,
-                        HistogramSummary *);
+template <typename Rows>
+Region region_of(const Plane &src, const HistogramRegion &roi) {
+  return {src.data + roi.y * src.row_pitch + ptrdiff_t(roi.x) * src.pixel_stride,
+          src.row_pitch,
+          src.pixel_stride,
+          roi.width,
+          unsigned(roi.height),
+          Rows::items_per_row(roi.width)};
+}
 
-template <typename Sample, typename Rows>
-cudaError_t launch(const Plane &src, const HistogramParams &params, uint32_t *bins,
-                   HistogramSummary *summary, void *workspace, cudaStream_t stream) {
+// One wave of resident blocks, but none whose threads would all find nothing to do:
+// more blocks would only add sub-histograms to clear and merge.
+int grid_blocks(uint64_t busy_threads, int threads, int resident) {
+  const uint64_t wanted = (busy_threads + threads - 1) / threads;
+  return int(std::max<uint64_t>(1, std::min<uint64_t>(wanted, uint64_t(resident))));
+}
+
+using SlotKernel = void (*)(Region, Binning, int, uint32_t, Totals *, uint32_t *,
+                            HistogramSummary *);
+
+template <typename Rows>
+cudaError_t launch_slots(const Plane &src, const HistogramParams &params, uint32_t *bins,
+                         HistogramSummary *summary, void *workspace, cudaStream_t stream) {
   const HistogramRegion roi = resolve_region(params, src);
-  const Region region{src.data + roi.y * src.row_pitch + ptrdiff_t(roi.x) * src.pixel_stride,
-                      src.row_pitch,
-                      src.pixel_stride,
-                      roi.width,
-                      unsigned(roi.height),
-                      Rows::items_per_row(roi.width)};
+  const Region region = region_of<Rows>(src, roi);
 
   int device = 0;
   int max_shared = 0;
@@ -466,18 +787,19 @@ cudaError_t launch(const Plane &src, const HistogramParams &params, uint32_t *bi
       e != cudaSuccess)
     return e;
   const int replicas = replicas_for(params.bins, size_t(max_shared));
-  Kernel kernel = histogram_kernel<Sample, Rows, true>;
-  // 8-bit histograms have at most 256 bins: always in shared memory, 32 replicas.
-  static_assert(size_t(slot_count(256)) * kMaxReplicas * sizeof(uint32_t) <= kReplicaBytes);
-  if constexpr (sizeof(Sample) == 2)
-    if (replicas == 0)
-      kernel = histogram_kernel<Sample, Rows, false>;
+  const SlotKernel kernel = replicas != 0 ? slot_histogram_kernel<uint16_t, Rows, true>
+                                          : slot_histogram_kernel<uint16_t, Rows, false>;
   const size_t shared_bytes = kBlockTotalsBytes + sub_histogram_bytes(params.bins, replicas);
   if (shared_bytes > kDefaultSharedBytes) {
-    // Always the device's limit, so that host threads launching it with different bin
-    // counts never lower the limit under one another's launch.
-    if (const cudaError_t e =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_shared);
+    // Always the device's limit (less the kernel's static shared memory), so that host
+    // threads launching it with different bin counts never lower the limit under one
+    // another's launch.
+    cudaFuncAttributes attributes{};
+    if (const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel); e != cudaSuccess)
+      return e;
+    if (const cudaError_t e = cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            max_shared - int(attributes.sharedSizeBytes));
         e != cudaSuccess)
       return e;
   }
@@ -485,32 +807,94 @@ cudaError_t launch(const Plane &src, const HistogramParams &params, uint32_t *bi
       e != cudaSuccess)
     return e;
 
-  // One wave of resident blocks, each thread with at least one item: more blocks would
-  // only add sub-histograms to clear and merge.
   const uint64_t items = uint64_t(roi.height) * unsigned(region.items_per_row);
-  const uint64_t wanted = (items + kThreads - 1) / kThreads;
-  const int blocks = int(std::max<uint64_t>(
-      1, std::min<uint64_t>(wanted, uint64_t(resident))));
-  kernel<<<blocks, kThreads, shared_bytes, stream>>>(
+  kernel<<<grid_blocks(items, kThreads, resident), kThreads, shared_bytes, stream>>>(
       region, make_binning(params), replicas,
       uint32_t(roi.width) * uint32_t(roi.height), static_cast<Totals *>(workspace), bins,
       summary);
   return cudaGetLastError();
 }
 
-template <typename Sample>
-cudaError_t launch_depth(const Plane &src, const HistogramParams &params, uint32_t *bins,
-                         HistogramSummary *summary, void *workspace, cudaStream_t stream) {
-  if (src.pixel_stride == int(sizeof(Sample)))
-    return launch<Sample, PackedRows<Sample>>(src, params, bins, summary, workspace, stream);
-  return launch<Sample, StridedRows<Sample>>(src, params, bins, summary, workspace, stream);
+// The resident blocks of value_histogram_kernel<Rows> on the current device, after
+// letting it have its shared memory. Once per device: on every frame, the host time of
+// the occupancy query would delay the launch, and an idle device waits for it.
+template <typename Rows>
+cudaError_t value_wave(int *resident) {
+  constexpr int kKnownDevices = 64;
+  static std::atomic<int> known[kKnownDevices];  // 0 until found
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    return e;
+  if (device < kKnownDevices && (*resident = known[device].load(std::memory_order_relaxed)))
+    return cudaSuccess;
+  if (const cudaError_t e = cudaFuncSetAttribute(value_histogram_kernel<Rows>,
+                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 int(kValueSharedBytes));
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = resident_blocks(value_histogram_kernel<Rows>, kValueThreads,
+                                            kValueSharedBytes, resident);
+      e != cudaSuccess)
+    return e;
+  if (device < kKnownDevices)
+    known[device].store(*resident, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+// The blocks of value_histogram_kernel<Rows>: busy_threads find something to count;
+// the grid needs min_threads at least.
+template <typename Rows>
+cudaError_t value_blocks(uint64_t busy_threads, unsigned min_threads, int *blocks) {
+  int resident = 0;
+  if (const cudaError_t e = value_wave<Rows>(&resident); e != cudaSuccess)
+    return e;
+  *blocks = std::max(grid_blocks(busy_threads, kValueThreads, resident),
+                     int((min_threads + kValueThreads - 1) / kValueThreads));
+  return cudaSuccess;
+}
+
+template <typename Rows>
+cudaError_t launch_values(const Rows &rows, int blocks, const HistogramParams &params,
+                          uint32_t samples, uint32_t *bins, HistogramSummary *summary,
+                          void *workspace, cudaStream_t stream) {
+  value_histogram_kernel<Rows><<<blocks, kValueThreads, kValueSharedBytes, stream>>>(
+      rows, make_binning(params), samples, static_cast<Totals *>(workspace), bins, summary);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_8bit(const Plane &src, const HistogramParams &params, uint32_t *bins,
+                        HistogramSummary *summary, void *workspace, cudaStream_t stream) {
+  const HistogramRegion roi = resolve_region(params, src);
+  const uint32_t samples = uint32_t(roi.width) * uint32_t(roi.height);
+  int blocks = 0;
+  if (src.pixel_stride == 1) {
+    ChunkedRows rows = chunked_rows(src.data + roi.y * src.row_pitch + roi.x, src.row_pitch,
+                                    roi.width, roi.height);
+    // A thread per chunk, a warp per row's edges; a thread at least per chunk of a row.
+    const uint64_t busy_threads =
+        std::max(uint64_t(rows.height) * rows.chunks_per_row,
+                 rows.edge_samples != 0 ? uint64_t(rows.height) * kLanes : 0);
+    if (const cudaError_t e = value_blocks<ChunkedRows>(busy_threads, rows.chunks_per_row,
+                                                        &blocks);
+        e != cudaSuccess)
+      return e;
+    fit_to_grid(rows, unsigned(blocks) * kValueThreads);
+    return launch_values(rows, blocks, params, samples, bins, summary, workspace, stream);
+  }
+  const Region region = region_of<StridedRows<uint8_t>>(src, roi);
+  if (const cudaError_t e = value_blocks<Region>(
+          uint64_t(roi.height) * unsigned(region.items_per_row), 1, &blocks);
+      e != cudaSuccess)
+    return e;
+  return launch_values(region, blocks, params, samples, bins, summary, workspace, stream);
 }
 
 }  // namespace
 
 size_t histogram_cuda_workspace_bytes(int bins) {
-  return kCountsOffset +
-         size_t(slot_count(std::clamp(bins, 1, kHistogramMaxBins16))) * sizeof(uint32_t);
+  const size_t counts = std::max<size_t>(slot_count(std::clamp(bins, 1, kHistogramMaxBins16)),
+                                         kValueCopies * kValues);
+  return kCountsOffset + counts * sizeof(uint32_t);
 }
 
 cudaError_t histogram_cuda(const Plane &src, SampleDepth depth, const HistogramParams &params,
@@ -520,8 +904,10 @@ cudaError_t histogram_cuda(const Plane &src, SampleDepth depth, const HistogramP
       summary == nullptr || workspace == nullptr)
     return cudaErrorInvalidValue;
   if (depth == SampleDepth::U8)
-    return launch_depth<uint8_t>(src, params, bins, summary, workspace, stream);
-  return launch_depth<uint16_t>(src, params, bins, summary, workspace, stream);
+    return launch_8bit(src, params, bins, summary, workspace, stream);
+  if (src.pixel_stride == int(sizeof(uint16_t)))
+    return launch_slots<PackedRows<uint16_t>>(src, params, bins, summary, workspace, stream);
+  return launch_slots<StridedRows<uint16_t>>(src, params, bins, summary, workspace, stream);
 }
 
 }  // namespace cf

@@ -43,7 +43,8 @@ struct PackedOrder {
 
 template <int K, typename Sample>
 __global__ void __launch_bounds__(kNetworkThreads)
-    median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst) {
+    median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
+                          bool packed_rows) {
   constexpr int kRadius = K / 2;
   constexpr int kTileColumns = kNetworkBlockColumns + K - 1;
   constexpr int kTileRows = kNetworkBlockRows + K - 1;
@@ -57,15 +58,29 @@ __global__ void __launch_bounds__(kNetworkThreads)
   uint16_t *lanes = reinterpret_cast<uint16_t *>(pairs);
   const int tile_x = int(blockIdx.x) * kNetworkBlockColumns - kRadius;
   const int tile_y = int(blockIdx.y) * kNetworkBlockRows - kRadius;
+  // A thread stages the same columns in every row: their offsets (border applied) are
+  // found once, and a row's loads are all issued before their stores.
+  constexpr int kColumnsPerThread = (kTileColumns + 31) / 32;
+  ptrdiff_t offsets[kColumnsPerThread];
+#pragma unroll
+  for (int k = 0; k < kColumnsPerThread; ++k)
+    offsets[k] = src.column_offset(tile_x + k * 32 + int(threadIdx.x));
   for (int row = threadIdx.y; row < kTileRows; row += kNetworkWarps) {
     const uint8_t *src_row = src.row(tile_y + row);
-    for (int column = threadIdx.x; column < kTileColumns; column += 32) {
-      const uint16_t sample = src.at(src_row, src.column_offset(tile_x + column));
+    uint16_t samples[kColumnsPerThread];
+#pragma unroll
+    for (int k = 0; k < kColumnsPerThread; ++k)
+      samples[k] = src.at(src_row, offsets[k]);
+#pragma unroll
+    for (int k = 0; k < kColumnsPerThread; ++k) {
+      const int column = k * 32 + threadIdx.x;
+      if (column >= kTileColumns)
+        break;
       const int word = row * kPitchWords + padded_column(column);
       if (row < kPairRows)
-        lanes[2 * word] = sample;
+        lanes[2 * word] = samples[k];
       if (row > 0)
-        lanes[2 * (word - kPitchWords) + 1] = sample;
+        lanes[2 * (word - kPitchWords) + 1] = samples[k];
     }
   }
   __syncthreads();
@@ -81,6 +96,7 @@ __global__ void __launch_bounds__(kNetworkThreads)
   // The last K sorted columns, column c in slot c % K: each column is sorted once and
   // serves the K outputs whose windows contain it.
   uint32_t sorted_columns[K][K];
+  uint32_t medians[kNetworkRun];  // row y in the low lane, y + 1 in the high lane
 #pragma unroll
   for (int c = 0; c < kNetworkRun + K - 1; ++c) {
     uint32_t(&column)[K] = sorted_columns[c % K];
@@ -99,14 +115,237 @@ __global__ void __launch_bounds__(kNetworkThreads)
           cells[i * K + j] = sorted_columns[(output + j) % K][i];
       apply_network<kMedianPlan<K>>(cells, PackedOrder{});
 
-      const uint32_t medians = cells[kMedianPlan<K>.output];
-      if (x + output < dst.width) {
-        dst.store(x + output, y, medians & 0xffffu);
-        if (y + 1 < dst.height)
-          dst.store(x + output, y + 1, medians >> 16);
-      }
+      medians[output] = cells[kMedianPlan<K>.output];
     }
   }
+
+  // A thread's run of outputs is contiguous in packed rows: one vector store a row.
+  using Run = std::conditional_t<sizeof(Sample) == 1, uint2, uint4>;
+  const bool whole_run = packed_rows && x + kNetworkRun <= dst.width;
+  for (int lane = 0; lane < 2 && y + lane < dst.height; ++lane) {
+    if (whole_run) {
+      // The lane's 16 bits of two medians side by side; for 8-bit samples only their low
+      // bytes, and two such pairs make a word.
+      const uint32_t pick = sizeof(Sample) == 1 ? (lane ? 0x0062 : 0x0040)
+                                                : (lane ? 0x7632 : 0x5410);
+      uint32_t words[kNetworkRun * sizeof(Sample) / 4];
+#pragma unroll
+      for (int w = 0; w < int(sizeof(words) / 4); ++w) {
+        if constexpr (sizeof(Sample) == 1) {
+          const uint32_t *four = medians + 4 * w;
+          words[w] = __byte_perm(__byte_perm(four[0], four[1], pick),
+                                 __byte_perm(four[2], four[3], pick), 0x5410);
+        } else {
+          words[w] = __byte_perm(medians[2 * w], medians[2 * w + 1], pick);
+        }
+      }
+      *reinterpret_cast<Run *>(dst.data + (y + lane) * dst.row_pitch +
+                               ptrdiff_t(x) * sizeof(Sample)) =
+          *reinterpret_cast<const Run *>(words);
+    } else {
+      for (int output = 0; output < kNetworkRun && x + output < dst.width; ++output)
+        dst.store(x + output, y + lane, lane ? medians[output] >> 16 : medians[output] & 0xffffu);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Window 3 on contiguous, aligned rows: registers only, no shared memory.
+//
+// Each thread owns two chunks of 4 adjacent samples (a chunk is one 32-bit word of 8-bit
+// samples or two of 16-bit ones) and walks down a strip of rows. A chunk becomes two words of
+// 16-bit lanes, P and Q, whose left and right neighbours are P and Q with their lanes
+// shifted, and the samples just outside the chunk. Each row is sorted
+// horizontally once (min, median, max of 3) and serves three output rows: the median of
+// 9 is med3(max of the row minima, median of the row medians, min of the row maxima).
+// About 20 instructions an output (11 of them min/max) where the shared-memory network
+// spends several times that on staging and scattered single-sample stores.
+
+constexpr int kChunk = 4;          // samples per chunk
+constexpr int kThreadChunks = 2;   // adjacent chunks per thread: shares the row overhead
+constexpr int kThreadSamples = kChunk * kThreadChunks;
+constexpr int kChunkThreads = 128;  // threads per block, all along x
+constexpr int kMinChunkStripRows = 8;
+constexpr int kMaxChunkStripRows = 64;
+
+__device__ inline uint32_t min3(uint32_t a, uint32_t b, uint32_t c) {
+  return __vimin3_u16x2(a, b, c);
+}
+__device__ inline uint32_t max3(uint32_t a, uint32_t b, uint32_t c) {
+  return __vimax3_u16x2(a, b, c);
+}
+__device__ inline uint32_t med3(uint32_t a, uint32_t b, uint32_t c) {
+  return __vmaxu2(__vminu2(a, b), __vminu2(__vmaxu2(a, b), c));
+}
+
+// Minimum, median and maximum of the three horizontal neighbours of each lane.
+struct SortedRow {
+  uint32_t low, mid, high;
+};
+
+__device__ inline SortedRow sort_row(uint32_t left, uint32_t centre, uint32_t right) {
+  return {min3(left, centre, right), med3(left, centre, right), max3(left, centre, right)};
+}
+
+__device__ inline uint32_t median_of_rows(const SortedRow &a, const SortedRow &b,
+                                          const SortedRow &c) {
+  return med3(max3(a.low, b.low, c.low), med3(a.mid, b.mid, c.mid),
+              min3(a.high, b.high, c.high));
+}
+
+// How a chunk of 4 samples maps to two words of 16-bit lanes and back.
+template <typename Sample>
+struct ChunkLanes;
+
+// 8-bit: P holds samples 0 and 2, Q samples 1 and 3.
+template <>
+struct ChunkLanes<uint8_t> {
+  using Word = uint32_t;
+  __device__ static Word broadcast(uint32_t v) { return v * 0x01010101u; }
+  __device__ static uint32_t first(Word w) { return w & 0xffu; }
+  __device__ static uint32_t last(Word w) { return w >> 24; }
+  __device__ static void split(Word w, uint32_t &p, uint32_t &q) {
+    p = w & 0x00ff00ffu;
+    q = (w >> 8) & 0x00ff00ffu;
+  }
+  __device__ static Word join(uint32_t p, uint32_t q) { return __byte_perm(p, q, 0x6240); }
+  // Left and right neighbours of each lane of P and Q; `before` is sample -1 and
+  // `after` sample 4.
+  __device__ static void neighbours(uint32_t p, uint32_t q, uint32_t before, uint32_t after,
+                                    uint32_t (&left)[2], uint32_t (&right)[2]) {
+    left[0] = (q << 16) | before;
+    right[0] = q;
+    left[1] = p;
+    right[1] = (p >> 16) | (after << 16);
+  }
+};
+
+// 16-bit: P holds samples 0 and 1, Q samples 2 and 3.
+template <>
+struct ChunkLanes<uint16_t> {
+  using Word = uint2;
+  __device__ static Word broadcast(uint32_t v) { return make_uint2(v * 0x10001u, v * 0x10001u); }
+  __device__ static uint32_t first(Word w) { return w.x & 0xffffu; }
+  __device__ static uint32_t last(Word w) { return w.y >> 16; }
+  __device__ static void split(Word w, uint32_t &p, uint32_t &q) {
+    p = w.x;
+    q = w.y;
+  }
+  __device__ static Word join(uint32_t p, uint32_t q) { return make_uint2(p, q); }
+  __device__ static void neighbours(uint32_t p, uint32_t q, uint32_t before, uint32_t after,
+                                    uint32_t (&left)[2], uint32_t (&right)[2]) {
+    const uint32_t middle = __byte_perm(p, q, 0x5432);  // samples 1 and 2
+    left[0] = (p << 16) | before;
+    right[0] = middle;
+    left[1] = middle;
+    right[1] = (q >> 16) | (after << 16);
+  }
+};
+
+template <typename Sample>
+__global__ void __launch_bounds__(kChunkThreads)
+    median3_chunk_kernel(SourceView<Sample> src, DestinationView<Sample> dst, int strip_rows) {
+  using Lanes = ChunkLanes<Sample>;
+  using Word = typename Lanes::Word;
+  constexpr int kLast = kThreadChunks - 1;
+  const int x = (blockIdx.x * kChunkThreads + threadIdx.x) * kThreadSamples;
+  bool inside[kThreadChunks];
+#pragma unroll
+  for (int k = 0; k < kThreadChunks; ++k)
+    inside[k] = x + k * kChunk < src.width;
+  const int y_first = blockIdx.y * strip_rows;
+  const int y_end = min(y_first + strip_rows, src.height);
+  // The samples just before and after this thread's chunks, with the border applied:
+  // two byte loads that hit the cache lines of the neighbouring threads' chunks cost
+  // fewer instructions than shuffles with fix-ups at warp and frame edges.
+  const int span_end = min(x + kThreadSamples, src.width);
+  const ptrdiff_t before_offset = src.column_offset(x - 1);
+  const ptrdiff_t after_offset = src.column_offset(span_end);
+  const uint32_t constant = src.constant;
+
+  // A row's chunks, and the samples around them that this thread reads itself: all
+  // loads of a row are issued together, a row ahead of their use.
+  struct RowLoad {
+    Word words[kThreadChunks];
+    uint32_t before, after;
+  };
+  // Strips away from the top and bottom edges need no row border: a branch per strip
+  // instead of a border lookup per row.
+  auto load = [&](int y, auto interior) {
+    const uint8_t *row =
+        interior ? src.data + ptrdiff_t(y) * src.row_pitch : src.row(y);
+    RowLoad loaded;
+    const Word outside = Lanes::broadcast(row == nullptr ? constant : 0);
+#pragma unroll
+    for (int k = 0; k < kThreadChunks; ++k)
+      loaded.words[k] = inside[k] && row != nullptr
+                            ? __ldg(reinterpret_cast<const Word *>(
+                                  row + ptrdiff_t(x + k * kChunk) * sizeof(Sample)))
+                            : outside;
+    loaded.before = src.at(row, before_offset);
+    loaded.after = src.at(row, after_offset);
+    return loaded;
+  };
+  auto sort = [&](const RowLoad &loaded, SortedRow (&sorted)[kThreadChunks][2]) {
+#pragma unroll
+    for (int k = 0; k < kThreadChunks; ++k) {
+      const uint32_t before = k > 0 ? Lanes::last(loaded.words[k - 1]) : loaded.before;
+      // A chunk whose right neighbour lies outside the frame has the thread's `after`.
+      const uint32_t after =
+          k < kLast && inside[k + 1] ? Lanes::first(loaded.words[k + 1]) : loaded.after;
+      uint32_t p, q;
+      Lanes::split(loaded.words[k], p, q);
+      uint32_t left[2], right[2];
+      Lanes::neighbours(p, q, before, after, left, right);
+      sorted[k][0] = sort_row(left[0], p, right[0]);
+      sorted[k][1] = sort_row(left[1], q, right[1]);
+    }
+  };
+
+  // Rows y - 1, y and y + 1 sorted; the next row is loaded a row ahead.
+  auto filter_strip = [&](auto interior) {
+    SortedRow above[kThreadChunks][2], centre[kThreadChunks][2], below[kThreadChunks][2];
+    sort(load(y_first - 1, interior), above);
+    sort(load(y_first, interior), centre);
+    RowLoad next = load(y_first + 1, interior);
+    // Unrolled three times, the rows' roles rotate through registers without moves.
+#pragma unroll 3
+    for (int y = y_first; y < y_end; ++y) {
+      const RowLoad loaded = next;
+      if (y + 1 < y_end)
+        next = load(y + 2, interior);
+      sort(loaded, below);
+      uint8_t *const out = dst.data + y * dst.row_pitch + ptrdiff_t(x) * sizeof(Sample);
+#pragma unroll
+      for (int k = 0; k < kThreadChunks; ++k) {
+        const uint32_t p = median_of_rows(above[k][0], centre[k][0], below[k][0]);
+        const uint32_t q = median_of_rows(above[k][1], centre[k][1], below[k][1]);
+        if (inside[k])
+          reinterpret_cast<Word *>(out)[k] = Lanes::join(p, q);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          above[k][h] = centre[k][h];
+          centre[k][h] = below[k][h];
+        }
+      }
+    }
+  };
+  if (y_first >= 1 && y_end + 1 <= src.height)
+    filter_strip(std::true_type{});
+  else
+    filter_strip(std::false_type{});
+}
+
+// Whether both planes suit median3_chunk_kernel: contiguous samples, whole chunks per
+// row, every chunk aligned for one vector access.
+template <typename Sample>
+bool suits_chunks(const SourceView<Sample> &src, const DestinationView<Sample> &dst) {
+  constexpr size_t kChunkBytes = kChunk * sizeof(Sample);
+  const uintptr_t alignment = reinterpret_cast<uintptr_t>(src.data) |
+                              reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(src.row_pitch) |
+                              uintptr_t(dst.row_pitch);
+  return src.pixel_stride == int(sizeof(Sample)) && dst.pixel_stride == int(sizeof(Sample)) &&
+         src.width % kChunk == 0 && alignment % kChunkBytes == 0;
 }
 
 // ---------------------------------------------------------------------------------
@@ -278,7 +517,32 @@ cudaError_t launch_network(const SourceView<Sample> &src, const DestinationView<
                   ceil_div(src.height, kNetworkBlockRows));
   if (grid.y > kMaxGridY)
     return cudaErrorInvalidValue;
-  median_network_kernel<K, Sample><<<grid, dim3(32, kNetworkWarps), 0, stream>>>(src, dst);
+  // Runs start every kNetworkRun samples: vector stores where rows are packed and aligned.
+  const uintptr_t alignment = reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(dst.row_pitch);
+  const bool packed_rows = dst.pixel_stride == int(sizeof(Sample)) &&
+                           alignment % (kNetworkRun * sizeof(Sample)) == 0;
+  median_network_kernel<K, Sample>
+      <<<grid, dim3(32, kNetworkWarps), 0, stream>>>(src, dst, packed_rows);
+  return cudaGetLastError();
+}
+
+template <typename Sample>
+cudaError_t launch_chunks(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
+                          cudaStream_t stream) {
+  int resident = 0;
+  if (const cudaError_t e =
+          resident_blocks(median3_chunk_kernel<Sample>, kChunkThreads, 0, &resident);
+      e != cudaSuccess)
+    return e;
+  // Strips for about one wave of resident blocks: each strip sorts two rows more than it
+  // outputs, so strips are no shorter than needed to fill the device.
+  const int block_columns = ceil_div(src.width, kChunkThreads * kThreadSamples);
+  const int strips = std::max(1, resident / block_columns);
+  const int strip_rows =
+      std::max({kMinChunkStripRows, std::min(kMaxChunkStripRows, ceil_div(src.height, strips)),
+                ceil_div(src.height, kMaxGridY)});
+  const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
+  median3_chunk_kernel<Sample><<<grid, kChunkThreads, 0, stream>>>(src, dst, strip_rows);
   return cudaGetLastError();
 }
 
@@ -315,6 +579,8 @@ cudaError_t launch(const Plane &src, const Plane &dst, const MedianParams &param
                                             dst.pixel_stride};
   switch (params.window) {
   case 3:
+    if (suits_chunks(source, destination))
+      return launch_chunks(source, destination, stream);
     return launch_network<3>(source, destination, stream);
   case 5:
     return launch_network<5>(source, destination, stream);

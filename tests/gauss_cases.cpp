@@ -136,6 +136,20 @@ void check_gauss_large_frames(const GaussFilter &filter) {
        {10, 0, 0, 0}, {BorderMode::Reflect101, 0}, kUnsharp},
       {{259, 131, SampleDepth::U8, generator_named("salt-and-pepper-on-ramp"), layouts[2], 207},
        {2.5, 10, 0, 0}, {BorderMode::Replicate, 0}, kUnsharpThreshold10},
+      // Packed 8-bit rows of whole 4-byte words, up to 15 taps: the register kernel's
+      // interior path, over several bands and warps; then a row pitch of 520 for 517
+      // samples (the last word sticks out), non-square windows and every mode.
+      {{1920, 1080, SampleDepth::U8, generator_named("random"), layouts[0], 208},
+       {1, 0, 5, 5}, {BorderMode::Reflect101, 0}, kBlur},
+      {{1024, 300, SampleDepth::U8, generator_named("random"), layouts[0], 209},
+       {2, 0, 9, 9}, {BorderMode::Reflect101, 0}, kBlur},
+      {{517, 200, SampleDepth::U8, generator_named("salt-and-pepper-on-random"),
+        Layout{1, 3, 1, 3}, 210},
+       {4.6, 0, 15, 15}, {BorderMode::Constant, 77}, kUnsharpThreshold10},
+      {{640, 120, SampleDepth::U8, generator_named("checkerboard"), layouts[0], 211},
+       {1, 0, 5, 5}, {BorderMode::Replicate, 0}, kUnsharp},
+      {{512, 96, SampleDepth::U8, generator_named("random"), layouts[0], 212},
+       {1, 2.5, 7, 13}, {BorderMode::Constant, 300}, kBlur},
   });
 }
 

@@ -211,6 +211,16 @@ void check_histogram_large_frames(const HistogramCounter &count) {
        params_of(4096, {0, 65535}, whole)},
       {{3841, 2161, SampleDepth::U8, generator_named("constant-max"), layouts[0], 210},
        params_of(256, {0, 255}, whole)},
+      // Frames large enough for full batches of 16-byte loads in the 8-bit kernel: rows
+      // of whole chunks (3840) and rows with edges (3841, 7681), whole and in a region.
+      {{3841, 2161, SampleDepth::U8, generator_named("random"), layouts[0], 211},
+       params_of(256, {0, 255}, whole)},
+      {{3840, 2160, SampleDepth::U8, generator_named("random"), layouts[0], 212},
+       params_of(256, {0, 255}, whole)},
+      {{3840, 2160, SampleDepth::U8, generator_named("random"), layouts[0], 213},
+       params_of(100, {10, 240}, Region{3, 2, 3833, 2155})},
+      {{7681, 4321, SampleDepth::U8, generator_named("random"), layouts[0], 214},
+       params_of(256, {0, 255}, whole)},
   });
 }
 

@@ -83,6 +83,23 @@ void check_median_large_frames(const MedianFilter &filter) {
        {15, {BorderMode::Reflect101, 0}}},
       {{259, 131, SampleDepth::U8, generator_named("random"), layouts[1], 108},
        {31, {BorderMode::Constant, 300}}},
+      // Packed rows of whole 4-sample chunks: the 3x3 register kernel's path, over
+      // several blocks, strips and warps, one chunk and one row.
+      {{1920, 1080, SampleDepth::U8, generator_named("random"), layouts[0], 109},
+       {3, {BorderMode::Reflect101, 0}}},
+      {{2048, 67, SampleDepth::U8, generator_named("salt-and-pepper-on-random"), layouts[0],
+        110},
+       {3, {BorderMode::Constant, 77}}},
+      {{1920, 1080, SampleDepth::U16, generator_named("random"), layouts[0], 111},
+       {3, {BorderMode::Replicate, 0}}},
+      {{516, 5, SampleDepth::U16, generator_named("random"), layouts[0], 112},
+       {3, {BorderMode::Constant, 40000}}},
+      {{132, 3, SampleDepth::U8, generator_named("random"), layouts[0], 113},
+       {3, {BorderMode::Replicate, 0}}},
+      {{4, 1, SampleDepth::U8, generator_named("random"), layouts[0], 114},
+       {3, {BorderMode::Reflect101, 0}}},
+      {{8, 2, SampleDepth::U16, generator_named("random"), layouts[0], 115},
+       {3, {BorderMode::Reflect101, 0}}},
   });
 }
 
