@@ -42,6 +42,7 @@ struct FaultPlan
 FaultPlan plan;
 std::atomic<guint64> calls[kPointCount];
 std::atomic<guint64> frames;
+std::atomic<int> injected;     /* faults injected since arming */
 
 std::atomic<int> live[CF_CUDA_RESOURCE_KINDS];
 
@@ -116,6 +117,7 @@ cf_faults_arm_from_env (void)
   for (auto & count : calls)
     count.store (0);
   frames.store (0);
+  injected.store (0);
   const char *spec = g_getenv (FAULT_ENV);
   if (!spec || !*spec)
     return;
@@ -151,6 +153,7 @@ cf_faults_injected (CfFaultPoint point)
       point == plan.point && call == plan.nth;
   if (!fails)
     return cudaSuccess;
+  injected.fetch_add (1);
   GST_INFO ("%s: %s call %" G_GUINT64_FORMAT " fails with %s",
       plan_point_name (), kPoints[index].name, call,
       cudaGetErrorName (plan.error));
@@ -252,5 +255,7 @@ cf_cuda_event_destroy (cudaEvent_t event)
 int
 cf_live_cuda_resources (CfCudaResource kind)
 {
+  if (kind == CfCudaResource::InjectedFaults)
+    return injected.load ();
   return live_count (kind).load ();
 }

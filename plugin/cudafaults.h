@@ -20,8 +20,8 @@
  *   device    cudaGetDeviceCount, cudaSetDevice, context creation
  *             (cudaErrorNoDevice)
  *   alloc     for each frame slot in turn: stream, event, device memory
- *             (input, output or results, workspace) and the workspace's
- *             zeroing (cudaErrorMemoryAllocation)
+ *             (input, output or results, workspace) and the zeroing of the
+ *             output frame and the workspace (cudaErrorMemoryAllocation)
  *   pinned    pinned host memory: buffers of the pinned pools (proposed
  *             upstream, and the filters' output pool), each slot's results
  *             (cudaErrorMemoryAllocation)
@@ -105,6 +105,9 @@ enum class CfCudaResource
   PinnedMemory,
   Stream,
   Event,
+  /* Not a resource: the faults injected since the last arming, so that a test
+   * knows whether the call it aimed at happened. */
+  InjectedFaults,
 };
 #define CF_CUDA_RESOURCE_KINDS 4
 

@@ -94,9 +94,14 @@ CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count,
             cudaEventDisableTiming));
     CF_RETURN_IF_FAILED (cf_cuda_malloc (reinterpret_cast<void **> (&slot.input),
             frame_bytes));
-    if (output_frames)
+    if (output_frames) {
       CF_RETURN_IF_FAILED (cf_cuda_malloc (reinterpret_cast<void **>
               (&slot.output), frame_bytes));
+      /* Bytes between a frame's samples (row padding) that no kernel writes go
+       * down with it: defined, once, rather than whatever the device held. */
+      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemset (slot.output, 0,
+                  frame_bytes)));
+    }
     if (result_size) {
       CF_RETURN_IF_FAILED (cf_cuda_malloc (&slot.result, result_size));
       CF_RETURN_IF_FAILED (cf_cuda_host_alloc (&slot.host_result, result_size,

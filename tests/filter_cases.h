@@ -60,6 +60,9 @@ std::optional<std::string> check_image_case(const ImageCase &test, const PlaneFi
 // in turn (for slow runs such as compute-sanitizer's: every size, depth, parameter,
 // border and layout is still tested). Other values than quick and full fail the test.
 size_t images_per_combination(size_t full);
+// Whether CF_TEST_CASES=quick asks for the reduced set (failing the test on values
+// other than quick and full).
+bool quick_cases();
 
 // Calls check(i) for every i below `count`, prints the first failures (named with
 // `filter_name`) and fails the running gst-check test if any case failed.

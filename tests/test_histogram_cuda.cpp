@@ -22,16 +22,17 @@ using cftest::TestImage;
 namespace {
 
 // One workspace for every call of the binary, zeroed once, as an element keeps its
-// own: each call relies on the one before having left it zeroed.
+// own: each call relies on the one before having left it zeroed. Freed before main
+// returns (compute-sanitizer's leak check runs at exit).
+void *workspace_in_use = nullptr;
+
 void *shared_workspace() {
-  static void *const workspace = [] {
+  if (workspace_in_use == nullptr) {
     const size_t bytes = cf::histogram_cuda_workspace_bytes(cf::kHistogramMaxBins16);
-    void *allocated = nullptr;
-    cftest::fail_on_cuda_error(cudaMalloc(&allocated, bytes), "cudaMalloc");
-    cftest::fail_on_cuda_error(cudaMemset(allocated, 0, bytes), "cudaMemset");
-    return allocated;
-  }();
-  return workspace;
+    cftest::fail_on_cuda_error(cudaMalloc(&workspace_in_use, bytes), "cudaMalloc");
+    cftest::fail_on_cuda_error(cudaMemset(workspace_in_use, 0, bytes), "cudaMemset");
+  }
+  return workspace_in_use;
 }
 
 cftest::HostBuffer src_buffer(const cf::Plane &src, cf::SampleDepth depth) {
@@ -206,7 +207,7 @@ GST_START_TEST(test_invalid_calls) {
 GST_END_TEST;
 
 int main(int argc, char **argv) {
-  return cftest::run_gpu_suite(
+  const int status = cftest::run_gpu_suite(
       "histogram_cuda",
       {
        CF_GPU_TEST(test_matrix),
@@ -215,4 +216,7 @@ int main(int argc, char **argv) {
        CF_GPU_TEST(test_invalid_calls),
       },
       argc, argv);
+  if (workspace_in_use != nullptr)
+    cudaFree(workspace_in_use);
+  return status;
 }

@@ -25,6 +25,7 @@
 
 #include "cfvideolayout.h"
 #include "element_checks.h"
+#include "filter_cases.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -115,7 +116,8 @@ class LoadPipeline {
  public:
   LoadPipeline(int index, const std::vector<int> &devices, int rotation) : index_(index) {
     const LoadConfig &config = kConfigs[index];
-    const int scale = kOnDevice ? 1 : 4;
+    // Quarter sides on the CPU and for slow runs (CF_TEST_CASES=quick: sanitizers).
+    const int scale = kOnDevice && !cftest::quick_cases() ? 1 : 4;
     width_ = config.width / scale;
     height_ = config.height / scale;
     info_ = cftest::video_info(config.format, width_, height_);
