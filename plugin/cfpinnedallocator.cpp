@@ -54,13 +54,13 @@ cf_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
     return nullptr;
   }
   GST_DEBUG ("pinned %" G_GSIZE_FORMAT " bytes at %p", maxsize, data);
-  auto *bytes = static_cast<guint8 *> (data);
-  if (params->prefix && (params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED))
-    memset (bytes, 0, params->prefix);
-  if (params->padding && (params->flags & GST_MEMORY_FLAG_ZERO_PADDED))
-    memset (bytes + params->prefix + size, 0, params->padding);
+  /* Zeroed once, when a pool first fills: bytes a producer leaves unwritten
+   * (row padding) then go up to the device defined, as compute-sanitizer's
+   * initcheck demands, and prefix and padding are zero as flags may ask. */
+  memset (data, 0, maxsize);
   return GST_MEMORY_CAST (cf_pinned_memory_wrap (allocator, nullptr,
-          params->flags, bytes, maxsize, params->align, params->prefix, size));
+          params->flags, static_cast<guint8 *> (data), maxsize, params->align,
+          params->prefix, size));
 }
 
 static void
