@@ -98,9 +98,11 @@ CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count,
       CF_RETURN_IF_FAILED (cf_cuda_malloc (reinterpret_cast<void **>
               (&slot.output), frame_bytes));
       /* Bytes between a frame's samples (row padding) that no kernel writes go
-       * down with it: defined, once, rather than whatever the device held. */
-      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemset (slot.output, 0,
-                  frame_bytes)));
+       * down with it: defined, once, rather than whatever the device held. On
+       * the slot's stream: the legacy default stream does not order work on
+       * non-blocking streams, and a late memset would wipe the first frame. */
+      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemsetAsync (slot.output, 0,
+                  frame_bytes, slot.stream)));
     }
     if (result_size) {
       CF_RETURN_IF_FAILED (cf_cuda_malloc (&slot.result, result_size));
@@ -109,8 +111,8 @@ CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count,
     }
     if (workspace_size) {
       CF_RETURN_IF_FAILED (cf_cuda_malloc (&slot.workspace, workspace_size));
-      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemset (slot.workspace, 0,
-                  workspace_size)));
+      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemsetAsync (slot.workspace, 0,
+                  workspace_size, slot.stream)));
     }
   }
   result_size_ = result_size;
