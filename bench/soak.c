@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "upstream_pool.h"
+
 /* Distinct prepared buffers, more than the deepest frames-in-flight. */
 #define PREPARED 4
 #define RSS_GROWTH_LIMIT_KIB (8 * 1024)
@@ -206,42 +208,23 @@ sink_probe (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-/* Asks cudamedian for its pool, as a source negotiating its allocation does
- * (a plain video pool if it offers none), and fills PREPARED of its buffers
- * with random bytes. */
+/* Fills PREPARED buffers of cudamedian's pool (bench_upstream_pool) with random
+ * bytes. */
 static gboolean
 prepare_frames (Soak * soak, GstAppSrc * appsrc)
 {
-  const guint size = GST_VIDEO_INFO_SIZE (&soak->info);
-  GstQuery *query = gst_query_new_allocation (soak->caps, TRUE);
-  GstPad *srcpad = gst_element_get_static_pad (GST_ELEMENT (appsrc), "src");
-  GstBufferPool *pool = NULL;
-  guint pool_size = size, min = 0, max = 0;
-  GstStructure *config;
   GRand *rand = g_rand_new_with_seed (42);
-  gboolean ok = TRUE;
+  gboolean ok;
 
-  if (gst_pad_peer_query (srcpad, query) &&
-      gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &pool_size, &min,
-        &max);
-  gst_query_unref (query);
-  gst_object_unref (srcpad);
-  if (!pool)
-    pool = gst_video_buffer_pool_new ();
-  soak->pool = pool;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, soak->caps, MAX (pool_size, size),
-      MAX (min, PREPARED), max ? MAX (max, PREPARED) : 0);
-  if (!gst_buffer_pool_set_config (pool, config) ||
-      !gst_buffer_pool_set_active (pool, TRUE))
-    ok = FALSE;
-
+  soak->pool = bench_upstream_pool (appsrc, soak->caps,
+      GST_VIDEO_INFO_SIZE (&soak->info), PREPARED, NULL);
+  ok = soak->pool != NULL;
   for (gint i = 0; ok && i < PREPARED; i++) {
     GstMapInfo map;
 
-    ok = gst_buffer_pool_acquire_buffer (pool, &soak->prepared[i], NULL) ==
-        GST_FLOW_OK && gst_buffer_map (soak->prepared[i], &map, GST_MAP_WRITE);
+    ok = gst_buffer_pool_acquire_buffer (soak->pool, &soak->prepared[i],
+        NULL) == GST_FLOW_OK &&
+        gst_buffer_map (soak->prepared[i], &map, GST_MAP_WRITE);
     if (!ok)
       break;
     for (gsize j = 0; j < map.size; j += 4) {

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "upstream_pool.h"
+
 /* Distinct prepared buffers, more than the deepest frames-in-flight. */
 #define PREPARED 4
 #define EOS_TIMEOUT_S 600
@@ -316,32 +318,10 @@ prepare_frames (Run * run, GstAppSrc * appsrc)
   guint64 seed = 0x2545f4914f6cdd1dull;
 
   if (run->input == INPUT_POOL) {
-    GstQuery *query = gst_query_new_allocation (run->caps, TRUE);
-    GstPad *srcpad = gst_element_get_static_pad (GST_ELEMENT (appsrc), "src");
-    GstBufferPool *pool = NULL;
-    guint pool_size = size, min = 0, max = 0;
-    GstStructure *config;
-
-    if (gst_pad_peer_query (srcpad, query) &&
-        gst_query_get_n_allocation_pools (query) > 0)
-      gst_query_parse_nth_allocation_pool (query, 0, &pool, &pool_size, &min,
-          &max);
-    gst_query_unref (query);
-    gst_object_unref (srcpad);
-
-    if (pool)
-      run->pool_name = g_strdup (G_OBJECT_TYPE_NAME (pool));
-    else
-      pool = gst_video_buffer_pool_new ();
-    config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, run->caps, MAX (pool_size, size),
-        MAX (min, PREPARED), max ? MAX (max, PREPARED) : 0);
-    if (!gst_buffer_pool_set_config (pool, config) ||
-        !gst_buffer_pool_set_active (pool, TRUE)) {
-      gst_object_unref (pool);
+    run->pool = bench_upstream_pool (appsrc, run->caps, size, PREPARED,
+        &run->pool_name);
+    if (!run->pool)
       return FALSE;
-    }
-    run->pool = pool;
   }
 
   for (gint i = 0; i < PREPARED; i++) {
