@@ -92,28 +92,28 @@ CudaFrameSlots::configure (int device, const GstVideoInfo & info, int count,
             cudaStreamNonBlocking));
     CF_RETURN_IF_FAILED (cf_cuda_event_create (&slot.done,
             cudaEventDisableTiming));
-    CF_RETURN_IF_FAILED (cf_cuda_malloc (reinterpret_cast<void **> (&slot.input),
+    /* Every device buffer starts zeroed: bytes no copy or kernel writes (row
+     * padding, channels a format lacks) then move on defined, as
+     * compute-sanitizer's initcheck demands, rather than whatever the device
+     * held. On the slot's stream: the legacy default stream does not order
+     * work on non-blocking streams, and a late memset would wipe the first
+     * frame. */
+    auto alloc_zeroed = [&slot] (void **buffer, size_t bytes) {
+      CF_RETURN_IF_FAILED (cf_cuda_malloc (buffer, bytes));
+      return CF_CUDA (Alloc, cudaMemsetAsync (*buffer, 0, bytes, slot.stream));
+    };
+    CF_RETURN_IF_FAILED (alloc_zeroed (reinterpret_cast<void **> (&slot.input),
             frame_bytes));
-    if (output_frames) {
-      CF_RETURN_IF_FAILED (cf_cuda_malloc (reinterpret_cast<void **>
+    if (output_frames)
+      CF_RETURN_IF_FAILED (alloc_zeroed (reinterpret_cast<void **>
               (&slot.output), frame_bytes));
-      /* Bytes between a frame's samples (row padding) that no kernel writes go
-       * down with it: defined, once, rather than whatever the device held. On
-       * the slot's stream: the legacy default stream does not order work on
-       * non-blocking streams, and a late memset would wipe the first frame. */
-      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemsetAsync (slot.output, 0,
-                  frame_bytes, slot.stream)));
-    }
     if (result_size) {
-      CF_RETURN_IF_FAILED (cf_cuda_malloc (&slot.result, result_size));
+      CF_RETURN_IF_FAILED (alloc_zeroed (&slot.result, result_size));
       CF_RETURN_IF_FAILED (cf_cuda_host_alloc (&slot.host_result, result_size,
               cudaHostAllocDefault));
     }
-    if (workspace_size) {
-      CF_RETURN_IF_FAILED (cf_cuda_malloc (&slot.workspace, workspace_size));
-      CF_RETURN_IF_FAILED (CF_CUDA (Alloc, cudaMemsetAsync (slot.workspace, 0,
-                  workspace_size, slot.stream)));
-    }
+    if (workspace_size)
+      CF_RETURN_IF_FAILED (alloc_zeroed (&slot.workspace, workspace_size));
   }
   result_size_ = result_size;
   return cudaSuccess;

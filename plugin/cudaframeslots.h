@@ -23,8 +23,9 @@ public:
 
   /* Frees what a previous configure allocated, then allocates `count` slots for
    * frames laid out as `info` says, on `device`: each with a device input frame,
-   * an output frame if `output_frames`, and result_size bytes of results (device
-   * and pinned host) and workspace_size bytes of zeroed device workspace. */
+   * an output frame if `output_frames`, result_size bytes of results (device
+   * and pinned host) and workspace_size bytes of device workspace, every device
+   * buffer zeroed. */
   cudaError_t configure (int device, const GstVideoInfo & info, int count,
       bool output_frames, size_t result_size, size_t workspace_size);
   /* Waits for every slot's work, then frees everything. Returns the first error. */
