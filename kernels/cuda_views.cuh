@@ -68,9 +68,12 @@ struct DestinationView {
   }
 };
 
-// How many blocks of `kernel` the current device holds at once: one full wave. The
-// occupancy query costs microseconds of host time, as much as a small frame's kernel,
-// so each answer is kept per kernel, block shape and device.
+// How many blocks of `kernel` the current device holds at once: one full wave. A
+// kernel given more than the default 48 KiB of dynamic shared memory is first allowed
+// the device's whole opt-in limit (less its static shared memory): always that one
+// value, so that host threads launching it with different needs never lower the limit
+// under one another's launch. The queries cost microseconds of host time, as much as a
+// small frame's kernel, so each answer is kept per kernel, block shape and device.
 template <typename Kernel>
 cudaError_t resident_blocks(Kernel kernel, int threads, size_t shared_bytes, int *blocks) {
   using Key = std::tuple<const void *, int, size_t, int>;
@@ -86,6 +89,22 @@ cudaError_t resident_blocks(Kernel kernel, int threads, size_t shared_bytes, int
       *blocks = found->second;
       return cudaSuccess;
     }
+  }
+  constexpr size_t kDefaultSharedBytes = 48 * 1024;
+  if (shared_bytes > kDefaultSharedBytes) {
+    int opt_in_limit = 0;
+    cudaFuncAttributes attributes{};
+    if (const cudaError_t e = cudaDeviceGetAttribute(
+            &opt_in_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+        e != cudaSuccess)
+      return e;
+    if (const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel); e != cudaSuccess)
+      return e;
+    if (const cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 opt_in_limit - int(attributes.sharedSizeBytes));
+        e != cudaSuccess)
+      return e;
   }
   int multiprocessors = 0;
   int per_multiprocessor = 0;

@@ -54,7 +54,6 @@ constexpr int kMaxGridY = 65535;
 constexpr int kWideTile = 128;
 constexpr int kNarrowTile = 64;
 constexpr size_t kWideTileMaxRingBytes = 32 * 1024;
-constexpr size_t kDefaultSharedBytes = 48 * 1024;
 
 // Both 1-D kernels, passed by value: a launch owns its taps, so launches with different
 // taps on concurrent streams cannot disturb one another (as __constant__ memory would).
@@ -496,16 +495,6 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   using Shape = StripShape<Sample, kTileWidth>;
   const auto kernel = gauss_kernel<Sample, kTileWidth>;
   const size_t shared_bytes = Shape::shared_bytes(taps.radius_x, taps.radius_y);
-  if (shared_bytes > kDefaultSharedBytes) {
-    // Always the kernel's largest need, so that host threads launching it with
-    // different radii never lower the limit under one another's launch.
-    if (const cudaError_t e = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-            int(Shape::shared_bytes(kMaxRadius, kMaxRadius)));
-        e != cudaSuccess)
-      return e;
-  }
-
   int resident = 0;
   if (const cudaError_t e = resident_blocks(kernel, Shape::kThreads, shared_bytes, &resident);
       e != cudaSuccess)

@@ -35,7 +35,6 @@
 // across the warp, since same-address atomics from every multiprocessor queue at one
 // L2 slice.
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #include "cuda_views.cuh"
@@ -50,7 +49,6 @@ constexpr int kLanes = 32;
 constexpr int kChunkBytes = 16;  // one vector load
 constexpr int kMaxReplicas = kLanes;
 constexpr size_t kReplicaBytes = 40 * 1024;
-constexpr size_t kDefaultSharedBytes = 48 * 1024;
 
 // Slots of a histogram of `bins` bins: the bins, then one for the samples above the
 // range and one for those below it, which so cost no more than the others.
@@ -790,19 +788,6 @@ cudaError_t launch_slots(const Plane &src, const HistogramParams &params, uint32
   const SlotKernel kernel = replicas != 0 ? slot_histogram_kernel<uint16_t, Rows, true>
                                           : slot_histogram_kernel<uint16_t, Rows, false>;
   const size_t shared_bytes = kBlockTotalsBytes + sub_histogram_bytes(params.bins, replicas);
-  if (shared_bytes > kDefaultSharedBytes) {
-    // Always the device's limit (less the kernel's static shared memory), so that host
-    // threads launching it with different bin counts never lower the limit under one
-    // another's launch.
-    cudaFuncAttributes attributes{};
-    if (const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel); e != cudaSuccess)
-      return e;
-    if (const cudaError_t e = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-            max_shared - int(attributes.sharedSizeBytes));
-        e != cudaSuccess)
-      return e;
-  }
   if (const cudaError_t e = resident_blocks(kernel, kThreads, shared_bytes, &resident);
       e != cudaSuccess)
     return e;
@@ -815,38 +800,14 @@ cudaError_t launch_slots(const Plane &src, const HistogramParams &params, uint32
   return cudaGetLastError();
 }
 
-// The resident blocks of value_histogram_kernel<Rows> on the current device, after
-// letting it have its shared memory. Once per device: on every frame, the host time of
-// the occupancy query would delay the launch, and an idle device waits for it.
-template <typename Rows>
-cudaError_t value_wave(int *resident) {
-  constexpr int kKnownDevices = 64;
-  static std::atomic<int> known[kKnownDevices];  // 0 until found
-  int device = 0;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
-    return e;
-  if (device < kKnownDevices && (*resident = known[device].load(std::memory_order_relaxed)))
-    return cudaSuccess;
-  if (const cudaError_t e = cudaFuncSetAttribute(value_histogram_kernel<Rows>,
-                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 int(kValueSharedBytes));
-      e != cudaSuccess)
-    return e;
-  if (const cudaError_t e = resident_blocks(value_histogram_kernel<Rows>, kValueThreads,
-                                            kValueSharedBytes, resident);
-      e != cudaSuccess)
-    return e;
-  if (device < kKnownDevices)
-    known[device].store(*resident, std::memory_order_relaxed);
-  return cudaSuccess;
-}
-
 // The blocks of value_histogram_kernel<Rows>: busy_threads find something to count;
 // the grid needs min_threads at least.
 template <typename Rows>
 cudaError_t value_blocks(uint64_t busy_threads, unsigned min_threads, int *blocks) {
   int resident = 0;
-  if (const cudaError_t e = value_wave<Rows>(&resident); e != cudaSuccess)
+  if (const cudaError_t e = resident_blocks(value_histogram_kernel<Rows>, kValueThreads,
+                                            kValueSharedBytes, &resident);
+      e != cudaSuccess)
     return e;
   *blocks = std::max(grid_blocks(busy_threads, kValueThreads, resident),
                      int((min_threads + kValueThreads - 1) / kValueThreads));
