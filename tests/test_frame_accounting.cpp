@@ -363,17 +363,18 @@ void for_every_element_and_depth(Scenario &&scenario) {
 }  // namespace
 
 // (a) N frames, then EOS: all N out in order with their timestamps, EOS last;
-// N below, at and above the depth.
+// N below, at and above the depth; 8-bit and 16-bit samples, even and odd sizes.
 GST_START_TEST(test_eos) {
   for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth) {
     const int d = depth;
+    const struct {
+      const char *format;
+      int width, height;
+    } kinds[] = {{"GRAY8", 64, 48}, {"I420", 37, 21}, {"GRAY16_LE", 33, 17}};
     for (int frames : {1, d - 1, 2 * d + 3}) {
-      for (bool odd_size : {false, true}) {
+      for (const auto &kind : kinds) {
         HarnessStream stream(element, depth);
-        if (odd_size)
-          stream.set_caps("I420", 37, 21);
-        else
-          stream.set_caps("GRAY8", 64, 48);
+        stream.set_caps(kind.format, kind.width, kind.height);
         stream.push_frames(frames);
         stream.finish(0);
       }
@@ -403,8 +404,8 @@ GST_START_TEST(test_caps_changes) {
 }
 GST_END_TEST;
 
-// (c) Flushes with no frame, some and many frames in flight, a caps change and a
-// drain between two flushes, two flushes in a row: up to each flush, out is an
+// (c) Flushes with no frame, some and many frames in flight, caps changes (to 16-bit
+// samples too) and a drain between flushes, two flushes in a row: up to each flush, out is an
 // ordered prefix of in, at most depth - 1 frames (those held) dropped; every frame
 // pushed after the last flush out; none twice, none of the dropped ones later.
 GST_START_TEST(test_flushes) {
@@ -423,6 +424,9 @@ GST_START_TEST(test_flushes) {
                                            gst_structure_new_empty("cf-before-flush")));
     stream.push_frames(1);
     stream.flush();
+    stream.flush();
+    stream.set_caps("GRAY16_LE", 64, 48);
+    stream.push_frames(d + 1);
     stream.flush();
     stream.push_frames(2 * d + 1);
     stream.finish(depth - 1);
@@ -528,15 +532,15 @@ void expect_segments_followed(const std::vector<StreamItem> &items, const std::s
   }
 }
 
-// (d) videotestsrc ! element ! appsink, PLAYING. The sink holds one sample at a
-// time, so the stream waits for the test and each seek lands with frames in flight:
-// two flushing seeks, a flushing segment seek played to SEGMENT_DONE, then a
-// non-flushing seek played to EOS.
-void check_seeks(const cftest::FilterUnderTest &element, guint depth) {
-  const std::string what = name_of(element, depth) + " seeking";
+// (d) videotestsrc ! element ! appsink, PLAYING, `format` frames. The sink holds one
+// sample at a time, so the stream waits for the test and each seek lands with frames
+// in flight: two flushing seeks, a flushing segment seek played to SEGMENT_DONE, then
+// a non-flushing seek played to EOS.
+void check_seeks(const cftest::FilterUnderTest &element, guint depth, const char *format) {
+  const std::string what = name_of(element, depth) + " seeking " + format;
   const std::string description =
-      "videotestsrc is-live=false pattern=ball ! "
-      "video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! " +
+      "videotestsrc is-live=false pattern=ball ! video/x-raw,format=" + std::string(format) +
+      ",width=64,height=48,framerate=30/1 ! " +
       cftest::element_line(kBackend, element, depth, "name=filter") +
       " ! appsink name=sink sync=false max-buffers=1";
   GError *error = nullptr;
@@ -579,7 +583,12 @@ void check_seeks(const cftest::FilterUnderTest &element, guint depth) {
 
 }  // namespace
 
-GST_START_TEST(test_seeks) { for_every_element_and_depth(check_seeks); }
+GST_START_TEST(test_seeks) {
+  for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth) {
+    for (const char *format : {"I420", "GRAY16_LE"})
+      check_seeks(element, depth, format);
+  });
+}
 GST_END_TEST;
 
 int main(int argc, char **argv) {
