@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "upstream_pool.h"
+#include "bench_source.h"
 
 /* Distinct prepared buffers, more than the deepest frames-in-flight. */
 #define PREPARED 4
@@ -208,33 +208,15 @@ sink_probe (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-/* Fills PREPARED buffers of cudamedian's pool (bench_upstream_pool) with random
- * bytes. */
+/* PREPARED frames of random bytes in cudamedian's pool (bench_upstream_pool). */
 static gboolean
 prepare_frames (Soak * soak, GstAppSrc * appsrc)
 {
-  GRand *rand = g_rand_new_with_seed (42);
-  gboolean ok;
+  const guint size = GST_VIDEO_INFO_SIZE (&soak->info);
 
-  soak->pool = bench_upstream_pool (appsrc, soak->caps,
-      GST_VIDEO_INFO_SIZE (&soak->info), PREPARED, NULL);
-  ok = soak->pool != NULL;
-  for (gint i = 0; ok && i < PREPARED; i++) {
-    GstMapInfo map;
-
-    ok = gst_buffer_pool_acquire_buffer (soak->pool, &soak->prepared[i],
-        NULL) == GST_FLOW_OK &&
-        gst_buffer_map (soak->prepared[i], &map, GST_MAP_WRITE);
-    if (!ok)
-      break;
-    for (gsize j = 0; j < map.size; j += 4) {
-      const guint32 bytes = g_rand_int (rand);
-      memcpy (map.data + j, &bytes, MIN (4, map.size - j));
-    }
-    gst_buffer_unmap (soak->prepared[i], &map);
-  }
-  g_rand_free (rand);
-  return ok;
+  soak->pool = bench_upstream_pool (appsrc, soak->caps, size, PREPARED, NULL);
+  return soak->pool &&
+      bench_prepare_frames (soak->pool, size, soak->prepared, PREPARED);
 }
 
 /* appsrc's need-data: one more frame, or the end. */
@@ -422,20 +404,10 @@ parse_options (Options * opts, int *argc, char ***argv)
         "CUDA device of the three elements (default -1: the first)", "ID"},
     {NULL}
   };
-  GOptionContext *context = g_option_context_new ("- appsrc ! cudamedian ! "
-      "cudagauss ! cudahist ! fakesink for many frames: does anything grow?");
-  GError *err = NULL;
-  gboolean ok;
-
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_add_group (context, gst_init_get_option_group ());
-  ok = g_option_context_parse (context, argc, argv, &err);
-  g_option_context_free (context);
-  if (!ok) {
-    g_printerr ("%s\n", err->message);
-    g_clear_error (&err);
+  if (!bench_parse_options (entries, "- appsrc ! cudamedian ! cudagauss ! "
+          "cudahist ! fakesink for many frames: does anything grow?", argc,
+          argv))
     return FALSE;
-  }
   if (!opts->format)
     opts->format = g_strdup ("GRAY8");
   if (gst_video_format_from_string (opts->format) == GST_VIDEO_FORMAT_UNKNOWN) {

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "upstream_pool.h"
+#include "bench_source.h"
 
 /* Distinct prepared buffers, more than the deepest frames-in-flight. */
 #define PREPARED 4
@@ -111,29 +111,6 @@ typedef struct
   gint arrived;
 } Outcome;
 
-/* ---- random data ---- */
-
-static void
-fill_random (guint8 * data, gsize size, guint64 * state)
-{
-  guint64 x = *state;
-  gsize i = 0;
-
-  for (; i + 8 <= size; i += 8) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    memcpy (data + i, &x, 8);
-  }
-  for (; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    data[i] = (guint8) x;
-  }
-  *state = x;
-}
-
 /* ---- the PCIe bound ---- */
 
 static gboolean
@@ -192,7 +169,7 @@ measure_pcie (gsize bytes, gint reps, PcieBound * bound, gchar ** why)
     ok = cuda_ok (cudaEventCreate (&ev[i]), "cudaEventCreate", why);
   if (!ok)
     goto done;
-  fill_random (host_up, bytes, &seed);
+  bench_fill_random (host_up, bytes, &seed);
 
   /* Warm up both directions. */
   for (int i = 0; i < 3; i++) {
@@ -315,7 +292,6 @@ static gboolean
 prepare_frames (Run * run, GstAppSrc * appsrc)
 {
   const guint size = GST_VIDEO_INFO_SIZE (&run->info);
-  guint64 seed = 0x2545f4914f6cdd1dull;
 
   if (run->input == INPUT_POOL) {
     run->pool = bench_upstream_pool (appsrc, run->caps, size, PREPARED,
@@ -324,23 +300,8 @@ prepare_frames (Run * run, GstAppSrc * appsrc)
       return FALSE;
   }
 
-  for (gint i = 0; i < PREPARED; i++) {
-    GstBuffer *buffer = NULL;
-    GstMapInfo map;
-
-    if (run->pool) {
-      if (gst_buffer_pool_acquire_buffer (run->pool, &buffer, NULL) !=
-          GST_FLOW_OK)
-        return FALSE;
-    } else {
-      buffer = gst_buffer_new_allocate (NULL, size, NULL);
-    }
-    run->prepared[i] = buffer;
-    if (!gst_buffer_map (buffer, &map, GST_MAP_WRITE))
-      return FALSE;
-    fill_random (map.data, map.size, &seed);
-    gst_buffer_unmap (buffer, &map);
-  }
+  if (!bench_prepare_frames (run->pool, size, run->prepared, PREPARED))
+    return FALSE;
   {
     GstMemory *mem = gst_buffer_peek_memory (run->prepared[0], 0);
     run->memory_type = g_strdup (mem->allocator ?
@@ -785,20 +746,10 @@ parse_options (int *argc, char ***argv, Options * opts)
         "Few frames and repetitions: a smoke test", NULL},
     G_OPTION_ENTRY_NULL
   };
-  GOptionContext *context = g_option_context_new ("- stream-level frames per "
-      "second of cudamedian, cudagauss and cudahist against the PCIe bound");
-  GError *err = NULL;
-  gboolean ok;
-
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_add_group (context, gst_init_get_option_group ());
-  ok = g_option_context_parse (context, argc, argv, &err);
-  g_option_context_free (context);
-  if (!ok) {
-    g_printerr ("%s\n", err->message);
-    g_clear_error (&err);
+  if (!bench_parse_options (entries, "- stream-level frames per second of "
+          "cudamedian, cudagauss and cudahist against the PCIe bound", argc,
+          argv))
     return FALSE;
-  }
   if (!opts->backend)
     opts->backend = g_strdup ("cuda");
   if (opts->frames == 0)
