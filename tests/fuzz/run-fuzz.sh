@@ -35,6 +35,8 @@ else
     >/dev/null
 fi
 meson compile -C "$build" tests/fuzz/fuzz-pipeline
+# The tests' environment (plugin path and loading whitelist: meson.build).
+eval "$(meson devenv -C "$build" --dump)"
 
 rm -rf "$findings"
 mkdir -p "$findings" "$corpus"
