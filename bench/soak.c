@@ -445,7 +445,7 @@ main (int argc, char **argv)
     return 2;
   }
   {
-    gchar *elements = g_strdup_printf ("backend=%s device-id=%d",
+    gchar *elements = g_strdup_printf ("backend=%s cuda-device-id=%d",
         opts.backend, opts.device_id);
     gchar *description = g_strdup_printf ("appsrc name=src format=time "
         "stream-type=stream ! cudamedian name=median %s ! cudagauss %s ! "

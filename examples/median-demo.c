@@ -376,7 +376,7 @@ configure_median (GstElement * median, const Options * opts)
     return FALSE;
   }
   g_object_set (median, "size", opts->size, "frames-in-flight",
-      (guint) opts->frames_in_flight, "backend", backend->value, "device-id",
+      (guint) opts->frames_in_flight, "backend", backend->value, "cuda-device-id",
       opts->device_id, NULL);
   return TRUE;
 }

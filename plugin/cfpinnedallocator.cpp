@@ -4,6 +4,8 @@
 
 #include "cudafaults.h"
 
+#include <atomic>
+
 GST_DEBUG_CATEGORY_STATIC (cf_pinned_debug);
 #define GST_CAT_DEFAULT cf_pinned_debug
 
@@ -135,7 +137,9 @@ cf_pinned_allocator_get (void)
   return GST_ALLOCATOR_CAST (gst_object_ref (allocator));
 }
 
-cudaError_t
+/* The CUDA error of the calling thread's last failed allocation, cudaSuccess if
+ * none failed since the last call; clears it. */
+static cudaError_t
 cf_pinned_allocator_take_error (void)
 {
   const cudaError_t err = last_alloc_error;
@@ -155,12 +159,16 @@ cf_buffer_is_pinned (GstBuffer * buffer)
   return n > 0;
 }
 
-/* A video buffer pool that frees what it preallocated when an allocation fails
- * part way: GstBufferPool's own start() leaves those buffers in its queue,
- * where nothing ever frees them. */
+/* A video buffer pool of pinned memory that allocates and frees with its
+ * element's CUDA context current, keeps the error of its last failed
+ * allocation for the element, and frees what it preallocated when an
+ * allocation fails part way (GstBufferPool's own start() leaves those buffers
+ * in its queue, where nothing ever frees them). */
 struct CfPinnedVideoPool
 {
   GstVideoBufferPool parent;
+  CudaDevice *device;
+  std::atomic<cudaError_t> last_error;
 };
 
 struct CfPinnedVideoPoolClass
@@ -170,6 +178,12 @@ struct CfPinnedVideoPoolClass
 
 G_DEFINE_TYPE (CfPinnedVideoPool, cf_pinned_video_pool,
     GST_TYPE_VIDEO_BUFFER_POOL);
+
+static CfPinnedVideoPool *
+pinned_pool (GstBufferPool * pool)
+{
+  return reinterpret_cast<CfPinnedVideoPool *> (pool);
+}
 
 static gboolean
 cf_pinned_video_pool_start (GstBufferPool * pool)
@@ -182,19 +196,60 @@ cf_pinned_video_pool_start (GstBufferPool * pool)
   return FALSE;
 }
 
+static GstFlowReturn
+cf_pinned_video_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
+    GstBufferPoolAcquireParams * params)
+{
+  auto *self = pinned_pool (pool);
+  const CudaContextScope scope (*self->device);
+  if (scope.error () != cudaSuccess) {
+    self->last_error = scope.error ();
+    return GST_FLOW_ERROR;
+  }
+  const GstFlowReturn ret = GST_BUFFER_POOL_CLASS
+      (cf_pinned_video_pool_parent_class)->alloc_buffer (pool, buffer, params);
+  /* The allocator's error of this very call, read on the thread that made it. */
+  const cudaError_t err = cf_pinned_allocator_take_error ();
+  if (ret != GST_FLOW_OK)
+    self->last_error = err != cudaSuccess ? err : cudaErrorMemoryAllocation;
+  return ret;
+}
+
+static void
+cf_pinned_video_pool_free_buffer (GstBufferPool * pool, GstBuffer * buffer)
+{
+  const CudaContextScope scope (*pinned_pool (pool)->device);
+  GST_BUFFER_POOL_CLASS (cf_pinned_video_pool_parent_class)->free_buffer (pool,
+      buffer);
+}
+
+static void
+cf_pinned_video_pool_finalize (GObject * object)
+{
+  delete reinterpret_cast<CfPinnedVideoPool *> (object)->device;
+  G_OBJECT_CLASS (cf_pinned_video_pool_parent_class)->finalize (object);
+}
+
 static void
 cf_pinned_video_pool_class_init (CfPinnedVideoPoolClass * klass)
 {
-  GST_BUFFER_POOL_CLASS (klass)->start = cf_pinned_video_pool_start;
+  auto *pool_class = GST_BUFFER_POOL_CLASS (klass);
+  pool_class->start = cf_pinned_video_pool_start;
+  pool_class->alloc_buffer = cf_pinned_video_pool_alloc_buffer;
+  pool_class->free_buffer = cf_pinned_video_pool_free_buffer;
+  G_OBJECT_CLASS (klass)->finalize = cf_pinned_video_pool_finalize;
 }
 
 static void
-cf_pinned_video_pool_init (CfPinnedVideoPool *)
+cf_pinned_video_pool_init (CfPinnedVideoPool * self)
 {
+  self->device = new CudaDevice ();
+  self->last_error = cudaSuccess;
 }
 
 GstBufferPool *
-cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers)
+cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers,
+    const CudaDevice & device)
 {
   GstVideoInfo info;
   if (!gst_video_info_from_caps (&info, caps))
@@ -203,6 +258,7 @@ cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers)
   auto *pool = GST_BUFFER_POOL (g_object_new (cf_pinned_video_pool_get_type (),
           nullptr));
   gst_object_ref_sink (pool);
+  *pinned_pool (pool)->device = device;
   GstStructure *config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
       min_buffers, 0);
@@ -215,4 +271,12 @@ cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers)
     return nullptr;
   }
   return pool;
+}
+
+cudaError_t
+cf_pinned_video_pool_take_error (GstBufferPool * pool)
+{
+  if (!G_TYPE_CHECK_INSTANCE_TYPE (pool, cf_pinned_video_pool_get_type ()))
+    return cudaSuccess;
+  return pinned_pool (pool)->last_error.exchange (cudaSuccess);
 }

@@ -197,6 +197,15 @@ cf_cuda_malloc (void **ptr, size_t bytes)
 }
 
 cudaError_t
+cf_cuda_malloc_zeroed (void **ptr, size_t bytes, cudaStream_t stream)
+{
+  const cudaError_t err = cf_cuda_malloc (ptr, bytes);
+  if (err != cudaSuccess)
+    return err;
+  return CF_CUDA (Alloc, cudaMemsetAsync (*ptr, 0, bytes, stream));
+}
+
+cudaError_t
 cf_cuda_free (void *ptr)
 {
   return destroy (CfCudaResource::DeviceMemory, [&] {

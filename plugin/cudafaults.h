@@ -17,11 +17,11 @@
  * so that waits still wait and nothing leaks, and then reports the error.
  * Unarmed, a hook costs one predictable branch. The points and their calls:
  *
- *   device    cudaGetDeviceCount, cudaSetDevice, context creation
- *             (cudaErrorNoDevice)
+ *   device    cudaGetDeviceCount, context creation, making the element's
+ *             context current (cudaErrorNoDevice)
  *   alloc     for each frame slot in turn: stream, event, device memory
- *             (input, output or results, workspace) and the zeroing of the
- *             output frame and the workspace (cudaErrorMemoryAllocation)
+ *             (staging frames, results, workspace) and its zeroing; output
+ *             buffers from a CUDA memory pool (cudaErrorMemoryAllocation)
  *   pinned    pinned host memory: buffers of the pinned pools (proposed
  *             upstream, and the filters' output pool), each slot's results
  *             (cudaErrorMemoryAllocation)
@@ -115,6 +115,10 @@ enum class CfCudaResource
  * resource counts from its creation until the call that frees it, whatever that
  * call returns. */
 cudaError_t cf_cuda_malloc (void **ptr, size_t bytes);
+/* cf_cuda_malloc, then zeroing on `stream` (the legacy default stream would not
+ * order the memset before work on non-blocking streams). */
+cudaError_t cf_cuda_malloc_zeroed (void **ptr, size_t bytes,
+    cudaStream_t stream);
 cudaError_t cf_cuda_free (void *ptr);
 cudaError_t cf_cuda_host_alloc (void **ptr, size_t bytes, unsigned int flags);
 cudaError_t cf_cuda_free_host (void *ptr);

@@ -6,10 +6,18 @@
 #include <deque>
 #include <memory>
 
+#ifdef CF_HAVE_GST_CUDA
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
+
 #include "cfpinnedallocator.h"
 #include "cfvideolayout.h"
+#include "cudadevice.h"
 #include "cudafaults.h"
 #include "cudaframeslots.h"
+#include "framesides.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -31,8 +39,8 @@ enum
 };
 
 /* A frame between submit_input_buffer and generate_output. On the CUDA backend
- * both buffers stay mapped until the slot's copies have finished. An analysis
- * element's frame is its own output. */
+ * both buffers stay mapped until the slot's work on them has finished. An
+ * analysis element's frame is its own output. */
 struct PendingFrame
 {
   GstBuffer *input = nullptr;
@@ -54,8 +62,12 @@ struct CudaFilterState
 
   /* Chosen at start; AUTO while stopped. Written under the object lock. */
   GstCudaFilterBackend active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
-  int device = 0;
+  CudaDevice device;
   bool warned_cpu_fallback = false;
+#ifdef CF_HAVE_GST_CUDA
+  /* The context shared with the pipeline (set_context, or made at start). */
+  GstCudaContext *context = nullptr;
+#endif
 
   /* Streaming state. info under the object lock (the latency query reads it). */
   bool configured = false;
@@ -63,6 +75,8 @@ struct CudaFilterState
   guint depth = 1;
   gsize result_size = 0;
   CudaFrameSlots slots;
+  FrameSide input_side;
+  FrameSide output_side;
   int next_slot = 0;
   std::deque<PendingFrame> pending;
 };
@@ -169,7 +183,7 @@ post_cuda_error (GstCudaFilter * self, cudaError_t err, const char *what)
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
       ("%s failed: CUDA error %s: %s", what, cudaGetErrorName (err),
           cudaGetErrorString (err)),
-      ("CUDA error %d on device %d", (int) err, state_of (self).device));
+      ("CUDA error %d on device %d", (int) err, state_of (self).device.id ()));
   return GST_FLOW_ERROR;
 }
 
@@ -229,19 +243,6 @@ copy_frame_samples (GstVideoFrame & dst, const GstVideoFrame & src)
   }
 }
 
-static cf::Plane
-frame_component (GstVideoFrame & frame, int component)
-{
-  cf::Plane plane;
-  plane.data = static_cast<uint8_t *> (GST_VIDEO_FRAME_COMP_DATA (&frame,
-          component));
-  plane.width = GST_VIDEO_FRAME_COMP_WIDTH (&frame, component);
-  plane.height = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, component);
-  plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE (&frame, component);
-  plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, component);
-  return plane;
-}
-
 /* Whether the GstVideoMeta on `buffer`, if any, describes a frame of `info`:
  * gst_video_frame_map() answers another format or a smaller frame with a
  * critical, and a larger one would not match the output. */
@@ -299,15 +300,18 @@ free_notes (PendingFrame & frame)
   frame.notes = nullptr;
 }
 
-/* Drops every frame in flight, after its copies have finished (they read and
- * write the mapped buffers). */
+/* Drops every frame in flight, after the work on its buffers has finished. */
 static void
 discard_pending (GstCudaFilter * self)
 {
   CudaFilterState & st = state_of (self);
+  if (st.pending.empty ())
+    return;
+  const CudaContextScope scope (st.device);
   for (auto & frame : st.pending) {
     if (frame.slot >= 0) {
-      const cudaError_t err = st.slots.wait (frame.slot);
+      const cudaError_t err = scope.error () != cudaSuccess ? scope.error () :
+          st.slots.wait (frame.slot);
       if (err != cudaSuccess)
         GST_WARNING_OBJECT (self, "discarded frame ended with %s",
             cudaGetErrorName (err));
@@ -315,8 +319,7 @@ discard_pending (GstCudaFilter * self)
     release_frame (frame, false);
     free_notes (frame);
   }
-  if (!st.pending.empty ())
-    GST_DEBUG_OBJECT (self, "discarded %zu frames in flight", st.pending.size ());
+  GST_DEBUG_OBJECT (self, "discarded %zu frames in flight", st.pending.size ());
   st.pending.clear ();
 }
 
@@ -326,15 +329,23 @@ is_analysis (GstCudaFilter * self)
   return GST_CUDA_FILTER_GET_CLASS (self)->finish_frame != nullptr;
 }
 
-/* Waits for the oldest frame in flight and hands out its output buffer. */
+/* Waits for the oldest frame in flight and hands out its output buffer. The
+ * wait is what makes a device buffer safe downstream: GStreamer 1.22's CUDA
+ * memory carries no stream, so no element after us could order its work after
+ * ours; the frame leaves only once its work is complete. Frames behind it stay
+ * queued on their own streams meanwhile, so the device never idles for it. */
 static GstFlowReturn
 finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
 {
   CudaFilterState & st = state_of (self);
   PendingFrame frame = std::move (st.pending.front ());
   st.pending.pop_front ();
-  const cudaError_t err = frame.slot >= 0 ? st.slots.wait (frame.slot) :
-      cudaSuccess;
+  cudaError_t err = cudaSuccess;
+  if (frame.slot >= 0) {
+    const CudaContextScope scope (st.device);
+    err = scope.error () != cudaSuccess ? scope.error () :
+        st.slots.wait (frame.slot);
+  }
   release_frame (frame, err == cudaSuccess);
   if (err != cudaSuccess) {
     free_notes (frame);
@@ -391,10 +402,13 @@ acquire_output (GstCudaFilter * self, GstBuffer ** outbuf)
   GstBufferPool *pool =
       gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
+  cudaError_t err = cudaSuccess;
   if (pool) {
     if (gst_buffer_pool_is_active (pool) || gst_buffer_pool_set_active (pool,
             TRUE))
       ret = gst_buffer_pool_acquire_buffer (pool, outbuf, nullptr);
+    if (ret == GST_FLOW_ERROR)
+      err = cf_pinned_video_pool_take_error (pool);
     gst_object_unref (pool);
   } else {
     *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&st.info),
@@ -404,14 +418,170 @@ acquire_output (GstCudaFilter * self, GstBuffer ** outbuf)
   }
   if (ret != GST_FLOW_ERROR)
     return ret;
-  /* A pinned pool only says that it failed; its allocator knows why. */
-  const cudaError_t err = cf_pinned_allocator_take_error ();
   if (err != cudaSuccess)
     return post_cuda_error (self, err, "Allocating an output buffer");
   GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
       ("Could not allocate an output buffer"),
-      ("%" G_GSIZE_FORMAT " bytes", GST_VIDEO_INFO_SIZE (&st.info)));
+      ("%" G_GSIZE_FORMAT " bytes, in %s memory", GST_VIDEO_INFO_SIZE (&st.info),
+          st.output_side.on_device () ? "CUDA" : "host"));
   return GST_FLOW_ERROR;
+}
+
+#ifdef CF_HAVE_GST_CUDA
+/* gst_cuda_memory_sync() exists from GStreamer 1.24 on, where CUDA memory can
+ * carry its producer's stream: there it waits for upstream's work on the
+ * memory. Looked up at run time, so that a build against 1.22 headers still
+ * waits where the library has it. 1.22's producers finish their work before
+ * they push (nvcodec's elements synchronise their stream), so there is nothing
+ * to wait for. */
+using CudaMemorySyncFunc = void (*) (GstMemory *);
+
+static CudaMemorySyncFunc
+cuda_memory_sync_func (void)
+{
+  static CudaMemorySyncFunc func = [] {
+    gpointer symbol = nullptr;
+    GModule *self_module = g_module_open (nullptr, G_MODULE_BIND_LAZY);
+    if (self_module && !g_module_symbol (self_module, "gst_cuda_memory_sync",
+            &symbol))
+      symbol = nullptr;
+    /* The process's own module stays loaded: nothing to close. */
+    return reinterpret_cast<CudaMemorySyncFunc> (symbol);
+  } ();
+  return func;
+}
+#endif
+
+/* Checks that a device input buffer is CUDA memory of the element's context,
+ * and waits for upstream's work on it where the library can say (1.24+). FALSE
+ * after posting an error naming the cause. */
+static bool
+check_device_input (GstCudaFilter * self, GstBuffer * input)
+{
+#ifdef CF_HAVE_GST_CUDA
+  CudaFilterState & st = state_of (self);
+  const guint n = gst_buffer_n_memory (input);
+  for (guint i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (input, i);
+    if (!gst_is_cuda_memory (mem)) {
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("Input buffer in %s memory where the caps say CUDA memory",
+              mem->allocator ? mem->allocator->mem_type : "unknown"),
+          (nullptr));
+      return false;
+    }
+    GstCudaContext *owner = GST_CUDA_MEMORY_CAST (mem)->context;
+    if (owner != st.device.context ()) {
+      guint owner_device = 0;
+      g_object_get (owner, "cuda-device-id", &owner_device, nullptr);
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("Input frame in memory of another CUDA context (device %u) than "
+              "the element's (device %d): share one context (GstContext "
+              "\"" GST_CUDA_CONTEXT_TYPE "\") or put cudadownload before the "
+              "element", owner_device, st.device.id ()), (nullptr));
+      return false;
+    }
+    if (CudaMemorySyncFunc sync = cuda_memory_sync_func ())
+      sync (mem);
+  }
+  return true;
+#else
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("CUDA memory is not supported"),
+      ("built without gstreamer-cuda-1.0"));
+  (void) input;
+  return false;
+#endif
+}
+
+/* Maps the frame's buffers as their sides say; FALSE after posting an error. */
+static bool
+map_frame (GstCudaFilter * self, PendingFrame & frame, GstBuffer * input,
+    bool analysis)
+{
+  CudaFilterState & st = state_of (self);
+  if (!video_meta_matches (input, st.info)) {
+    const GstVideoMeta *meta = gst_buffer_get_video_meta (input);
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input frame of another format or size than its caps"),
+        ("GstVideoMeta of a %u x %u %s frame (%u planes), caps of %d x %d %s",
+            meta->width, meta->height, gst_video_format_to_string (meta->format),
+            meta->n_planes, GST_VIDEO_INFO_WIDTH (&st.info),
+            GST_VIDEO_INFO_HEIGHT (&st.info), GST_VIDEO_INFO_NAME (&st.info)));
+    return false;
+  }
+  if (st.input_side.on_device () && !check_device_input (self, input))
+    return false;
+  if (!gst_video_frame_map (&frame.in_frame, &st.info, input,
+          st.input_side.map_flags (GST_MAP_READ))) {
+    frame.in_frame.buffer = nullptr;
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the input frame"),
+        ("buffer of %" G_GSIZE_FORMAT " bytes for a %d x %d %s frame",
+            gst_buffer_get_size (input), GST_VIDEO_INFO_WIDTH (&st.info),
+            GST_VIDEO_INFO_HEIGHT (&st.info),
+            GST_VIDEO_INFO_NAME (&st.info)));
+    return false;
+  }
+  if (!st.input_side.on_device () && !planes_lie_in_memory (frame.in_frame)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input frame whose planes do not lie in its memory"),
+        ("GstVideoMeta offsets and strides reach outside the buffer's memory, "
+            "or rows overlap or run bottom-up"));
+    return false;
+  }
+  if (!analysis && !gst_video_frame_map (&frame.out_frame, &st.info,
+          frame.output, st.output_side.map_flags (GST_MAP_WRITE))) {
+    frame.out_frame.buffer = nullptr;
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the output frame"),
+        (nullptr));
+    return false;
+  }
+  return true;
+}
+
+/* Queues one frame's work on its slot: input to the device, the samples no
+ * kernel writes copied through, the kernels, output or results back. Returns
+ * the first error with the step it failed at. */
+static cudaError_t
+queue_frame_work (GstCudaFilter * self, PendingFrame & frame, bool copy_rest,
+    const std::vector<int> &selected, const char **step)
+{
+  CudaFilterState & st = state_of (self);
+  auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  const bool analysis = is_analysis (self);
+  const int slot = frame.slot;
+  cudaStream_t stream = st.slots.stream (slot);
+
+  *step = "Uploading a frame";
+  cudaError_t err = st.input_side.upload (slot, frame.in_frame, stream);
+  const FramePlanes input = st.input_side.device_planes (slot, frame.in_frame);
+  FramePlanes output;
+  if (!analysis)
+    output = st.output_side.device_planes (slot, frame.out_frame);
+  if (err == cudaSuccess && copy_rest) {
+    *step = "Copying unprocessed samples";
+    err = copy_frame_samples (output, input, cudaMemcpyDeviceToDevice, stream);
+  }
+  if (err == cudaSuccess) {
+    std::vector<GstCudaFilterComponent> components;
+    for (int c : selected)
+      components.push_back ({c, input.component (c),
+              analysis ? cf::Plane () : output.component (c),
+              component_depth (st.info, c)});
+    cf::Executor on_device;
+    on_device.on_device = true;
+    on_device.stream = stream;
+    *step = "Launching the kernels";
+    err = CF_CUDA (Kernel, klass->process_frame (self, components, on_device,
+            {st.slots.result (slot), st.slots.workspace (slot), &frame.notes}));
+  }
+  if (err == cudaSuccess) {
+    *step = "Downloading the results";
+    err = analysis ? st.slots.download_result (slot) :
+        st.output_side.download (slot, frame.out_frame, stream);
+  }
+  if (err == cudaSuccess)
+    err = st.slots.mark_done (slot);
+  return err;
 }
 
 static GstFlowReturn
@@ -443,43 +613,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
     GST_BASE_TRANSFORM_GET_CLASS (self)->copy_metadata (trans, input,
         frame.output);
   }
-
-  if (!video_meta_matches (input, st.info)) {
-    const GstVideoMeta *meta = gst_buffer_get_video_meta (input);
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Input frame of another format or size than its caps"),
-        ("GstVideoMeta of a %u x %u %s frame (%u planes), caps of %d x %d %s",
-            meta->width, meta->height, gst_video_format_to_string (meta->format),
-            meta->n_planes, GST_VIDEO_INFO_WIDTH (&st.info),
-            GST_VIDEO_INFO_HEIGHT (&st.info), GST_VIDEO_INFO_NAME (&st.info)));
+  if (!map_frame (self, frame, input, analysis)) {
     release_frame (frame, false);
-    return GST_FLOW_ERROR;
-  }
-  if (!gst_video_frame_map (&frame.in_frame, &st.info, input, GST_MAP_READ)) {
-    frame.in_frame.buffer = nullptr;
-    /* Before release_frame, which may free `input`. */
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the input frame"),
-        ("buffer of %" G_GSIZE_FORMAT " bytes for a %d x %d %s frame",
-            gst_buffer_get_size (input), GST_VIDEO_INFO_WIDTH (&st.info),
-            GST_VIDEO_INFO_HEIGHT (&st.info),
-            GST_VIDEO_INFO_NAME (&st.info)));
-    release_frame (frame, false);
-    return GST_FLOW_ERROR;
-  }
-  if (!planes_lie_in_memory (frame.in_frame)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Input frame whose planes do not lie in its memory"),
-        ("GstVideoMeta offsets and strides reach outside the buffer's memory, "
-            "or rows overlap or run bottom-up"));
-    release_frame (frame, false);
-    return GST_FLOW_ERROR;
-  }
-  if (!analysis && !gst_video_frame_map (&frame.out_frame, &st.info,
-          frame.output, GST_MAP_WRITE)) {
-    frame.out_frame.buffer = nullptr;
-    release_frame (frame, false);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not map the output frame"),
-        (nullptr));
     return GST_FLOW_ERROR;
   }
 
@@ -491,18 +626,30 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   GST_OBJECT_UNLOCK (self);
   const bool copy_rest = !analysis &&
       !components_cover_frame (st.info, selected);
-  std::vector<GstCudaFilterComponent> components;
 
   if (st.active_backend == GST_CUDA_FILTER_BACKEND_CPU) {
     if (copy_rest)
       copy_frame_samples (frame.out_frame, frame.in_frame);
+    const FramePlanes in = FramePlanes::of (frame.in_frame);
+    FramePlanes out;
+    if (!analysis)
+      out = FramePlanes::of (frame.out_frame);
+    std::vector<GstCudaFilterComponent> components;
     for (int c : selected)
-      components.push_back ({c, frame_component (frame.in_frame, c),
-              analysis ? cf::Plane () : frame_component (frame.out_frame, c),
+      components.push_back ({c, in.component (c),
+              analysis ? cf::Plane () : out.component (c),
               component_depth (st.info, c)});
     frame.result.resize (st.result_size);
-    klass->process_frame (self, components, cf::Executor (),
-        {frame.result.data (), nullptr, &frame.notes});
+    const cudaError_t err = klass->process_frame (self, components,
+        cf::Executor (), {frame.result.data (), nullptr, &frame.notes});
+    if (err != cudaSuccess) {
+      release_frame (frame, false);
+      free_notes (frame);
+      GST_ELEMENT_ERROR (self, STREAM, FAILED,
+          ("Filtering a frame on the CPU failed: %s",
+              cudaGetErrorString (err)), ("%s", cudaGetErrorName (err)));
+      return GST_FLOW_ERROR;
+    }
     release_frame (frame, true);
     st.pending.push_back (std::move (frame));
     return GST_FLOW_OK;
@@ -510,45 +657,161 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
 
   frame.slot = st.next_slot;
   st.next_slot = (st.next_slot + 1) % st.slots.count ();
-  cf::Executor on_device;
-  on_device.on_device = true;
-  on_device.stream = st.slots.stream (frame.slot);
-  for (int c : selected)
-    components.push_back ({c, st.slots.input_component (frame.slot, c),
-            analysis ? cf::Plane () : st.slots.output_component (frame.slot, c),
-            component_depth (st.info, c)});
-
-  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " on slot %d, input %s",
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " on slot %d, input in %s",
       GST_TIME_ARGS (GST_BUFFER_PTS (input)), frame.slot,
-      cf_buffer_is_pinned (input) ? "pinned" : "pageable");
-  const char *step = "Uploading a frame";
-  cudaError_t err = st.slots.upload (frame.slot, frame.in_frame);
-  if (err == cudaSuccess && copy_rest) {
-    step = "Copying unprocessed samples";
-    err = st.slots.copy_input_to_output (frame.slot);
-  }
-  if (err == cudaSuccess) {
-    step = "Launching the kernels";
-    err = CF_CUDA (Kernel, klass->process_frame (self, components, on_device,
-            {st.slots.result (frame.slot), st.slots.workspace (frame.slot),
-              &frame.notes}));
-  }
-  if (err == cudaSuccess) {
-    step = "Downloading the results";
-    err = analysis ? st.slots.download_result (frame.slot) :
-        st.slots.download (frame.slot, frame.out_frame);
-  }
+      st.input_side.on_device () ? "CUDA memory" :
+      cf_buffer_is_pinned (input) ? "pinned memory" : "pageable memory");
+  const CudaContextScope scope (st.device);
+  const char *step = "Making the CUDA context current";
+  cudaError_t err = scope.error ();
   if (err == cudaSuccess)
-    err = st.slots.mark_done (frame.slot);
+    err = queue_frame_work (self, frame, copy_rest, selected, &step);
   if (err != cudaSuccess) {
     /* What was queued before the failure still reads and writes the frames. */
-    st.slots.wait_queued (frame.slot);
+    if (scope.error () == cudaSuccess)
+      st.slots.wait_queued (frame.slot);
     release_frame (frame, false);
     free_notes (frame);
     return post_cuda_error (self, err, step);
   }
   st.pending.push_back (std::move (frame));
   return GST_FLOW_OK;
+}
+
+/* ---- memory types in caps ---- */
+
+/* Formats gstreamer-cuda's allocator holds (measured with 1.22: GRAY8,
+ * GRAY16_LE, xRGB and xBGR make it abort the process, so they are never asked
+ * of it and never appear with the CUDA memory feature). */
+#define CUDA_MEMORY_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, YUY2, " \
+    "UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, P010_10LE, P016_LE, " \
+    "Y444_16LE }"
+#define SYSTEM_MEMORY_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, " \
+    "Y42B, Y444, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, " \
+    "RGB, BGR, P010_10LE, P016_LE, Y444_16LE }"
+#define CUDA_MEMORY_FEATURE "memory:CUDAMemory"
+
+static GstCaps *
+memory_caps (bool cuda)
+{
+#ifdef CF_HAVE_GST_CUDA
+  if (cuda) {
+    static GstStaticCaps caps = GST_STATIC_CAPS
+        (GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CUDA_MEMORY_FEATURE,
+            CUDA_MEMORY_FORMATS));
+    return gst_static_caps_get (&caps);
+  }
+#endif
+  (void) cuda;
+  static GstStaticCaps caps = GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE
+      (SYSTEM_MEMORY_FORMATS));
+  return gst_static_caps_get (&caps);
+}
+
+static bool
+caps_in_cuda_memory (const GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+  return features &&
+      gst_caps_features_contains (features, CUDA_MEMORY_FEATURE);
+}
+
+/* Whether the element offers CUDA memory in caps: built with gstreamer-cuda,
+ * a driver there, not on the CPU backend (and on the CUDA one once started). */
+static bool
+cuda_memory_offered (GstCudaFilter * self)
+{
+#ifdef CF_HAVE_GST_CUDA
+  CudaFilterState & st = state_of (self);
+  GST_OBJECT_LOCK (self);
+  const bool possible = st.backend != GST_CUDA_FILTER_BACKEND_CPU &&
+      st.active_backend != GST_CUDA_FILTER_BACKEND_CPU;
+  GST_OBJECT_UNLOCK (self);
+  return possible && CudaDevice::driver_loads ();
+#else
+  (void) self;
+  return false;
+#endif
+}
+
+/* The same frames in one memory type: `caps`' structures with the feature
+ * `cuda` names, kept to the formats that memory type holds. */
+static GstCaps *
+caps_in_memory (const GstCaps * caps, bool cuda)
+{
+  GstCaps *moved = gst_caps_copy (caps);
+  for (guint i = 0; i < gst_caps_get_size (moved); i++)
+    gst_caps_set_features (moved, i, gst_caps_features_new (cuda ?
+            CUDA_MEMORY_FEATURE : GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+            nullptr));
+  GstCaps *templ = memory_caps (cuda);
+  GstCaps *result = gst_caps_intersect_full (moved, templ,
+      GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (templ);
+  gst_caps_unref (moved);
+  return result;
+}
+
+/* Frames keep format and size. A filter also converts the memory type, so each
+ * structure comes in its own memory type first (the least surprise: host
+ * frames stay host frames unless a neighbour takes only CUDA memory) and then
+ * in the other; an analysis element passes its frames through untouched. */
+static GstCaps *
+gst_cuda_filter_transform_caps (GstBaseTransform * trans, GstPadDirection,
+    GstCaps * caps, GstCaps * filter)
+{
+  auto *self = GST_CUDA_FILTER (trans);
+  const bool cuda_offered = cuda_memory_offered (self);
+  GstCaps *result;
+  if (gst_caps_is_any (caps)) {
+    result = gst_caps_new_empty ();
+    if (cuda_offered)
+      gst_caps_append (result, memory_caps (true));
+    gst_caps_append (result, memory_caps (false));
+  } else {
+    result = gst_caps_new_empty ();
+    for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCaps *one = gst_caps_copy_nth (caps, i);
+      const bool in_cuda = caps_in_cuda_memory (one);
+      const bool both = !is_analysis (self);
+      for (bool cuda : {in_cuda, !in_cuda}) {
+        if ((cuda && !cuda_offered) || (cuda != in_cuda && !both))
+          continue;
+        result = gst_caps_merge (result, caps_in_memory (one, cuda));
+      }
+      gst_caps_unref (one);
+    }
+  }
+  if (filter) {
+    GstCaps *filtered = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = filtered;
+  }
+  GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
+}
+
+/* Says why caps in CUDA memory of a format gstreamer-cuda cannot hold are
+ * refused (once per element: accept-caps queries come often). */
+static void
+explain_refused_cuda_caps (GstCudaFilter * self, GstCaps * caps)
+{
+  GstVideoInfo info;
+  if (!caps_in_cuda_memory (caps) || !gst_video_info_from_caps (&info, caps))
+    return;
+  GstCaps *templ = memory_caps (true);
+  const bool held = gst_caps_can_intersect (caps, templ);
+  gst_caps_unref (templ);
+  static const GQuark warned = g_quark_from_static_string ("cf-refused-cuda");
+  if (held || g_object_get_qdata (G_OBJECT (self), warned))
+    return;
+  g_object_set_qdata (G_OBJECT (self), warned, GINT_TO_POINTER (1));
+  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
+      ("%s frames cannot be in CUDA memory: gstreamer-cuda holds only "
+          CUDA_MEMORY_FORMATS "; take them in system memory (video/x-raw)",
+          GST_VIDEO_INFO_NAME (&info)), ("refused %" GST_PTR_FORMAT, caps));
 }
 
 /* ---- GstBaseTransform ---- */
@@ -565,11 +828,13 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
 
   GstCudaFilterBackend chosen = GST_CUDA_FILTER_BACKEND_CPU;
-  int device = MAX (device_id, 0);
+  CudaDevice device;
   if (wanted != GST_CUDA_FILTER_BACKEND_CPU) {
     cf_faults_arm_from_env ();
     int count = 0;
-    cudaError_t err = CF_CUDA (Device, cudaGetDeviceCount (&count));
+    cudaError_t err = CudaDevice::driver_loads () ?
+        CF_CUDA (Device, cudaGetDeviceCount (&count)) :
+        cudaErrorInsufficientDriver;
     if (err != cudaSuccess)
       count = 0;
     else if (count == 0)
@@ -577,8 +842,8 @@ gst_cuda_filter_start (GstBaseTransform * trans)
     if (device_id >= count) {
       if (count > 0)
         GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-            ("CUDA device %d does not exist: device-id goes up to %d here "
-                "(-1: the first device)", device_id, count - 1), (nullptr));
+            ("CUDA device %d does not exist: cuda-device-id goes up to %d here "
+                "(-1: any device)", device_id, count - 1), (nullptr));
       else
         GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
             ("CUDA device %d does not exist: no CUDA device is usable (%s: %s)",
@@ -587,8 +852,21 @@ gst_cuda_filter_start (GstBaseTransform * trans)
       return FALSE;
     }
     if (err == cudaSuccess) {
-      /* Creating the context here makes a broken device fail at start. */
-      err = CF_CUDA (Device, cudaSetDevice (device));
+#ifdef CF_HAVE_GST_CUDA
+      /* A context from the pipeline (set_context, or a neighbour's answer to
+       * our query) is used as it is; else one is made and announced. */
+      err = CF_CUDA (Device, gst_cuda_ensure_element_context (GST_ELEMENT (self),
+              device_id, &st.context) ? cudaSuccess : cudaErrorNoDevice);
+      if (err == cudaSuccess)
+        device = CudaDevice (st.context);
+#else
+      device = CudaDevice (MAX (device_id, 0));
+#endif
+    }
+    if (err == cudaSuccess) {
+      /* The runtime's state in this context: a broken device fails here. */
+      const CudaContextScope scope (device);
+      err = scope.error ();
       if (err == cudaSuccess)
         err = CF_CUDA (Device, cudaFree (nullptr));
     }
@@ -597,8 +875,8 @@ gst_cuda_filter_start (GstBaseTransform * trans)
     } else if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
           ("backend=cuda, but CUDA device %d is not usable: CUDA error %s: %s",
-              device, cudaGetErrorName (err), cudaGetErrorString (err)),
-          (nullptr));
+              MAX (device_id, 0), cudaGetErrorName (err),
+              cudaGetErrorString (err)), (nullptr));
       return FALSE;
     } else if (!st.warned_cpu_fallback) {
       st.warned_cpu_fallback = true;
@@ -611,12 +889,35 @@ gst_cuda_filter_start (GstBaseTransform * trans)
 
   GST_OBJECT_LOCK (self);
   st.active_backend = chosen;
-  st.device = device;
+  st.device = chosen == GST_CUDA_FILTER_BACKEND_CUDA ? device : CudaDevice ();
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "backend: %s",
       chosen == GST_CUDA_FILTER_BACKEND_CUDA ? "cuda" : "cpu");
   g_object_notify (G_OBJECT (self), "active-backend");
   return TRUE;
+}
+
+/* Frees the CUDA resources of the caps in use (with the context current). */
+static void
+release_cuda_resources (GstCudaFilter * self)
+{
+  CudaFilterState & st = state_of (self);
+  if (st.device.empty ())
+    return;
+  const CudaContextScope scope (st.device);
+  if (scope.error () != cudaSuccess) {
+    GST_WARNING_OBJECT (self, "cannot free device memory: %s",
+        cudaGetErrorName (scope.error ()));
+    return;
+  }
+  cudaError_t err = st.slots.release ();
+  const cudaError_t in_err = st.input_side.release ();
+  const cudaError_t out_err = st.output_side.release ();
+  if (err == cudaSuccess)
+    err = in_err != cudaSuccess ? in_err : out_err;
+  if (err != cudaSuccess)
+    GST_WARNING_OBJECT (self, "freeing device memory: %s",
+        cudaGetErrorName (err));
 }
 
 static gboolean
@@ -625,26 +926,37 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   auto *self = GST_CUDA_FILTER (trans);
   CudaFilterState & st = state_of (self);
   discard_pending (self);
-  const cudaError_t err = st.slots.release ();
-  if (err != cudaSuccess)
-    GST_WARNING_OBJECT (self, "freeing device memory: %s", cudaGetErrorName (err));
+  release_cuda_resources (self);
   GST_OBJECT_LOCK (self);
   st.configured = false;
   st.active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
+  st.device = CudaDevice ();
   GST_OBJECT_UNLOCK (self);
+#ifdef CF_HAVE_GST_CUDA
+  gst_clear_object (&st.context);
+#endif
   g_object_notify (G_OBJECT (self), "active-backend");
   return TRUE;
 }
 
 static gboolean
 gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
-    GstCaps *)
+    GstCaps * outcaps)
 {
   auto *self = GST_CUDA_FILTER (trans);
   CudaFilterState & st = state_of (self);
   GstVideoInfo info;
   if (!gst_video_info_from_caps (&info, incaps)) {
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  const bool on_device = st.active_backend == GST_CUDA_FILTER_BACKEND_CUDA;
+  const bool input_on_device = caps_in_cuda_memory (incaps);
+  const bool output_on_device = caps_in_cuda_memory (outcaps);
+  if ((input_on_device || output_on_device) && !on_device) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("CUDA memory needs the CUDA backend, which is not in use"),
+        ("caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps));
     return FALSE;
   }
 
@@ -658,34 +970,80 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GST_OBJECT_UNLOCK (self);
 
   auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
-  const bool on_device = st.active_backend == GST_CUDA_FILTER_BACKEND_CUDA;
-  gsize workspace_size = 0;
   st.result_size = 0;
-  if (klass->result_sizes) {
-    const cudaError_t err = on_device ?
-        CF_CUDA (Device, cudaSetDevice (st.device)) : cudaSuccess;
-    if (err != cudaSuccess) {
-      post_cuda_error (self, err, "Selecting the device");
+  if (!on_device) {
+    if (klass->result_sizes && !klass->result_sizes (self, info,
+            &st.result_size, nullptr))
       return FALSE;
-    }
-    if (!klass->result_sizes (self, info, &st.result_size,
-            on_device ? &workspace_size : nullptr))
-      return FALSE;
+    st.configured = true;
+    return TRUE;
   }
-  if (on_device) {
+
+  const CudaContextScope scope (st.device);
+  const char *step = "Making the CUDA context current";
+  cudaError_t err = scope.error ();
+  gsize workspace_size = 0;
+  if (err == cudaSuccess && klass->result_sizes &&
+      !klass->result_sizes (self, info, &st.result_size, &workspace_size))
+    return FALSE;
+  if (err == cudaSuccess) {
+    step = "Allocating device frames";
     st.next_slot = 0;
-    const cudaError_t err = st.slots.configure (st.device, info, st.depth,
-        !is_analysis (self), st.result_size, workspace_size);
-    if (err != cudaSuccess) {
-      post_cuda_error (self, err, "Allocating device frames");
-      st.slots.release ();
-      return FALSE;
-    }
+    err = st.slots.configure (st.depth, st.result_size, workspace_size);
+  }
+  std::vector<cudaStream_t> streams;
+  for (int i = 0; err == cudaSuccess && i < st.slots.count (); i++)
+    streams.push_back (st.slots.stream (i));
+  if (err == cudaSuccess)
+    err = st.input_side.configure (input_on_device, info, streams);
+  if (err == cudaSuccess)
+    err = st.output_side.configure (output_on_device || is_analysis (self),
+        info, streams);
+  if (err != cudaSuccess) {
+    post_cuda_error (self, err, step);
+    st.slots.release ();
+    st.input_side.release ();
+    st.output_side.release ();
+    return FALSE;
   }
   st.configured = true;
-  GST_DEBUG_OBJECT (self, "configured for %" GST_PTR_FORMAT ", %u in flight",
-      incaps, st.depth);
+  GST_DEBUG_OBJECT (self, "configured for %" GST_PTR_FORMAT " -> %"
+      GST_PTR_FORMAT ", %u in flight", incaps, outcaps, st.depth);
   return TRUE;
+}
+
+/* A pool of our own for frames of `caps` in the memory type they name, with
+ * room for `count` buffers: CUDA memory of the element's context, or pinned
+ * host memory. Its buffer size (the CUDA pool's pitched layout decides it) in
+ * *size. */
+static GstBufferPool *
+frame_pool_new (GstCudaFilter * self, GstCaps * caps, guint count, guint * size)
+{
+  CudaFilterState & st = state_of (self);
+  GstBufferPool *pool = nullptr;
+#ifdef CF_HAVE_GST_CUDA
+  if (caps_in_cuda_memory (caps)) {
+    GstVideoInfo info;
+    if (!gst_video_info_from_caps (&info, caps))
+      return nullptr;
+    pool = gst_cuda_buffer_pool_new (st.device.context ());
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    gst_buffer_pool_config_set_params (config, caps,
+        GST_VIDEO_INFO_SIZE (&info), count, 0);
+    if (!gst_buffer_pool_set_config (pool, config))
+      gst_clear_object (&pool);
+  }
+#endif
+  if (!caps_in_cuda_memory (caps))
+    pool = cf_pinned_video_pool_new (caps, count, st.device);
+  if (!pool)
+    return nullptr;
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, nullptr, size, nullptr, nullptr);
+  gst_structure_free (config);
+  return pool;
 }
 
 static gboolean
@@ -701,29 +1059,26 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
   GstCaps *caps = nullptr;
   gboolean need_pool = FALSE;
   gst_query_parse_allocation (query, &caps, &need_pool);
-  GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps (&info, caps))
+  if (!caps || !need_pool)
     return TRUE;
-
-  /* Pinned input lets uploads run at bus speed, asynchronously. We hold up to
+  /* Pinned host memory lets uploads run at bus speed, asynchronously; CUDA
+   * memory of our context needs no upload at all. We hold up to
    * frames-in-flight input buffers. */
   GST_OBJECT_LOCK (self);
   const guint held = st.frames_in_flight;
   GST_OBJECT_UNLOCK (self);
-  GstAllocator *allocator = cf_pinned_allocator_get ();
-  gst_query_add_allocation_param (query, allocator, nullptr);
-  gst_object_unref (allocator);
-  if (need_pool) {
-    GstBufferPool *pool = cf_pinned_video_pool_new (caps, held);
-    if (pool) {
-      gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
-          held, 0);
-      gst_object_unref (pool);
-    }
+  guint size = 0;
+  GstBufferPool *pool = frame_pool_new (self, caps, held, &size);
+  if (pool) {
+    gst_query_add_allocation_pool (query, pool, size, held, 0);
+    gst_object_unref (pool);
   }
   return TRUE;
 }
 
+/* The output pool: a fitting pool from downstream where it has one (CUDA memory
+ * of our context), else one of our own (CUDA memory, or pinned host memory that
+ * downloads write into at bus speed); then GstBaseTransform configures it. */
 static gboolean
 gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
@@ -733,25 +1088,59 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
         decide_allocation (trans, query);
 
-  /* Downloads go straight into pinned output buffers of our own. */
   GstCaps *caps = nullptr;
   gst_query_parse_allocation (query, &caps, nullptr);
-  GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps (&info, caps))
+  if (!caps)
     return FALSE;
-  GstBufferPool *pool = cf_pinned_video_pool_new (caps, st.depth);
+  const bool cuda = caps_in_cuda_memory (caps);
+  GstBufferPool *pool = nullptr;
+  guint size = 0, min = 0, max = 0;
+  const bool downstream_pool = gst_query_get_n_allocation_pools (query) > 0;
+  if (downstream_pool)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+#ifdef CF_HAVE_GST_CUDA
+  if (pool && !(cuda && GST_IS_CUDA_BUFFER_POOL (pool) &&
+          GST_CUDA_BUFFER_POOL (pool)->context == st.device.context ()))
+    gst_clear_object (&pool);
+#else
+  gst_clear_object (&pool);
+#endif
+  /* We hold frames-in-flight output buffers, downstream may hold some. */
+  min = MAX (min, st.depth);
+  if (pool) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    if (!gst_buffer_pool_set_config (pool, config))
+      gst_clear_object (&pool);
+  }
   if (!pool) {
-    GST_ERROR_OBJECT (self, "could not configure a pinned buffer pool");
+    pool = frame_pool_new (self, caps, min, &size);
+    max = 0;
+  }
+  if (!pool) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not configure a buffer pool of %s memory",
+            cuda ? "CUDA" : "pinned host"), ("caps %" GST_PTR_FORMAT, caps));
     return FALSE;
   }
-  while (gst_query_get_n_allocation_params (query) > 0)
-    gst_query_remove_nth_allocation_param (query, 0);
-  while (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_remove_nth_allocation_pool (query, 0);
-  gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info),
-      st.depth, 0);
+  if (downstream_pool)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  if (!cuda) {
+    /* GstBaseTransform gives the pool the query's first allocator. */
+    GstAllocator *pinned = cf_pinned_allocator_get ();
+    if (gst_query_get_n_allocation_params (query) > 0)
+      gst_query_set_nth_allocation_param (query, 0, pinned, nullptr);
+    else
+      gst_query_add_allocation_param (query, pinned, nullptr);
+    gst_object_unref (pinned);
+  }
   gst_object_unref (pool);
-  return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
+      decide_allocation (trans, query);
 }
 
 static gboolean
@@ -765,9 +1154,21 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN &&
       drain (self) < GST_FLOW_EOS)
     return FALSE;
+#ifdef CF_HAVE_GST_CUDA
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cuda_handle_context_query (GST_ELEMENT (self), query, st.context))
+    return TRUE;
+#endif
   if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->query (trans,
-          direction, query))
+          direction, query)) {
+    if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
+        GST_QUERY_ACCEPT_CAPS) {
+      GstCaps *caps = nullptr;
+      gst_query_parse_accept_caps (query, &caps);
+      explain_refused_cuda_caps (self, caps);
+    }
     return FALSE;
+  }
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return TRUE;
 
@@ -843,6 +1244,24 @@ gst_cuda_filter_transform (GstBaseTransform * trans, GstBuffer *, GstBuffer *)
   return GST_FLOW_NOT_SUPPORTED;
 }
 
+/* ---- GstElement ---- */
+
+#ifdef CF_HAVE_GST_CUDA
+static void
+gst_cuda_filter_set_context (GstElement * element, GstContext * context)
+{
+  auto *self = GST_CUDA_FILTER (element);
+  CudaFilterState & st = state_of (self);
+  GST_OBJECT_LOCK (self);
+  const gint device_id = st.device_id;
+  GST_OBJECT_UNLOCK (self);
+  /* Taken where it is for the device asked for (any, with -1). */
+  gst_cuda_handle_set_context (element, context, device_id, &st.context);
+  GST_ELEMENT_CLASS (gst_cuda_filter_parent_class)->set_context (element,
+      context);
+}
+#endif
+
 /* ---- GObject ---- */
 
 static void
@@ -907,6 +1326,9 @@ gst_cuda_filter_finalize (GObject * object)
 {
   auto *priv = static_cast<GstCudaFilterPrivate *>
       (gst_cuda_filter_get_instance_private (GST_CUDA_FILTER (object)));
+#ifdef CF_HAVE_GST_CUDA
+  gst_clear_object (&priv->state->context);
+#endif
   delete priv->state;
   G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
 }
@@ -925,10 +1347,10 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   const auto ready_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("device-id", "Device ID",
-          "CUDA device to run on (-1 = the first one); a device that does not "
-          "exist is an error at start", -1, G_MAXINT16, DEFAULT_DEVICE_ID,
-          ready_flags));
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "CUDA device to run on (-1 = the device of a CUDA context the "
+          "pipeline shares, else the first); a device that does not exist is "
+          "an error at start", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready_flags));
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
           "Frames processed at once, each on its own CUDA stream, so uploads, "
@@ -951,17 +1373,24 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
 
-  static GstStaticCaps caps = GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("{ GRAY8, "
-          "GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, YUY2, UYVY, RGBA, BGRA, "
-          "RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR }"));
-  GstCaps *template_caps = gst_static_caps_get (&caps);
+  /* CUDA memory first: preferred where a neighbour offers both. */
+  GstCaps *template_caps = gst_caps_new_empty ();
+#ifdef CF_HAVE_GST_CUDA
+  gst_caps_append (template_caps, memory_caps (true));
+#endif
+  gst_caps_append (template_caps, memory_caps (false));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, template_caps));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, template_caps));
   gst_caps_unref (template_caps);
 
+#ifdef CF_HAVE_GST_CUDA
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
+#endif
   trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_caps);

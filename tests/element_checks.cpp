@@ -448,7 +448,7 @@ void check_backend_cuda_demanded(const char *element) {
 
 void check_missing_device_id(const char *element) {
   GstElement *made = make_element(element);
-  g_object_set(made, "device-id", 4000, nullptr);
+  g_object_set(made, "cuda-device-id", 4000, nullptr);
   GstBus *bus = gst_bus_new();
   fail_unless_equals_int(start_with_bus(made, bus), GST_STATE_CHANGE_FAILURE);
   const std::string error = error_on(bus);

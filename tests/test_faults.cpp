@@ -424,8 +424,8 @@ GST_START_TEST(test_missing_device_id) {
   const size_t free_bytes = warm_up();
   for (const Element &element : kElements) {
     cftest::check_missing_device_id(element.name);
-    const std::string what = std::string(element.name) + " device-id=4000";
-    Outcome outcome = run_pipeline(element, "device-id=4000", 1, "GRAY8", kFrames, "");
+    const std::string what = std::string(element.name) + " cuda-device-id=4000";
+    Outcome outcome = run_pipeline(element, "cuda-device-id=4000", 1, "GRAY8", kFrames, "");
     fail_unless(outcome.started == GST_STATE_CHANGE_FAILURE, "%s: started", what.c_str());
     expect_element_error(outcome.first, "CUDA device 4000 does not exist", what);
     gst_message_unref(outcome.first);

@@ -129,7 +129,7 @@ class LoadPipeline {
       const int device = devices[(index + k + rotation) % devices.size()];
       description_ += " ! " + cftest::element_line(
           kBackend, {elements[k][0], elements[k][1], nullptr}, config.frames_in_flight,
-          kOnDevice ? "device-id=" + std::to_string(device) : "");
+          kOnDevice ? "cuda-device-id=" + std::to_string(device) : "");
     }
     description_ += " ! appsink name=sink sync=false";
 

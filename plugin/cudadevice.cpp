@@ -1,0 +1,114 @@
+#include "cudadevice.h"
+
+#ifdef CF_HAVE_GST_CUDA
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#endif
+
+#include "cudafaults.h"
+
+#ifdef CF_HAVE_GST_CUDA
+
+CudaDevice::CudaDevice (GstCudaContext * context)
+    : context_ (static_cast<GstCudaContext *> (gst_object_ref (context)))
+{
+  guint device_id = 0;
+  g_object_get (context, "cuda-device-id", &device_id, nullptr);
+  id_ = static_cast<int> (device_id);
+}
+
+CudaDevice::CudaDevice (const CudaDevice & other)
+    : id_ (other.id_),
+      context_ (other.context_ ?
+          static_cast<GstCudaContext *> (gst_object_ref (other.context_)) :
+          nullptr)
+{
+}
+
+CudaDevice & CudaDevice::operator= (const CudaDevice & other)
+{
+  if (this != &other) {
+    GstCudaContext *old = context_;
+    context_ = other.context_ ?
+        static_cast<GstCudaContext *> (gst_object_ref (other.context_)) :
+        nullptr;
+    id_ = other.id_;
+    if (old)
+      gst_object_unref (old);
+  }
+  return *this;
+}
+
+CudaDevice::~CudaDevice ()
+{
+  if (context_)
+    gst_object_unref (context_);
+}
+
+bool
+CudaDevice::empty () const
+{
+  return context_ == nullptr;
+}
+
+bool
+CudaDevice::driver_loads ()
+{
+  /* Once per process; false where no driver is installed. */
+  static const bool loaded = [] {
+    if (!gst_cuda_load_library ())
+      return false;
+    gst_cuda_memory_init_once ();
+    return true;
+  } ();
+  return loaded;
+}
+
+CudaContextScope::CudaContextScope (const CudaDevice & device)
+{
+  error_ = cf_faults_call (CfFaultPoint::Device, [&] {
+        return device.context_ && gst_cuda_context_push (device.context_) ?
+            cudaSuccess : cudaErrorDeviceUninitialized;
+      });
+  /* A failure injected by the hook happens before the push. */
+  pushed_ = error_ == cudaSuccess;
+}
+
+CudaContextScope::~CudaContextScope ()
+{
+  if (pushed_)
+    gst_cuda_context_pop (nullptr);
+}
+
+#else /* !CF_HAVE_GST_CUDA */
+
+CudaDevice::CudaDevice (int id) : id_ (id)
+{
+}
+
+CudaDevice::CudaDevice (const CudaDevice &) = default;
+CudaDevice & CudaDevice::operator= (const CudaDevice &) = default;
+CudaDevice::~CudaDevice () = default;
+
+bool
+CudaDevice::empty () const
+{
+  return id_ < 0;
+}
+
+bool
+CudaDevice::driver_loads ()
+{
+  int count = 0;
+  return cudaGetDeviceCount (&count) == cudaSuccess;
+}
+
+CudaContextScope::CudaContextScope (const CudaDevice & device)
+{
+  error_ = device.empty () ? cudaErrorInvalidDevice :
+      CF_CUDA (Device, cudaSetDevice (device.id ()));
+}
+
+CudaContextScope::~CudaContextScope () = default;
+
+#endif

@@ -1,0 +1,72 @@
+/* The CUDA context an element works in, and the scope that makes it current.
+ *
+ * Built with gstreamer-cuda-1.0 (CF_HAVE_GST_CUDA), an element works in a
+ * GstCudaContext that it shares with the rest of the pipeline (nvcodec's
+ * decoders, cudaupload, ...) through GstContext. That context is made with
+ * cuCtxCreate, not the device's primary context: our runtime-API calls and
+ * kernels use whatever context is current, so every piece of CUDA work runs
+ * inside a CudaContextScope, and nothing may call cudaSetDevice (which would
+ * bind the primary context and make the scope's pop take the wrong context off
+ * the thread's stack). Built without it, the element uses the device's primary
+ * context, made current by the scope with cudaSetDevice. */
+#pragma once
+
+#include <gst/gst.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef CF_HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#endif
+
+/* A device and the context the element uses on it; copies share the context.
+ * Empty until the element has one. */
+class CudaDevice
+{
+public:
+  CudaDevice () = default;
+  CudaDevice (const CudaDevice & other);
+  CudaDevice & operator= (const CudaDevice & other);
+  ~CudaDevice ();
+
+  bool empty () const;
+  int id () const { return id_; }
+
+  /* Whether this build and this machine can have CUDA at all: the driver
+   * library loads (gstreamer-cuda's loader, or the runtime's device count). */
+  static bool driver_loads ();
+
+#ifdef CF_HAVE_GST_CUDA
+  /* Takes a reference to `context`. */
+  explicit CudaDevice (GstCudaContext * context);
+  GstCudaContext *context () const { return context_; }
+#else
+  explicit CudaDevice (int id);
+#endif
+
+private:
+  friend class CudaContextScope;
+  int id_ = -1;
+#ifdef CF_HAVE_GST_CUDA
+  GstCudaContext *context_ = nullptr;
+#endif
+};
+
+/* Makes the device's context current for the lifetime of the scope (a push and a
+ * pop of a GstCudaContext; cudaSetDevice where there is none). error() says
+ * whether that worked: where it did not, no CUDA call may follow. The push goes
+ * through the fault hook's device point. */
+class CudaContextScope
+{
+public:
+  explicit CudaContextScope (const CudaDevice & device);
+  ~CudaContextScope ();
+  CudaContextScope (const CudaContextScope &) = delete;
+  CudaContextScope & operator= (const CudaContextScope &) = delete;
+
+  cudaError_t error () const { return error_; }
+
+private:
+  cudaError_t error_ = cudaSuccess;
+  bool pushed_ = false;
+};

@@ -1,0 +1,146 @@
+#include "framesides.h"
+
+#ifdef CF_HAVE_GST_CUDA
+#include <gst/cuda/gstcudamemory.h>
+#endif
+
+#include "cfvideolayout.h"
+#include "cudafaults.h"
+
+FramePlanes
+FramePlanes::of (const GstVideoFrame & frame)
+{
+  FramePlanes planes;
+  planes.info = &frame.info;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
+    planes.data[p] = static_cast<guint8 *> (GST_VIDEO_FRAME_PLANE_DATA (&frame,
+            p));
+    planes.stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+  }
+  return planes;
+}
+
+cf::Plane
+FramePlanes::component (int component) const
+{
+  const guint plane = GST_VIDEO_INFO_COMP_PLANE (info, component);
+  cf::Plane view;
+  view.data = data[plane] + GST_VIDEO_INFO_COMP_POFFSET (info, component);
+  view.width = GST_VIDEO_INFO_COMP_WIDTH (info, component);
+  view.height = GST_VIDEO_INFO_COMP_HEIGHT (info, component);
+  view.row_pitch = stride[plane];
+  view.pixel_stride = GST_VIDEO_INFO_COMP_PSTRIDE (info, component);
+  return view;
+}
+
+cudaError_t
+copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
+    cudaMemcpyKind kind, cudaStream_t stream)
+{
+  const CfFaultPoint point = kind == cudaMemcpyHostToDevice ?
+      CfFaultPoint::Upload : kind == cudaMemcpyDeviceToHost ?
+      CfFaultPoint::Download : CfFaultPoint::Kernel;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (src.info); p++) {
+    const int rows = cf_plane_rows (src.info, p);
+    const size_t row_bytes = cf_plane_row_bytes (src.info, p);
+    const cudaError_t err = cf_faults_call (point, [&] {
+          /* Equal pitches make one linear copy: the copy engines move pitched
+           * 2D copies of short rows several times slower. */
+          if (dst.stride[p] == src.stride[p])
+            return cudaMemcpyAsync (dst.data[p], src.data[p],
+                (size_t) dst.stride[p] * (rows - 1) + row_bytes, kind, stream);
+          return cudaMemcpy2DAsync (dst.data[p], dst.stride[p], src.data[p],
+              src.stride[p], row_bytes, rows, kind, stream);
+        });
+    if (err != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
+}
+
+FrameSide::~FrameSide ()
+{
+  release ();
+}
+
+cudaError_t
+FrameSide::configure (bool on_device, const GstVideoInfo & info,
+    const std::vector<cudaStream_t> & slot_streams)
+{
+  cudaError_t err = release ();
+  if (err != cudaSuccess)
+    return err;
+  on_device_ = on_device;
+  info_ = info;
+  if (on_device)
+    return cudaSuccess;
+  const size_t frame_bytes = MAX (GST_VIDEO_INFO_SIZE (&info), 1);
+  for (cudaStream_t stream : slot_streams) {
+    void *frame = nullptr;
+    /* Zeroed: row padding no copy writes then moves on defined, as
+     * compute-sanitizer's initcheck demands. */
+    err = cf_cuda_malloc_zeroed (&frame, frame_bytes, stream);
+    if (frame)
+      staging_.push_back (static_cast<guint8 *> (frame));
+    if (err != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t
+FrameSide::release ()
+{
+  cudaError_t first = cudaSuccess;
+  for (guint8 *frame : staging_) {
+    const cudaError_t err = cf_cuda_free (frame);
+    if (first == cudaSuccess)
+      first = err;
+  }
+  staging_.clear ();
+  return first;
+}
+
+GstMapFlags
+FrameSide::map_flags (GstMapFlags access) const
+{
+#ifdef CF_HAVE_GST_CUDA
+  if (on_device_)
+    return static_cast<GstMapFlags> (access | GST_MAP_CUDA);
+#endif
+  return access;
+}
+
+FramePlanes
+FrameSide::device_planes (int slot, const GstVideoFrame & mapped) const
+{
+  if (on_device_)
+    return FramePlanes::of (mapped);
+  FramePlanes planes;
+  planes.info = &info_;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++) {
+    planes.data[p] = staging_[slot] + GST_VIDEO_INFO_PLANE_OFFSET (&info_, p);
+    planes.stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (&info_, p);
+  }
+  return planes;
+}
+
+cudaError_t
+FrameSide::upload (int slot, const GstVideoFrame & mapped,
+    cudaStream_t stream) const
+{
+  if (on_device_)
+    return cudaSuccess;
+  return copy_frame_samples (device_planes (slot, mapped),
+      FramePlanes::of (mapped), cudaMemcpyHostToDevice, stream);
+}
+
+cudaError_t
+FrameSide::download (int slot, const GstVideoFrame & mapped,
+    cudaStream_t stream) const
+{
+  if (on_device_)
+    return cudaSuccess;
+  return copy_frame_samples (FramePlanes::of (mapped),
+      device_planes (slot, mapped), cudaMemcpyDeviceToHost, stream);
+}
