@@ -17,21 +17,20 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CfPinnedAllocator, cf_pinned_allocator, CF, PINNED_ALLOCATOR,
     GstAllocator)
 
-/* The process-wide allocator (cudaHostAlloc, portable to every device). */
-GstAllocator *cf_pinned_allocator_get (void);
+/* The CUDA error of the allocator's last failed allocation (cudaSuccess if
+ * none, or if `allocator` is not one of these); clears it. */
+cudaError_t cf_pinned_allocator_take_error (GstAllocator * allocator);
 
 /* TRUE when every memory of buffer is pinned memory of this allocator. */
 gboolean cf_buffer_is_pinned (GstBuffer * buffer);
 
 G_END_DECLS
 
-/* A video buffer pool of pinned memory for caps, holding at least min_buffers,
- * that allocates and frees with `device`'s context current (the memory is
- * portable: any context may copy from and to it). NULL if the pool cannot be
- * configured. */
-GstBufferPool *cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers,
-    const CudaDevice & device);
+/* An allocator of pinned memory (cudaHostAlloc, portable to every context)
+ * that allocates and frees with `device`'s context current. */
+GstAllocator *cf_pinned_allocator_new (const CudaDevice & device);
 
-/* The CUDA error of the pool's last failed allocation (cudaSuccess if none, or
- * if `pool` is not such a pool); clears it. */
-cudaError_t cf_pinned_video_pool_take_error (GstBufferPool * pool);
+/* A video buffer pool of `allocator`'s pinned memory for caps, holding at
+ * least min_buffers. NULL if the pool cannot be configured. */
+GstBufferPool *cf_pinned_video_pool_new (GstCaps * caps, guint min_buffers,
+    GstAllocator * allocator);

@@ -63,6 +63,8 @@ struct CudaFilterState
   /* Chosen at start; AUTO while stopped. Written under the object lock. */
   GstCudaFilterBackend active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
   CudaDevice device;
+  /* Pinned host memory allocated in the device's context (CUDA backend). */
+  GstAllocator *pinned_allocator = nullptr;
   bool warned_cpu_fallback = false;
 #ifdef CF_HAVE_GST_CUDA
   /* The context shared with the pipeline (set_context, or made at start). */
@@ -408,7 +410,7 @@ acquire_output (GstCudaFilter * self, GstBuffer ** outbuf)
             TRUE))
       ret = gst_buffer_pool_acquire_buffer (pool, outbuf, nullptr);
     if (ret == GST_FLOW_ERROR)
-      err = cf_pinned_video_pool_take_error (pool);
+      err = cf_pinned_allocator_take_error (st.pinned_allocator);
     gst_object_unref (pool);
   } else {
     *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&st.info),
@@ -891,6 +893,8 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   st.active_backend = chosen;
   st.device = chosen == GST_CUDA_FILTER_BACKEND_CUDA ? device : CudaDevice ();
   GST_OBJECT_UNLOCK (self);
+  if (chosen == GST_CUDA_FILTER_BACKEND_CUDA)
+    st.pinned_allocator = cf_pinned_allocator_new (st.device);
   GST_INFO_OBJECT (self, "backend: %s",
       chosen == GST_CUDA_FILTER_BACKEND_CUDA ? "cuda" : "cpu");
   g_object_notify (G_OBJECT (self), "active-backend");
@@ -932,6 +936,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   st.active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
   st.device = CudaDevice ();
   GST_OBJECT_UNLOCK (self);
+  gst_clear_object (&st.pinned_allocator);
 #ifdef CF_HAVE_GST_CUDA
   gst_clear_object (&st.context);
 #endif
@@ -1037,7 +1042,7 @@ frame_pool_new (GstCudaFilter * self, GstCaps * caps, guint count, guint * size)
   }
 #endif
   if (!caps_in_cuda_memory (caps))
-    pool = cf_pinned_video_pool_new (caps, count, st.device);
+    pool = cf_pinned_video_pool_new (caps, count, st.pinned_allocator);
   if (!pool)
     return nullptr;
   GstStructure *config = gst_buffer_pool_get_config (pool);
@@ -1059,7 +1064,11 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
   GstCaps *caps = nullptr;
   gboolean need_pool = FALSE;
   gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!caps || !need_pool)
+  if (!caps)
+    return TRUE;
+  if (!caps_in_cuda_memory (caps))
+    gst_query_add_allocation_param (query, st.pinned_allocator, nullptr);
+  if (!need_pool)
     return TRUE;
   /* Pinned host memory lets uploads run at bus speed, asynchronously; CUDA
    * memory of our context needs no upload at all. We hold up to
@@ -1131,12 +1140,11 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     gst_query_add_allocation_pool (query, pool, size, min, max);
   if (!cuda) {
     /* GstBaseTransform gives the pool the query's first allocator. */
-    GstAllocator *pinned = cf_pinned_allocator_get ();
     if (gst_query_get_n_allocation_params (query) > 0)
-      gst_query_set_nth_allocation_param (query, 0, pinned, nullptr);
+      gst_query_set_nth_allocation_param (query, 0, st.pinned_allocator,
+          nullptr);
     else
-      gst_query_add_allocation_param (query, pinned, nullptr);
-    gst_object_unref (pinned);
+      gst_query_add_allocation_param (query, st.pinned_allocator, nullptr);
   }
   gst_object_unref (pool);
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
@@ -1160,14 +1168,17 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     return TRUE;
 #endif
   if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->query (trans,
-          direction, query)) {
-    if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
-        GST_QUERY_ACCEPT_CAPS) {
-      GstCaps *caps = nullptr;
-      gst_query_parse_accept_caps (query, &caps);
-      explain_refused_cuda_caps (self, caps);
-    }
+          direction, query))
     return FALSE;
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
+      GST_QUERY_ACCEPT_CAPS) {
+    GstCaps *caps = nullptr;
+    gboolean accepted = TRUE;
+    gst_query_parse_accept_caps (query, &caps);
+    gst_query_parse_accept_caps_result (query, &accepted);
+    if (!accepted)
+      explain_refused_cuda_caps (self, caps);
+    return TRUE;
   }
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return TRUE;
@@ -1326,6 +1337,7 @@ gst_cuda_filter_finalize (GObject * object)
 {
   auto *priv = static_cast<GstCudaFilterPrivate *>
       (gst_cuda_filter_get_instance_private (GST_CUDA_FILTER (object)));
+  gst_clear_object (&priv->state->pinned_allocator);
 #ifdef CF_HAVE_GST_CUDA
   gst_clear_object (&priv->state->context);
 #endif
