@@ -25,7 +25,7 @@ struct SourceView {
   ptrdiff_t row_pitch;
   int pixel_stride;
   BorderMode mode;
-  uint16_t constant;  // clamped to the sample range
+  uint16_t constant;  // the stored sample standing for the border (border_sample)
 
   // Start of the row standing for row y, or nullptr where the border constant stands.
   __device__ const uint8_t *row(int y) const {

@@ -1,14 +1,18 @@
 // Gaussian blur and unsharp masking: the C++ API of the kernels, free of GStreamer.
 //
-// Exact by construction: the taps are integers that sum exactly to 2^kGaussTapBits
-// (derived from the Gaussian and rounded on the host, once, so every backend uses
-// the same ones), all sums are integer, and there is one rounding at the end:
+// Exact by construction: the taps are integers that sum exactly to 2^B (derived from
+// the Gaussian and rounded on the host, once, so every backend uses the same ones),
+// all sums are integer, and there is one rounding at the end:
 //   blur(x, y) = (sum_i sum_j taps_y[i] * taps_x[j] * src(x + j - rx, y + i - ry)
-//                 + 2^(2B - 1)) >> 2B,       B = gauss_tap_bits(depth)
+//                 + 2^(2B - 1)) >> 2B,       B = gauss_tap_bits(format)
 // (rounding half up). Unsharp masking then adds amount times the detail, in
 // fixed point with 8 fractional bits, where the detail is at least the threshold:
 //   d = src - blur;  out = |d| < threshold ? src
 //                        : clamp(src + floor((amount_q8 * d + 128) / 256), 0, max)
+// src, the border constant, blur, threshold, out and max = max_sample_value(format)
+// are all values (plane.h): with padding bits (P010) the formulas run on the 10-bit
+// values, max is 1023, and out is stored as out << padding_bits. B depends on the
+// storage only (20 for any 16-bit format).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -29,7 +33,9 @@ constexpr int kGaussMaxKernelSize = 121;  // 2 * ceil(3 * kGaussMaxSigma) + 1
 // Gaussian's result (and of OpenCV's GaussianBlur computed in double) and the mean
 // difference under 0.05; 16 bits for 16-bit samples would not (up to 3 off). Sums
 // fit 32 bits for 8-bit samples; 16-bit samples need 64-bit sums.
-constexpr int gauss_tap_bits(SampleDepth depth) { return depth == SampleDepth::U8 ? 12 : 20; }
+constexpr int gauss_tap_bits(SampleFormat format) {
+  return format.depth == SampleDepth::U8 ? 12 : 20;
+}
 
 // The odd kernel size chosen for sigma when none is given: covers +-3 sigma.
 int gauss_auto_kernel_size(double sigma);
@@ -44,36 +50,42 @@ enum class GaussMode { Blur, Unsharp };
 struct GaussParams {
   std::vector<int32_t> taps_x;  // odd count <= kGaussMaxKernelSize, sum 2^B
   std::vector<int32_t> taps_y;
-  Border border;
+  Border border;             // its constant a value, clamped to the format's range
   GaussMode mode = GaussMode::Blur;
   int32_t amount_q8 = 256;   // unsharp: amount * 256, rounded; 0..kGaussMaxAmountQ8
-  uint32_t threshold = 0;    // unsharp: smallest |detail| that is sharpened
+  uint32_t threshold = 0;    // unsharp: smallest |detail| that is sharpened, a value
 };
 
 // Odd tap counts up to kGaussMaxKernelSize of non-negative taps summing exactly to
-// 2^gauss_tap_bits(depth) (the bound every sum relies on), a known mode, amount_q8 in
-// 0..kGaussMaxAmountQ8 and a threshold within the depth's range.
+// 2^gauss_tap_bits(format) (the bound every sum relies on), a known mode, amount_q8 in
+// 0..kGaussMaxAmountQ8, a threshold up to max_sample_value(format), a valid format.
 constexpr int32_t kGaussMaxAmountQ8 = 2560;
-bool is_valid(const GaussParams &params, SampleDepth depth);
+bool is_valid(const GaussParams &params, SampleFormat format);
 
-// The parameters for sigma_x/sigma_y (kernel sizes 0: automatic) and depth.
+// Whether both backends take the call: valid params for the format, src and dst a
+// valid pair (is_valid_plane_pair). The CUDA backend also needs are_samples_aligned.
+bool is_valid(const GaussParams &params, const Plane &src, const Plane &dst,
+              SampleFormat format);
+
+// The parameters for sigma_x/sigma_y (kernel sizes 0: automatic) and format.
 GaussParams make_gauss_params(double sigma_x, double sigma_y, int kernel_size_x,
-                              int kernel_size_y, SampleDepth depth, Border border);
+                              int kernel_size_y, SampleFormat format, Border border);
 
-// src and dst: same width, height and depth, no overlap. CUDA: device memory, queued
-// on `stream`, returns the launch error. CPU: host memory, `threads` threads (0: one
-// per core).
-cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleDepth depth,
+// src and dst: same width, height and format, no overlap. CUDA: device memory, queued
+// on `stream`, returns the launch error. CPU: host memory, samples at any alignment,
+// `threads` threads (0: one per core), cudaSuccess once done. Both return
+// cudaErrorInvalidValue, having written nothing, for calls that are not valid (is_valid
+// above; the CUDA backend: samples not aligned either).
+cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleFormat format,
                        const GaussParams &params, cudaStream_t stream);
-void gauss_cpu(const Plane &src, const Plane &dst, SampleDepth depth,
-               const GaussParams &params, int threads = 0);
+cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,
+                      const GaussParams &params, int threads = 0);
 
 inline cudaError_t gauss(const Executor &exec, const Plane &src, const Plane &dst,
-                         SampleDepth depth, const GaussParams &params) {
+                         SampleFormat format, const GaussParams &params) {
   if (exec.on_device)
-    return gauss_cuda(src, dst, depth, params, exec.stream);
-  gauss_cpu(src, dst, depth, params, exec.cpu_threads);
-  return cudaSuccess;
+    return gauss_cuda(src, dst, format, params, exec.stream);
+  return gauss_cpu(src, dst, format, params, exec.cpu_threads);
 }
 
 }  // namespace cf

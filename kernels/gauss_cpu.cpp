@@ -3,7 +3,8 @@
 // unrounded sums, then a vertical pass over that buffer, then the one rounding
 // of gauss.h. Both passes add one tap's products to a whole row at a time; borders are
 // dealt with before, where a source row is gathered into a padded one and where a tap
-// of the vertical pass picks its row.
+// of the vertical pass picks its row. Samples become values (plane.h) as they are
+// gathered, and values samples as they are stored: the sums are those of the values.
 #include <algorithm>
 #include <cstdlib>
 #include <type_traits>
@@ -31,8 +32,9 @@ struct GaussJob {
   const Plane &dst;
   const GaussParams &params;
   int bits;                  // B of gauss.h
-  uint32_t constant;         // border constant, clamped to the depth's range
-  uint32_t max_value;
+  int padding_bits;          // of the format: value = sample >> padding_bits
+  uint32_t constant;         // border constant, a value clamped to the format's range
+  uint32_t max_value;        // of the format's values
   // column_offsets[j]: byte offset within a source row of padded column j, that is
   // image column j - radius_x (or kConstantColumn).
   std::vector<ptrdiff_t> column_offsets;
@@ -41,8 +43,8 @@ struct GaussJob {
   int radius_y() const { return static_cast<int>(params.taps_y.size()) / 2; }
 };
 
-// Horizontal sums of one source row: out[x] = sum_j taps_x[j] * row(x + j - radius_x),
-// at most max_value * 2^B.
+// Horizontal sums of one source row's values: out[x] = sum_j taps_x[j] *
+// row(x + j - radius_x), at most max_value * 2^B.
 template <typename Sample>
 void horizontal_pass(const GaussJob<Sample> &job, const uint8_t *row, std::vector<uint32_t> &padded,
                      typename GaussJob<Sample>::HorizontalSum *out) {
@@ -50,7 +52,9 @@ void horizontal_pass(const GaussJob<Sample> &job, const uint8_t *row, std::vecto
   const int width = job.src.width;
   for (size_t j = 0; j < padded.size(); ++j) {
     const ptrdiff_t offset = job.column_offsets[j];
-    padded[j] = offset == kConstantColumn ? job.constant : load_sample<Sample>(row + offset);
+    padded[j] = offset == kConstantColumn
+                    ? job.constant
+                    : uint32_t{load_sample<Sample>(row + offset)} >> job.padding_bits;
   }
   std::fill(out, out + width, HorizontalSum{0});
   for (size_t j = 0; j < job.params.taps_x.size(); ++j) {
@@ -79,14 +83,15 @@ void store_row(const GaussJob<Sample> &job, int y,
     const auto blurred = static_cast<int32_t>((sums[x] + half) >> shift);
     int32_t out = blurred;
     if (params.mode == GaussMode::Unsharp) {
-      const int32_t original = load_sample<Sample>(src_row + x * src_stride);
+      const auto original =
+          static_cast<int32_t>(load_sample<Sample>(src_row + x * src_stride) >> job.padding_bits);
       const int32_t detail = original - blurred;
       out = original;
       if (static_cast<uint32_t>(std::abs(detail)) >= params.threshold)
         out = std::clamp(original + floor_div_256(params.amount_q8 * detail + 128), 0,
                          static_cast<int32_t>(job.max_value));
     }
-    store_sample(dst_row + x * dst_stride, static_cast<Sample>(out));
+    store_sample(dst_row + x * dst_stride, static_cast<Sample>(out << job.padding_bits));
   }
 }
 
@@ -131,11 +136,16 @@ void gauss_rows(const GaussJob<Sample> &job, int y_begin, int y_end) {
 }
 
 template <typename Sample>
-void gauss_plane(const Plane &src, const Plane &dst, SampleDepth depth, const GaussParams &params,
-                 int threads) {
-  GaussJob<Sample> job{src, dst, params, gauss_tap_bits(depth),
-                       std::min<uint32_t>(params.border.constant, max_sample_value(depth)),
-                       max_sample_value(depth), {}};
+void gauss_plane(const Plane &src, const Plane &dst, SampleFormat format,
+                 const GaussParams &params, int threads) {
+  GaussJob<Sample> job{src,
+                       dst,
+                       params,
+                       gauss_tap_bits(format),
+                       format.padding_bits,
+                       std::min<uint32_t>(params.border.constant, max_sample_value(format)),
+                       max_sample_value(format),
+                       {}};
   const int radius_x = job.radius_x();
   job.column_offsets.resize(src.width + 2 * radius_x);
   for (int j = 0; j < static_cast<int>(job.column_offsets.size()); ++j) {
@@ -151,14 +161,15 @@ void gauss_plane(const Plane &src, const Plane &dst, SampleDepth depth, const Ga
 
 }  // namespace
 
-void gauss_cpu(const Plane &src, const Plane &dst, SampleDepth depth, const GaussParams &params,
-               int threads) {
-  if (!is_valid_plane_pair(src, dst, depth) || !is_valid(params, depth))
-    return;
-  if (depth == SampleDepth::U8)
-    gauss_plane<uint8_t>(src, dst, depth, params, threads);
+cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,
+                      const GaussParams &params, int threads) {
+  if (!is_valid(params, src, dst, format))
+    return cudaErrorInvalidValue;
+  if (format.depth == SampleDepth::U8)
+    gauss_plane<uint8_t>(src, dst, format, params, threads);
   else
-    gauss_plane<uint16_t>(src, dst, depth, params, threads);
+    gauss_plane<uint16_t>(src, dst, format, params, threads);
+  return cudaSuccess;
 }
 
 }  // namespace cf

@@ -14,7 +14,10 @@
 // 2^(B + n) and the full sum plus the rounding term below 2^(2B + n): for 8-bit samples
 // (B = 12) uint32 holds both, for 16-bit samples (B = 20) both take uint64 (Arithmetic
 // picks the types from B). Every sum is exact, so the order of the additions does not
-// matter and the result is the CPU backend's, bit for bit.
+// matter and the result is the CPU backend's, bit for bit. The strip kernel turns
+// samples into values (plane.h) as it stages them and values into samples as it stores
+// them, so samples with padding bits (P010) are filtered as their values; the register
+// kernel takes 8-bit samples, which have none.
 //
 // The common case, 8-bit samples in 4-byte aligned rows and up to 15 taps, takes a
 // kernel without shared memory instead (the register kernel, below): the strip kernel
@@ -22,7 +25,6 @@
 // memory, the register kernel a quarter of that.
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -70,6 +72,13 @@ struct Sharpening {
   uint32_t threshold;
 };
 
+// How samples hold values (plane.h): value = sample >> padding_bits, stored back as
+// value << padding_bits; max_value is the largest value, the clamp of sharpening.
+struct Values {
+  int padding_bits;
+  uint32_t max_value;
+};
+
 template <typename Sample>
 struct Arithmetic {
   static constexpr int kTapBits =
@@ -82,7 +91,6 @@ struct Arithmetic {
   using Sum = std::conditional_t<2 * kTapBits + kSampleBits <= 32, uint32_t, uint64_t>;
   static_assert(kTapBits < 32 && 2 * kTapBits + kSampleBits <= 64, "sums fit 64 bits");
   static constexpr Sum kHalf = Sum(1) << (kShift - 1);
-  static constexpr uint32_t kMax = std::numeric_limits<Sample>::max();
 };
 
 // out = |d| < threshold ? s : clamp(s + floor((amount_q8 * d + 128) / 256), 0, max)
@@ -129,7 +137,7 @@ struct alignas(sizeof(RowSum) * kColumns) ColumnSums {
 template <typename Sample, int kTileWidth>
 __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
     gauss_kernel(SourceView<Sample> src, DestinationView<Sample> dst, Taps taps,
-                 Sharpening sharpening, int band_rows) {
+                 Sharpening sharpening, Values values, int band_rows) {
   using Shape = StripShape<Sample, kTileWidth>;
   using Math = Arithmetic<Sample>;
   using RowSum = typename Math::RowSum;
@@ -164,12 +172,12 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
     const int position = k * kThreads + thread;
     offsets[k] = position < segment ? src.column_offset(strip_x - radius_x + position) : -1;
   }
-  uint32_t staged[kLoads];
+  uint32_t staged[kLoads];  // values
   auto fetch = [&](int t) {
     const uint8_t *row = src.row(band_y - radius_y + t);
 #pragma unroll
     for (int k = 0; k < kLoads; ++k)
-      staged[k] = src.at(row, offsets[k]);
+      staged[k] = src.at(row, offsets[k]) >> values.padding_bits;
   };
   auto stage = [&](Sample *buffer) {
 #pragma unroll
@@ -241,10 +249,12 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
         for (int c = 0; c < kColumns; ++c) {
           if (x + c < dst.width) {
             const uint32_t blur = uint32_t((sums[c] + Math::kHalf) >> Math::kShift);
-            dst.store(x + c, y,
-                      sharpening.enabled
-                          ? sharpen(src.inside(x + c, y), blur, sharpening, Math::kMax)
-                          : blur);
+            const uint32_t out =
+                sharpening.enabled
+                    ? sharpen(src.inside(x + c, y) >> values.padding_bits, blur, sharpening,
+                              values.max_value)
+                    : blur;
+            dst.store(x + c, y, out << values.padding_bits);
           }
         }
       }
@@ -446,7 +456,7 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
 #pragma unroll
             for (int c = 0; c < kWordSamples; ++c)
               sharpened |= sharpen((original >> (8 * c)) & 0xffu, (result >> (8 * c)) & 0xffu,
-                                   sharpening, Math::kMax)
+                                   sharpening, max_sample_value(SampleDepth::U8))
                            << (8 * c);
             result = sharpened;
           }
@@ -491,7 +501,8 @@ __global__ void __launch_bounds__(32 * kWordWarps)
 
 template <typename Sample, int kTileWidth>
 cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                          const Taps &taps, const Sharpening &sharpening, cudaStream_t stream) {
+                          const Taps &taps, const Sharpening &sharpening, const Values &values,
+                          cudaStream_t stream) {
   using Shape = StripShape<Sample, kTileWidth>;
   const auto kernel = gauss_kernel<Sample, kTileWidth>;
   const size_t shared_bytes = Shape::shared_bytes(taps.radius_x, taps.radius_y);
@@ -510,20 +521,22 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   const int band_rows = std::max(
       {ceil_div(src.height, bands), kMinBandRows, ceil_div(src.height, kMaxGridY)});
   const dim3 grid(strips, ceil_div(src.height, band_rows));
-  kernel<<<grid, Shape::kThreads, shared_bytes, stream>>>(src, dst, taps, sharpening, band_rows);
+  kernel<<<grid, Shape::kThreads, shared_bytes, stream>>>(src, dst, taps, sharpening, values,
+                                                          band_rows);
   return cudaGetLastError();
 }
 
-// Whether the register kernel takes the call: 8-bit samples side by side in 4-byte
-// aligned rows, both radii up to kWordMaxRadius, symmetric vertical taps.
-bool fits_word_kernel(const Plane &src, const Plane &dst, SampleDepth depth,
+// Whether the register kernel takes the call: 8-bit samples (no padding bits) side by
+// side in 4-byte aligned rows, both radii up to kWordMaxRadius, symmetric vertical taps.
+bool fits_word_kernel(const Plane &src, const Plane &dst, SampleFormat format,
                       const GaussParams &params) {
   const auto word_rows = [](const Plane &plane) {
     return plane.pixel_stride == 1 && reinterpret_cast<uintptr_t>(plane.data) % 4 == 0 &&
            plane.row_pitch % 4 == 0;
   };
   const std::vector<int32_t> &taps_y = params.taps_y;
-  return depth == SampleDepth::U8 && word_rows(src) && word_rows(dst) &&
+  return format.depth == SampleDepth::U8 && format.padding_bits == 0 && word_rows(src) &&
+         word_rows(dst) &&
          int(params.taps_x.size()) / 2 <= kWordMaxRadius &&
          int(taps_y.size()) / 2 <= kWordMaxRadius &&
          std::equal(taps_y.begin(), taps_y.end(), taps_y.rbegin());
@@ -604,43 +617,43 @@ cudaError_t launch_word(const SourceView<uint8_t> &src, const DestinationView<ui
 }
 
 template <typename Sample>
-cudaError_t launch(const Plane &src, const Plane &dst, const GaussParams &params,
-                   cudaStream_t stream) {
-  const SourceView<Sample> source{
-      src.data, src.width, src.height, src.row_pitch, src.pixel_stride, params.border.mode,
-      static_cast<uint16_t>(std::min<uint32_t>(params.border.constant,
-                                               std::numeric_limits<Sample>::max()))};
+cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
+                   const GaussParams &params, cudaStream_t stream) {
+  const SourceView<Sample> source{src.data,         src.width,          src.height,
+                                  src.row_pitch,    src.pixel_stride,   params.border.mode,
+                                  static_cast<uint16_t>(border_sample(params.border, format))};
   const DestinationView<Sample> destination{dst.data, dst.width, dst.height, dst.row_pitch,
                                             dst.pixel_stride};
   const Sharpening sharpening{params.mode == GaussMode::Unsharp, params.amount_q8,
                               params.threshold};
   if constexpr (std::is_same_v<Sample, uint8_t>) {
-    if (fits_word_kernel(src, dst, SampleDepth::U8, params))
+    if (fits_word_kernel(src, dst, format, params))
       return launch_word(source, destination, params, sharpening, stream);
   }
+  const Values values{format.padding_bits, max_sample_value(format)};
   Taps taps{};
   std::copy(params.taps_x.begin(), params.taps_x.end(), taps.x);
   std::copy(params.taps_y.begin(), params.taps_y.end(), taps.y);
   taps.radius_x = int(params.taps_x.size()) / 2;
   taps.radius_y = int(params.taps_y.size()) / 2;
   if (StripShape<Sample, kWideTile>::ring_bytes(taps.radius_y) <= kWideTileMaxRingBytes)
-    return launch_strips<Sample, kWideTile>(source, destination, taps, sharpening, stream);
-  return launch_strips<Sample, kNarrowTile>(source, destination, taps, sharpening, stream);
+    return launch_strips<Sample, kWideTile>(source, destination, taps, sharpening, values,
+                                            stream);
+  return launch_strips<Sample, kNarrowTile>(source, destination, taps, sharpening, values,
+                                            stream);
 }
 
 }  // namespace
 
-cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleDepth depth,
+cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleFormat format,
                        const GaussParams &params, cudaStream_t stream) {
-  if ((depth != SampleDepth::U8 && depth != SampleDepth::U16) ||
-      !is_valid_plane_pair(src, dst, depth) || !are_samples_aligned(src, dst, depth) ||
-      !is_valid(params, depth))
+  if (!is_valid(params, src, dst, format) || !are_samples_aligned(src, dst, format))
     return cudaErrorInvalidValue;
-  switch (depth) {
+  switch (format.depth) {
   case SampleDepth::U8:
-    return launch<uint8_t>(src, dst, params, stream);
+    return launch<uint8_t>(src, dst, format, params, stream);
   case SampleDepth::U16:
-    return launch<uint16_t>(src, dst, params, stream);
+    return launch<uint16_t>(src, dst, format, params, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -44,14 +44,14 @@ std::vector<int32_t> gauss_taps(double sigma, int size, int bits) {
 }
 
 GaussParams make_gauss_params(double sigma_x, double sigma_y, int kernel_size_x,
-                              int kernel_size_y, SampleDepth depth, Border border) {
+                              int kernel_size_y, SampleFormat format, Border border) {
   if (sigma_y <= 0)
     sigma_y = sigma_x;
   if (kernel_size_x == 0)
     kernel_size_x = gauss_auto_kernel_size(sigma_x);
   if (kernel_size_y == 0)
     kernel_size_y = gauss_auto_kernel_size(sigma_y);
-  const int bits = gauss_tap_bits(depth);
+  const int bits = gauss_tap_bits(format);
   GaussParams params;
   params.taps_x = gauss_taps(sigma_x, kernel_size_x, bits);
   params.taps_y = gauss_taps(sigma_y, kernel_size_y, bits);
@@ -75,12 +75,19 @@ bool are_valid_taps(const std::vector<int32_t> &taps, int bits) {
 
 }  // namespace
 
-bool is_valid(const GaussParams &params, SampleDepth depth) {
-  const int bits = gauss_tap_bits(depth);
+bool is_valid(const GaussParams &params, SampleFormat format) {
+  if (!is_valid(format))
+    return false;
+  const int bits = gauss_tap_bits(format);
   return are_valid_taps(params.taps_x, bits) && are_valid_taps(params.taps_y, bits) &&
          (params.mode == GaussMode::Blur || params.mode == GaussMode::Unsharp) &&
          params.amount_q8 >= 0 && params.amount_q8 <= kGaussMaxAmountQ8 &&
-         params.threshold <= max_sample_value(depth);
+         params.threshold <= max_sample_value(format);
+}
+
+bool is_valid(const GaussParams &params, const Plane &src, const Plane &dst,
+              SampleFormat format) {
+  return is_valid(params, format) && is_valid_plane_pair(src, dst, format);
 }
 
 }  // namespace cf

@@ -1,8 +1,9 @@
 // Histograms of one component: the C++ API of the kernels, free of GStreamer.
 //
-// Counts are exact. A sample v of the region of interest with lower <= v <= upper
-// goes to bin (v - lower) * bins / (upper - lower + 1); samples outside [lower, upper]
-// go to no bin and are counted in `below` or `above`. min, max and sum cover every
+// Counts are exact. A sample of value v (plane.h: sample >> padding_bits, so 0..1023
+// for P010) of the region of interest with lower <= v <= upper goes to bin
+// (v - lower) * bins / (upper - lower + 1); samples outside [lower, upper] go to no bin
+// and are counted in `below` or `above`. min, max and sum are of the values of every
 // sample of the region, in range or not.
 #pragma once
 
@@ -20,7 +21,7 @@ constexpr int kHistogramMaxBins16 = 65536;
 
 struct HistogramParams {
   int bins = 256;
-  uint32_t lower = 0;      // inclusive; <= upper <= the depth's maximum
+  uint32_t lower = 0;      // inclusive; <= upper <= max_sample_value(format), values
   uint32_t upper = 255;    // inclusive
   // The region counted, within the plane; a width or height of 0 means "to the edge".
   int roi_x = 0;
@@ -31,12 +32,12 @@ struct HistogramParams {
 
 // Everything but the bins, for one frame's component.
 struct HistogramSummary {
-  uint64_t sum = 0;       // of every sample in the region
+  uint64_t sum = 0;       // of the values of every sample in the region
   uint32_t samples = 0;   // in the region
-  uint32_t below = 0;     // samples < lower
-  uint32_t above = 0;     // samples > upper
-  uint32_t min = 0;       // of the region (0 for an empty region)
-  uint32_t max = 0;
+  uint32_t below = 0;     // samples of values < lower
+  uint32_t above = 0;     // samples of values > upper
+  uint32_t min = 0;       // value, of the region (0 for an empty region)
+  uint32_t max = 0;       // value
 };
 
 // The region params select on src, its 0 sizes resolved.
@@ -48,12 +49,13 @@ struct HistogramRegion {
 };
 HistogramRegion resolve_region(const HistogramParams &params, const Plane &src);
 
-// Whether params can be counted on src: a valid plane (is_valid_plane); bins
-// 1..kHistogramMaxBins8 (8-bit) or ..kHistogramMaxBins16 (16-bit), more than
-// upper - lower + 1 too (then some bins stay empty); lower <= upper <= the depth's maximum; a region of non-negative
-// offsets and sizes that lies within the plane (after resolving 0 sizes) and holds
-// fewer than 2^32 samples, so that every count fits its uint32.
-bool is_valid(const HistogramParams &params, const Plane &src, SampleDepth depth);
+// Whether params can be counted on src: a valid plane and format (is_valid_plane); bins
+// 1..kHistogramMaxBins8 (8-bit storage) or ..kHistogramMaxBins16 (16-bit, with padding
+// bits too), more than upper - lower + 1 too (then some bins stay empty);
+// lower <= upper <= max_sample_value(format); a region of non-negative offsets and sizes
+// that lies within the plane (after resolving 0 sizes) and holds fewer than 2^32
+// samples, so that every count fits its uint32.
+bool is_valid(const HistogramParams &params, const Plane &src, SampleFormat format);
 
 // Device workspace histogram_cuda needs for `bins` bins on the current device. A
 // workspace for more bins serves fewer too.
@@ -66,14 +68,26 @@ size_t histogram_cuda_workspace_bytes(int bins);
 // frame; reused from frame to frame but not shared by launches that may run at the
 // same time. src's samples must be aligned to their size (are_samples_aligned).
 // Returns the launch error; cudaErrorInvalidValue, with nothing queued, for invalid
-// params or null pointers.
-cudaError_t histogram_cuda(const Plane &src, SampleDepth depth, const HistogramParams &params,
+// params (is_valid), unaligned samples or null pointers.
+cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const HistogramParams &params,
                            uint32_t *bins, HistogramSummary *summary, void *workspace,
                            cudaStream_t stream);
 
-// The same on the host, with `threads` threads (0: one per core), for samples at any
-// alignment. Leaves bins and *summary as they were where params are invalid.
-void histogram_cpu(const Plane &src, SampleDepth depth, const HistogramParams &params,
-                   uint32_t *bins, HistogramSummary *summary, int threads = 0);
+// The same on the host (bins and summary in host memory, no workspace), with `threads`
+// threads (0: one per core), for samples at any alignment. cudaSuccess once done;
+// cudaErrorInvalidValue, leaving bins and *summary as they were, for invalid params
+// (is_valid) or null pointers.
+cudaError_t histogram_cpu(const Plane &src, SampleFormat format, const HistogramParams &params,
+                          uint32_t *bins, HistogramSummary *summary, int threads = 0);
+
+// bins, summary and src in device memory with exec.on_device (and the workspace of
+// histogram_cuda), host memory otherwise (workspace unused).
+inline cudaError_t histogram(const Executor &exec, const Plane &src, SampleFormat format,
+                             const HistogramParams &params, uint32_t *bins,
+                             HistogramSummary *summary, void *workspace) {
+  if (exec.on_device)
+    return histogram_cuda(src, format, params, bins, summary, workspace, exec.stream);
+  return histogram_cpu(src, format, params, bins, summary, exec.cpu_threads);
+}
 
 }  // namespace cf

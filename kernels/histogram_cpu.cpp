@@ -1,7 +1,7 @@
 // CPU backend of the histogram. Each thread counts how often every sample value occurs
 // in its rows (one increment per sample, no arithmetic); the merged value counts then
 // give the bins, below, above, min, max and sum exactly, in one pass over the at most
-// 65536 values instead of one per sample.
+// 65536 values instead of one per sample. Samples are counted by value (plane.h).
 #include <algorithm>
 #include <mutex>
 #include <vector>
@@ -15,8 +15,9 @@ namespace {
 
 template <typename Sample>
 std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &region,
-                                   SampleDepth depth, int threads) {
-  const size_t values = size_t{max_sample_value(depth)} + 1;
+                                   SampleFormat format, int threads) {
+  const size_t values = size_t{max_sample_value(format)} + 1;
+  const int padding_bits = format.padding_bits;
   std::vector<uint32_t> counts(values, 0);
   std::mutex merge;
   const ptrdiff_t stride = src.pixel_stride;
@@ -25,7 +26,7 @@ std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &regi
     for (int y = begin; y < end; ++y) {
       const uint8_t *sample = src.data + (region.y + y) * src.row_pitch + region.x * stride;
       for (int x = 0; x < region.width; ++x, sample += stride)
-        ++local[load_sample<Sample>(sample)];
+        ++local[load_sample<Sample>(sample) >> padding_bits];
     }
     const std::lock_guard<std::mutex> lock(merge);
     for (size_t v = 0; v < values; ++v)
@@ -36,19 +37,19 @@ std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &regi
 
 }  // namespace
 
-void histogram_cpu(const Plane &src, SampleDepth depth, const HistogramParams &params,
-                   uint32_t *bins, HistogramSummary *summary, int threads) {
-  if (!is_valid(params, src, depth) || bins == nullptr || summary == nullptr)
-    return;
+cudaError_t histogram_cpu(const Plane &src, SampleFormat format, const HistogramParams &params,
+                          uint32_t *bins, HistogramSummary *summary, int threads) {
+  if (!is_valid(params, src, format) || bins == nullptr || summary == nullptr)
+    return cudaErrorInvalidValue;
   const HistogramRegion region = resolve_region(params, src);
   const std::vector<uint32_t> counts =
-      depth == SampleDepth::U8 ? count_values<uint8_t>(src, region, depth, threads)
-                               : count_values<uint16_t>(src, region, depth, threads);
+      format.depth == SampleDepth::U8 ? count_values<uint8_t>(src, region, format, threads)
+                                      : count_values<uint16_t>(src, region, format, threads);
 
   const uint32_t range = params.upper - params.lower + 1;
   HistogramSummary result;
   result.samples = static_cast<uint32_t>(region.width) * static_cast<uint32_t>(region.height);
-  result.min = max_sample_value(depth);
+  result.min = max_sample_value(format);
   std::fill(bins, bins + params.bins, 0u);
   for (uint32_t value = 0; value < counts.size(); ++value) {
     const uint32_t count = counts[value];
@@ -65,6 +66,7 @@ void histogram_cpu(const Plane &src, SampleDepth depth, const HistogramParams &p
       bins[(value - params.lower) * uint32_t(params.bins) / range] += count;
   }
   *summary = result;
+  return cudaSuccess;
 }
 
 }  // namespace cf

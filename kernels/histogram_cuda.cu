@@ -15,7 +15,8 @@
 // samples outside whole chunks apart.
 //
 // 16-bit samples (slot_histogram_kernel) are binned per sample, with a running sum,
-// min and max per thread.
+// min and max per thread; samples with padding bits (P010) become their values
+// (plane.h) as they are loaded, so everything after counts values.
 //
 // Collisions: lanes of a warp that add to one shared-memory word take turns, and in a
 // constant image every add collides. Two things keep such images as fast as random
@@ -138,6 +139,13 @@ struct Chunk {
   bool run;                   // every sample valid and of one value
 
   __device__ bool is_valid(int k) const { return (valid >> k) & 1u; }
+
+  // The samples' values (plane.h). Samples of one value keep one value: run holds.
+  __device__ void to_values(int padding_bits) {
+#pragma unroll
+    for (int k = 0; k < kSamples; ++k)
+      sample[k] >>= padding_bits;
+  }
 };
 
 template <typename Sample>
@@ -403,8 +411,9 @@ __device__ bool is_last_block(Totals *totals) {
 // three steps.
 template <typename Sample, typename Rows, bool kInShared>
 __global__ void __launch_bounds__(kThreads)
-    slot_histogram_kernel(Region region, Binning binning, int replicas, uint32_t samples,
-                          Totals *totals, uint32_t *bins_out, HistogramSummary *summary_out) {
+    slot_histogram_kernel(Region region, Binning binning, int replicas, int padding_bits,
+                          uint32_t samples, Totals *totals, uint32_t *bins_out,
+                          HistogramSummary *summary_out) {
   extern __shared__ uint4 shared_memory[];  // 16-byte aligned
   BlockTotals &block = *reinterpret_cast<BlockTotals *>(shared_memory);
   uint32_t *const sub_histograms =
@@ -423,7 +432,9 @@ __global__ void __launch_bounds__(kThreads)
   const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
                         uint32_t(replicas)};
   ThreadTotals mine;
-  for_each_chunk<Sample, Rows>(region, [&](const Chunk<Sample> &chunk) {
+  for_each_chunk<Sample, Rows>(region, [&](const Chunk<Sample> &samples_read) {
+    Chunk<Sample> chunk = samples_read;
+    chunk.to_values(padding_bits);
     mine.add(chunk);
     if constexpr (kInShared)
       count_shared(replica, chunk, binning);
@@ -766,12 +777,13 @@ int grid_blocks(uint64_t busy_threads, int threads, int resident) {
   return int(std::max<uint64_t>(1, std::min<uint64_t>(wanted, uint64_t(resident))));
 }
 
-using SlotKernel = void (*)(Region, Binning, int, uint32_t, Totals *, uint32_t *,
+using SlotKernel = void (*)(Region, Binning, int, int, uint32_t, Totals *, uint32_t *,
                             HistogramSummary *);
 
 template <typename Rows>
-cudaError_t launch_slots(const Plane &src, const HistogramParams &params, uint32_t *bins,
-                         HistogramSummary *summary, void *workspace, cudaStream_t stream) {
+cudaError_t launch_slots(const Plane &src, SampleFormat format, const HistogramParams &params,
+                         uint32_t *bins, HistogramSummary *summary, void *workspace,
+                         cudaStream_t stream) {
   const HistogramRegion roi = resolve_region(params, src);
   const Region region = region_of<Rows>(src, roi);
 
@@ -794,7 +806,7 @@ cudaError_t launch_slots(const Plane &src, const HistogramParams &params, uint32
 
   const uint64_t items = uint64_t(roi.height) * unsigned(region.items_per_row);
   kernel<<<grid_blocks(items, kThreads, resident), kThreads, shared_bytes, stream>>>(
-      region, make_binning(params), replicas,
+      region, make_binning(params), replicas, format.padding_bits,
       uint32_t(roi.width) * uint32_t(roi.height), static_cast<Totals *>(workspace), bins,
       summary);
   return cudaGetLastError();
@@ -858,17 +870,19 @@ size_t histogram_cuda_workspace_bytes(int bins) {
   return kCountsOffset + counts * sizeof(uint32_t);
 }
 
-cudaError_t histogram_cuda(const Plane &src, SampleDepth depth, const HistogramParams &params,
+cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const HistogramParams &params,
                            uint32_t *bins, HistogramSummary *summary, void *workspace,
                            cudaStream_t stream) {
-  if (!is_valid(params, src, depth) || !are_samples_aligned(src, depth) || bins == nullptr ||
+  if (!is_valid(params, src, format) || !are_samples_aligned(src, format) || bins == nullptr ||
       summary == nullptr || workspace == nullptr)
     return cudaErrorInvalidValue;
-  if (depth == SampleDepth::U8)
+  if (format.depth == SampleDepth::U8)  // no padding bits (is_valid)
     return launch_8bit(src, params, bins, summary, workspace, stream);
   if (src.pixel_stride == int(sizeof(uint16_t)))
-    return launch_slots<PackedRows<uint16_t>>(src, params, bins, summary, workspace, stream);
-  return launch_slots<StridedRows<uint16_t>>(src, params, bins, summary, workspace, stream);
+    return launch_slots<PackedRows<uint16_t>>(src, format, params, bins, summary, workspace,
+                                              stream);
+  return launch_slots<StridedRows<uint16_t>>(src, format, params, bins, summary, workspace,
+                                             stream);
 }
 
 }  // namespace cf

@@ -12,11 +12,12 @@ HistogramRegion resolve_region(const HistogramParams &params, const Plane &src) 
           params.roi_height > 0 ? params.roi_height : src.height - params.roi_y};
 }
 
-bool is_valid(const HistogramParams &params, const Plane &src, SampleDepth depth) {
-  if ((depth != SampleDepth::U8 && depth != SampleDepth::U16) || !is_valid_plane(src, depth))
+bool is_valid(const HistogramParams &params, const Plane &src, SampleFormat format) {
+  if (!is_valid_plane(src, format))  // checks the format too
     return false;
-  const int max_bins = depth == SampleDepth::U8 ? kHistogramMaxBins8 : kHistogramMaxBins16;
-  if (params.lower > params.upper || params.upper > max_sample_value(depth) ||
+  const int max_bins =
+      format.depth == SampleDepth::U8 ? kHistogramMaxBins8 : kHistogramMaxBins16;
+  if (params.lower > params.upper || params.upper > max_sample_value(format) ||
       params.bins < 1 || params.bins > max_bins)
     return false;
   // Offsets inside the plane first, so that resolving 0 sizes cannot overflow.

@@ -13,7 +13,7 @@ constexpr int kMedianMaxWindow = 31;
 
 struct MedianParams {
   int window = 3;  // odd, kMedianMinWindow..kMedianMaxWindow
-  Border border;
+  Border border;   // its constant a value of the format (plane.h), clamped to its range
 };
 
 inline bool is_valid(const MedianParams &params) {
@@ -21,26 +21,38 @@ inline bool is_valid(const MedianParams &params) {
          params.window <= kMedianMaxWindow;
 }
 
+// Whether both backends take the call: valid params, src and dst a valid pair
+// (is_valid_plane_pair, which checks the format too). The CUDA backend also needs
+// are_samples_aligned(src, dst, format).
+inline bool is_valid(const MedianParams &params, const Plane &src, const Plane &dst,
+                     SampleFormat format) {
+  return is_valid(params) && is_valid_plane_pair(src, dst, format);
+}
+
 // Both backends compute dst(x, y) = median of the window x window neighbourhood of
-// src around (x, y), positions outside src taken as `border` says. src and dst have
-// the same width, height and depth and must not overlap.
+// src around (x, y), positions outside src taken as `border` says, on the samples'
+// values (plane.h: padding bits ignored, stored back zero). src and dst have the same
+// width, height and format and must not overlap.
+//
+// Both return cudaErrorInvalidValue, having written nothing, where the call is not
+// valid (is_valid above; the CUDA backend: samples not aligned either).
 
 // Queues the filter on `stream`; src and dst are device memory. Returns the launch
 // error, if any (errors of the running kernel surface at the next synchronisation).
-cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleDepth depth,
+cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleFormat format,
                         const MedianParams &params, cudaStream_t stream);
 
-// Filters on the host with `threads` threads (0: one per core).
-void median_cpu(const Plane &src, const Plane &dst, SampleDepth depth,
-                const MedianParams &params, int threads = 0);
+// Filters on the host with `threads` threads (0: one per core), samples at any
+// alignment. cudaSuccess once done.
+cudaError_t median_cpu(const Plane &src, const Plane &dst, SampleFormat format,
+                       const MedianParams &params, int threads = 0);
 
 // Planes in device memory with exec.on_device, host memory otherwise.
 inline cudaError_t median(const Executor &exec, const Plane &src, const Plane &dst,
-                          SampleDepth depth, const MedianParams &params) {
+                          SampleFormat format, const MedianParams &params) {
   if (exec.on_device)
-    return median_cuda(src, dst, depth, params, exec.stream);
-  median_cpu(src, dst, depth, params, exec.cpu_threads);
-  return cudaSuccess;
+    return median_cuda(src, dst, format, params, exec.stream);
+  return median_cpu(src, dst, format, params, exec.cpu_threads);
 }
 
 }  // namespace cf

@@ -52,14 +52,20 @@ private:
 
 // Filters rows [y_begin, y_end). column_offsets[j] is the byte offset within a source
 // row of window column j - radius (or kConstantColumn).
+//
+// The window is counted as stored, padding bits and all, and the median's padding bits
+// cleared (`keep`) as it is stored: clearing them is a non-decreasing map of samples,
+// and the median (an order statistic) commutes with non-decreasing maps, so that is the
+// median of the values, stored (plane.h).
 template <typename Sample>
-void median_rows(const Plane &src, const Plane &dst, const MedianParams &params,
-                 const std::vector<ptrdiff_t> &column_offsets, int y_begin, int y_end) {
+void median_rows(const Plane &src, const Plane &dst, SampleFormat format,
+                 const MedianParams &params, const std::vector<ptrdiff_t> &column_offsets,
+                 int y_begin, int y_end) {
   const int window = params.window;
   const int radius = window / 2;
   const int median_rank = (window * window - 1) / 2;
-  const auto constant = static_cast<Sample>(
-      std::min<uint32_t>(params.border.constant, std::numeric_limits<Sample>::max()));
+  const auto constant = static_cast<Sample>(border_sample(params.border, format));
+  const auto keep = static_cast<Sample>(stored_sample(format, max_sample_value(format)));
 
   WindowHistogram<Sample> histogram;
   std::vector<const uint8_t *> rows;  // the window's rows that lie inside src
@@ -88,12 +94,12 @@ void median_rows(const Plane &src, const Plane &dst, const MedianParams &params,
     uint8_t *out = dst.data + y * dst.row_pitch;
     for (int j = 0; j < window; ++j)
       update_column(column_offsets[j], +1);
-    store_sample(out, histogram.value_at_rank(median_rank));
+    store_sample(out, static_cast<Sample>(histogram.value_at_rank(median_rank) & keep));
     for (int x = 1; x < src.width; ++x) {
       update_column(column_offsets[x - 1], -1);
       update_column(column_offsets[x + window - 1], +1);
       store_sample(out + x * static_cast<ptrdiff_t>(dst.pixel_stride),
-                   histogram.value_at_rank(median_rank));
+                   static_cast<Sample>(histogram.value_at_rank(median_rank) & keep));
     }
     // Leave the histogram empty for the next row: far cheaper than clearing 64 Ki bins.
     for (int j = src.width - 1; j < src.width - 1 + window; ++j)
@@ -102,8 +108,8 @@ void median_rows(const Plane &src, const Plane &dst, const MedianParams &params,
 }
 
 template <typename Sample>
-void median_plane(const Plane &src, const Plane &dst, const MedianParams &params,
-                  int threads) {
+void median_plane(const Plane &src, const Plane &dst, SampleFormat format,
+                  const MedianParams &params, int threads) {
   const int radius = params.window / 2;
   std::vector<ptrdiff_t> column_offsets(src.width + params.window - 1);
   for (int j = 0; j < static_cast<int>(column_offsets.size()); ++j) {
@@ -115,20 +121,21 @@ void median_plane(const Plane &src, const Plane &dst, const MedianParams &params
   const long work_per_row =
       static_cast<long>(src.width) * (2 * params.window + WindowHistogram<Sample>::kCoarseBins);
   parallel_ranges(src.height, threads, work_per_row, [&](int begin, int end) {
-    median_rows<Sample>(src, dst, params, column_offsets, begin, end);
+    median_rows<Sample>(src, dst, format, params, column_offsets, begin, end);
   });
 }
 
 }  // namespace
 
-void median_cpu(const Plane &src, const Plane &dst, SampleDepth depth,
-                const MedianParams &params, int threads) {
-  if (!is_valid_plane_pair(src, dst, depth) || !is_valid(params))
-    return;
-  if (depth == SampleDepth::U8)
-    median_plane<uint8_t>(src, dst, params, threads);
+cudaError_t median_cpu(const Plane &src, const Plane &dst, SampleFormat format,
+                       const MedianParams &params, int threads) {
+  if (!is_valid(params, src, dst, format))
+    return cudaErrorInvalidValue;
+  if (format.depth == SampleDepth::U8)
+    median_plane<uint8_t>(src, dst, format, params, threads);
   else
-    median_plane<uint16_t>(src, dst, params, threads);
+    median_plane<uint16_t>(src, dst, format, params, threads);
+  return cudaSuccess;
 }
 
 }  // namespace cf

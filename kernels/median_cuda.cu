@@ -2,9 +2,14 @@
 // 16-bit lanes and share the column sorts between neighbouring outputs; windows 9 to 31
 // run Huang's moving histogram down strips of rows, whose cost per output grows with
 // the window's side, not with its area.
+//
+// Every kernel takes the window's samples as stored, padding bits and all, and clears
+// the padding bits of the median it stores (`keep`, the mask of the value bits; two
+// lanes of it in `keep_lanes`): clearing them maps samples non-decreasingly, the median
+// commutes with such maps, so that is the median of the values, stored (plane.h), as
+// the CPU backend computes it. Without padding bits the mask changes nothing.
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "cuda_views.cuh"
@@ -44,7 +49,7 @@ struct PackedOrder {
 template <int K, typename Sample>
 __global__ void __launch_bounds__(kNetworkThreads)
     median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
-                          bool packed_rows) {
+                          bool packed_rows, uint32_t keep_lanes) {
   constexpr int kRadius = K / 2;
   constexpr int kTileColumns = kNetworkBlockColumns + K - 1;
   constexpr int kTileRows = kNetworkBlockRows + K - 1;
@@ -115,7 +120,7 @@ __global__ void __launch_bounds__(kNetworkThreads)
           cells[i * K + j] = sorted_columns[(output + j) % K][i];
       apply_network<kMedianPlan<K>>(cells, PackedOrder{});
 
-      medians[output] = cells[kMedianPlan<K>.output];
+      medians[output] = cells[kMedianPlan<K>.output] & keep_lanes;
     }
   }
 
@@ -244,7 +249,8 @@ struct ChunkLanes<uint16_t> {
 
 template <typename Sample>
 __global__ void __launch_bounds__(kChunkThreads)
-    median3_chunk_kernel(SourceView<Sample> src, DestinationView<Sample> dst, int strip_rows) {
+    median3_chunk_kernel(SourceView<Sample> src, DestinationView<Sample> dst, int strip_rows,
+                         uint32_t keep_lanes) {
   using Lanes = ChunkLanes<Sample>;
   using Word = typename Lanes::Word;
   constexpr int kLast = kThreadChunks - 1;
@@ -318,8 +324,8 @@ __global__ void __launch_bounds__(kChunkThreads)
       uint8_t *const out = dst.data + y * dst.row_pitch + ptrdiff_t(x) * sizeof(Sample);
 #pragma unroll
       for (int k = 0; k < kThreadChunks; ++k) {
-        const uint32_t p = median_of_rows(above[k][0], centre[k][0], below[k][0]);
-        const uint32_t q = median_of_rows(above[k][1], centre[k][1], below[k][1]);
+        const uint32_t p = median_of_rows(above[k][0], centre[k][0], below[k][0]) & keep_lanes;
+        const uint32_t q = median_of_rows(above[k][1], centre[k][1], below[k][1]) & keep_lanes;
         if (inside[k])
           reinterpret_cast<Word *>(out)[k] = Lanes::join(p, q);
 #pragma unroll
@@ -428,7 +434,7 @@ struct NoLevel {
 template <typename Sample>
 __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
     median_histogram_kernel(SourceView<Sample> src, DestinationView<Sample> dst, int window,
-                            int strip_rows) {
+                            int strip_rows, uint32_t keep) {
   using Shape = HistogramShape<Sample>;
   constexpr bool kTwoLevels = Shape::kLevels == 2;
   constexpr int kThreads = Shape::kThreads;
@@ -492,7 +498,7 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
       coarse.add(src.at(row, src.column_offset(x + dx)) >> Shape::kShift, 1);
   }
   // Bin -1 differs from any bin, so the fine level is built for the first row.
-  dst.store(x, y_first, seek_median(y_first, -1));
+  dst.store(x, y_first, seek_median(y_first, -1) & keep);
 
   for (int y = y_first + 1; y < y_end; ++y) {
     const uint8_t *leaving = src.row(y - radius - 1);
@@ -501,7 +507,7 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
       update(src.at(leaving, src.column_offset(x + dx)), -1);
       update(src.at(entering, src.column_offset(x + dx)), 1);
     }
-    dst.store(x, y, seek_median(y, coarse.median));
+    dst.store(x, y, seek_median(y, coarse.median) & keep);
   }
 }
 
@@ -512,7 +518,7 @@ constexpr int kMaxGridY = 65535;
 
 template <int K, typename Sample>
 cudaError_t launch_network(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                           cudaStream_t stream) {
+                           uint32_t keep, cudaStream_t stream) {
   const dim3 grid(ceil_div(src.width, kNetworkBlockColumns),
                   ceil_div(src.height, kNetworkBlockRows));
   if (grid.y > kMaxGridY)
@@ -522,13 +528,13 @@ cudaError_t launch_network(const SourceView<Sample> &src, const DestinationView<
   const bool packed_rows = dst.pixel_stride == int(sizeof(Sample)) &&
                            alignment % (kNetworkRun * sizeof(Sample)) == 0;
   median_network_kernel<K, Sample>
-      <<<grid, dim3(32, kNetworkWarps), 0, stream>>>(src, dst, packed_rows);
+      <<<grid, dim3(32, kNetworkWarps), 0, stream>>>(src, dst, packed_rows, keep * 0x10001u);
   return cudaGetLastError();
 }
 
 template <typename Sample>
 cudaError_t launch_chunks(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                          cudaStream_t stream) {
+                          uint32_t keep, cudaStream_t stream) {
   int resident = 0;
   if (const cudaError_t e =
           resident_blocks(median3_chunk_kernel<Sample>, kChunkThreads, 0, &resident);
@@ -542,13 +548,14 @@ cudaError_t launch_chunks(const SourceView<Sample> &src, const DestinationView<S
       std::max({kMinChunkStripRows, std::min(kMaxChunkStripRows, ceil_div(src.height, strips)),
                 ceil_div(src.height, kMaxGridY)});
   const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
-  median3_chunk_kernel<Sample><<<grid, kChunkThreads, 0, stream>>>(src, dst, strip_rows);
+  median3_chunk_kernel<Sample>
+      <<<grid, kChunkThreads, 0, stream>>>(src, dst, strip_rows, keep * 0x10001u);
   return cudaGetLastError();
 }
 
 template <typename Sample>
 cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                             int window, cudaStream_t stream) {
+                             int window, uint32_t keep, cudaStream_t stream) {
   constexpr int kThreads = HistogramShape<Sample>::kThreads;
   int resident = 0;
   if (const cudaError_t e =
@@ -564,45 +571,46 @@ cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationVie
   const int strip_rows = std::max({kMinStripRows, ceil_div(src.height, strips),
                                    ceil_div(src.height, kMaxGridY)});
   const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
-  median_histogram_kernel<Sample><<<grid, kThreads, 0, stream>>>(src, dst, window, strip_rows);
+  median_histogram_kernel<Sample>
+      <<<grid, kThreads, 0, stream>>>(src, dst, window, strip_rows, keep);
   return cudaGetLastError();
 }
 
 template <typename Sample>
-cudaError_t launch(const Plane &src, const Plane &dst, const MedianParams &params,
-                   cudaStream_t stream) {
-  const SourceView<Sample> source{
-      src.data, src.width, src.height, src.row_pitch, src.pixel_stride, params.border.mode,
-      static_cast<uint16_t>(std::min<uint32_t>(params.border.constant,
-                                               std::numeric_limits<Sample>::max()))};
+cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
+                   const MedianParams &params, cudaStream_t stream) {
+  const SourceView<Sample> source{src.data,         src.width,          src.height,
+                                  src.row_pitch,    src.pixel_stride,   params.border.mode,
+                                  static_cast<uint16_t>(border_sample(params.border, format))};
   const DestinationView<Sample> destination{dst.data, dst.width, dst.height, dst.row_pitch,
                                             dst.pixel_stride};
+  // The value bits of a sample: 0xff, 0xffff, 0xffc0 for P010.
+  const uint32_t keep = stored_sample(format, max_sample_value(format));
   switch (params.window) {
   case 3:
     if (suits_chunks(source, destination))
-      return launch_chunks(source, destination, stream);
-    return launch_network<3>(source, destination, stream);
+      return launch_chunks(source, destination, keep, stream);
+    return launch_network<3>(source, destination, keep, stream);
   case 5:
-    return launch_network<5>(source, destination, stream);
+    return launch_network<5>(source, destination, keep, stream);
   case 7:
-    return launch_network<7>(source, destination, stream);
+    return launch_network<7>(source, destination, keep, stream);
   default:
-    return launch_histogram(source, destination, params.window, stream);
+    return launch_histogram(source, destination, params.window, keep, stream);
   }
 }
 
 }  // namespace
 
-cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleDepth depth,
+cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleFormat format,
                         const MedianParams &params, cudaStream_t stream) {
-  if (!is_valid(params) || !is_valid_plane_pair(src, dst, depth) ||
-      !are_samples_aligned(src, dst, depth))
+  if (!is_valid(params, src, dst, format) || !are_samples_aligned(src, dst, format))
     return cudaErrorInvalidValue;
-  switch (depth) {
+  switch (format.depth) {
   case SampleDepth::U8:
-    return launch<uint8_t>(src, dst, params, stream);
+    return launch<uint8_t>(src, dst, format, params, stream);
   case SampleDepth::U16:
-    return launch<uint16_t>(src, dst, params, stream);
+    return launch<uint16_t>(src, dst, format, params, stream);
   }
   return cudaErrorInvalidValue;
 }

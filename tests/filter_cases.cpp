@@ -1,6 +1,8 @@
 #include "filter_cases.h"
 
+#include <algorithm>
 #include <cstring>
+#include <random>
 
 // Last: Check defines macros (fail, ...) that break C++ and OpenCV headers.
 #include <gst/check/gstcheck.h>
@@ -14,11 +16,14 @@ const std::vector<Layout> &test_layouts() {
   return layouts;
 }
 
-std::vector<cf::Border> test_borders(cf::SampleDepth depth) {
+std::vector<cf::Border> test_borders(cf::SampleFormat format) {
   using cf::BorderMode;
-  if (depth == cf::SampleDepth::U8)
+  if (format.depth == cf::SampleDepth::U8)
     return {{BorderMode::Replicate, 0}, {BorderMode::Reflect101, 0},
             {BorderMode::Constant, 77}, {BorderMode::Constant, 300}};
+  if (format.padding_bits != 0)
+    return {{BorderMode::Replicate, 0}, {BorderMode::Reflect101, 0},
+            {BorderMode::Constant, 700}, {BorderMode::Constant, 40000}};
   return {{BorderMode::Replicate, 0}, {BorderMode::Reflect101, 0},
           {BorderMode::Constant, 40000}};
 }
@@ -36,7 +41,7 @@ std::string describe(const cf::Border &border) {
 }
 
 const ImageGenerator *generator_named(const char *name) {
-  for (const ImageGenerator &generator : image_generators())
+  for (const ImageGenerator &generator : padding_image_generators())  // every one
     if (std::strcmp(generator.name, name) == 0)
       return &generator;
   fail("no image generator named %s", name);
@@ -45,19 +50,23 @@ const ImageGenerator *generator_named(const char *name) {
 
 std::optional<std::string> check_image_case(const ImageCase &test, const PlaneFilter &filter,
                                             const PlaneFilter &reference) {
-  const int bytes = cf::bytes_per_sample(test.depth);
-  TestImage src(test.width, test.height, test.depth, test.layout.src_stride * bytes,
+  const int bytes = cf::bytes_per_sample(test.format);
+  TestImage src(test.width, test.height, test.format, test.layout.src_stride * bytes,
                 test.layout.src_padding * bytes);
   test.image->fill(src, test.seed);
-  TestImage expected(test.width, test.height, test.depth);
+  TestImage expected(test.width, test.height, test.format);
   reference(src.plane(), expected.plane());
 
-  TestImage dst(test.width, test.height, test.depth, test.layout.dst_stride * bytes,
+  TestImage dst(test.width, test.height, test.format, test.layout.dst_stride * bytes,
                 test.layout.dst_padding * bytes);
-  // Every sample starts off its expected value, so one left unwritten cannot pass.
+  // Every sample starts off its expected value, so one left unwritten cannot pass, and
+  // with its padding bits set, which the filter must clear.
+  const uint32_t padding_mask = (1u << test.format.padding_bits) - 1;
   for (int y = 0; y < test.height; ++y)
     for (int x = 0; x < test.width; ++x)
-      dst.set(x, y, (expected.at(x, y) + 1) & dst.max_value());
+      dst.set_stored(x, y,
+                     cf::stored_sample(test.format, (expected.at(x, y) + 1) & dst.max_value()) |
+                         padding_mask);
 
   const std::vector<uint8_t> src_before = src.bytes();
   filter(src.plane(), dst.plane());
@@ -74,6 +83,52 @@ std::optional<std::string> check_image_case(const ImageCase &test, const PlaneFi
   }
   return std::string("image ") + test.image->name + " (seed " + std::to_string(test.seed) +
          "), src " + src.describe() + ", dst " + dst.describe() + ": " + what;
+}
+
+std::optional<std::string> check_padding_against_values(const ImageCase &test,
+                                                        const FormatFilter &filter) {
+  const cf::SampleFormat plain = cf::SampleDepth::U16;
+  const int bytes = cf::bytes_per_sample(kP010);
+  const Layout &layout = test.layout;
+  TestImage src(test.width, test.height, kP010, layout.src_stride * bytes,
+                layout.src_padding * bytes);
+  test.image->fill(src, test.seed);
+  std::mt19937 generator(test.seed);
+  std::uniform_int_distribution<uint32_t> padding(0, (1u << kP010.padding_bits) - 1);
+  TestImage values(test.width, test.height, plain, layout.src_stride * bytes,
+                   layout.src_padding * bytes);
+  for (int y = 0; y < test.height; ++y)
+    for (int x = 0; x < test.width; ++x) {
+      src.set_stored(x, y, src.stored(x, y) | padding(generator));
+      values.set(x, y, src.at(x, y));
+    }
+
+  TestImage dst(test.width, test.height, kP010, layout.dst_stride * bytes,
+                layout.dst_padding * bytes);
+  TestImage values_dst(test.width, test.height, plain, layout.dst_stride * bytes,
+                       layout.dst_padding * bytes);
+  // Every bit set: an unwritten sample or padding bit left set shows.
+  for (int y = 0; y < test.height; ++y)
+    for (int x = 0; x < test.width; ++x)
+      dst.set_stored(x, y, 0xffff);
+  filter(src.plane(), dst.plane(), kP010);
+  filter(values.plane(), values_dst.plane(), plain);
+
+  TestImage expected(test.width, test.height, kP010);
+  for (int y = 0; y < test.height; ++y)
+    for (int x = 0; x < test.width; ++x)
+      expected.set(x, y, std::min(values_dst.at(x, y), expected.max_value()));
+  std::string what;
+  if (const auto offset = dst.first_changed_filler())
+    what = "dst byte at offset " + std::to_string(*offset) + " is not a sample but was written";
+  else if (const auto mismatch = first_mismatch(dst, expected))
+    what = describe(*mismatch) + " (the 16-bit filter of the values: " +
+           std::to_string(values_dst.at(mismatch->x, mismatch->y)) + ")";
+  else
+    return std::nullopt;
+  return std::string("image ") + test.image->name + " (seed " + std::to_string(test.seed) +
+         ") with random padding bits, src " + src.describe() + ", dst " + dst.describe() +
+         ": " + what;
 }
 
 bool quick_cases() {

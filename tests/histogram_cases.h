@@ -11,28 +11,35 @@
 
 namespace cftest {
 
-// Counts src (host memory) with cf::histogram_cpu's contract into result: bins into
-// result.bins, whose entries after the first params.bins are guards no backend may
-// write, and result.summary. A device backend copies in and out inside.
+// Counts src (host memory) with cf::histogram_cpu's contract into result (failing the
+// running test where the backend refuses the call): bins into result.bins, whose
+// entries after the first params.bins are guards no backend may write, and
+// result.summary. A device backend copies in and out inside.
 using HistogramCounter =
-    std::function<void(const cf::Plane &src, cf::SampleDepth depth,
+    std::function<void(const cf::Plane &src, cf::SampleFormat format,
                        const cf::HistogramParams &params, HistogramResult &result)>;
 
-// Both functions below run `count` on many cases, compare bins and summary with
-// reference_histogram, check that src and the guards after the bins stay untouched,
-// print each failing case and fail the running gst-check test if any case failed.
+// The functions below run `count` on many cases, compare bins and summary with
+// reference_histogram (or with itself, below), check that src and the guards after the
+// bins stay untouched, print each failing case and fail the running gst-check test if
+// any case failed.
 
-// Sizes 1x1, 2x3, 17x9, 64x33 x both depths x bins 1, 2, 7, 256 (16-bit also 4096,
-// 20000, 65536) x ranges (full; narrow, with samples below and above; lower == upper;
-// one end of the range) x regions (whole, interior, 1x1, to the edges, touching the
-// left and bottom edges) x images (random, constant 0, middle and max, ramps,
-// two-value), over packed and interleaved strides and padded rows. CF_TEST_CASES=quick:
-// one image per combination (filter_cases.h).
+// Sizes 1x1, 2x3, 17x9, 64x33 x 8-bit, 16-bit and P010 samples x bins 1, 2, 7, 256
+// (16-bit also 4096, 20000, 65536; P010 also 1023, 1024, 4096, 65536) x ranges (full;
+// narrow, with samples below and above; lower == upper; one end of the range) x
+// regions (whole, interior, 1x1, to the edges, touching the left and bottom edges) x
+// images (random, constant 0, middle and max, ramps, two-value; P010 also random
+// padding bits), over packed and interleaved strides and padded rows.
+// CF_TEST_CASES=quick: one image per combination (filter_cases.h).
 void check_histogram_matrix(const HistogramCounter &count);
 
 // A few 1921x1081 frames and two 3841x2161 ones, where rows, thread ranges and the
-// work of a GPU's threads end in many places.
+// work of a GPU's threads end in many places; P010 ones too.
 void check_histogram_large_frames(const HistogramCounter &count);
+
+// P010 samples with random padding bits count as the plain 16-bit samples of their
+// values would, over several bin counts, ranges and regions.
+void check_histogram_padding_bits(const HistogramCounter &count);
 
 // What differs between a result and the expected one (expected.bins.size() bins
 // compared; got.bins' further entries must still be kGuardBin), or nothing.
@@ -47,15 +54,17 @@ HistogramResult unwritten_result(int bins, int guards);
 // "bins 7 over [100, 149], region (1, 1) 15x7"
 std::string describe(const cf::HistogramParams &params);
 
-// 256 bins over the depth's full range, the whole plane.
-cf::HistogramParams full_range_params(cf::SampleDepth depth);
+// 256 bins over the format's full range of values, the whole plane.
+cf::HistogramParams full_range_params(cf::SampleFormat format);
 
 // The calls every backend must refuse, each a change to a valid call
-// (full_range_params) on a 17x9 plane of `depth`.
+// (full_range_params of `valid_format`) on a 17x9 plane of `valid_format`, made with
+// `format`.
 struct InvalidHistogramCall {
   const char *what;
-  cf::SampleDepth depth;
+  cf::SampleFormat valid_format;
   std::function<void(cf::Plane &src, cf::HistogramParams &params)> change;
+  cf::SampleFormat format = valid_format;
 };
 const std::vector<InvalidHistogramCall> &invalid_histogram_calls();
 

@@ -7,23 +7,32 @@
 
 namespace cftest {
 
-// Filters src into dst, both in host memory, with cf::median_cpu's contract; a device
-// backend copies to the device and back inside.
+// Filters src into dst, both in host memory, with cf::median_cpu's contract (failing
+// the running test where the backend refuses the call); a device backend copies to the
+// device and back inside.
 using MedianFilter = std::function<void(const cf::Plane &src, const cf::Plane &dst,
-                                        cf::SampleDepth depth, const cf::MedianParams &params)>;
+                                        cf::SampleFormat format, const cf::MedianParams &params)>;
 
-// Both functions below run `filter` on many cases, compare it with reference_median,
-// check that src and every dst byte outside the samples stay untouched, print each
-// failing case and fail the running gst-check test if any case failed.
+// The functions below run `filter` on many cases, compare it with reference_median (or
+// with itself, below), check that src and every dst byte outside the samples stay
+// untouched, print each failing case and fail the running gst-check test if any case
+// failed.
 
 // Sizes 1x1, 2x3, 3x2, 17x9, 64x33 x windows 3, 5, 7, 9, 15, 31 x every border
-// (constants inside and, for 8-bit, beyond the range) x both depths x every image
-// generator, over packed and interleaved strides, padded rows and src/dst layouts
-// that differ. CF_TEST_CASES=quick: one image per combination (filter_cases.h).
+// (constants inside and, for 8-bit and P010, beyond the range) x 8-bit, 16-bit and
+// P010 samples x every image generator (for P010 also one with random padding bits;
+// three images per combination in turn), over packed and interleaved strides, padded
+// rows and src/dst layouts that differ. CF_TEST_CASES=quick: one image per combination
+// (filter_cases.h).
 void check_median_matrix(const MedianFilter &filter);
 
 // A few large frames, 1921x1081 for the small windows and 259x131 for the large ones,
-// where thread ranges and tiles end in many places.
+// where thread ranges and tiles end in many places; 8-bit, 16-bit and P010.
 void check_median_large_frames(const MedianFilter &filter);
+
+// P010 samples with random padding bits filter to the 16-bit filter of their values,
+// stored with zero padding bits (check_padding_against_values), for every window on
+// small and large frames and the kernels' paths.
+void check_median_padding_bits(const MedianFilter &filter);
 
 }  // namespace cftest

@@ -7,8 +7,8 @@
 namespace cftest {
 
 // Same contract as cf::gauss_cpu for valid params: gauss.h's formula evaluated as it
-// is written, one 2-D window sum per pixel, single-threaded.
-void reference_gauss(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+// is written on the samples' values, one 2-D window sum per pixel, single-threaded.
+void reference_gauss(const cf::Plane &src, const cf::Plane &dst, cf::SampleFormat format,
                      const cf::GaussParams &params);
 
 }  // namespace cftest

@@ -6,7 +6,7 @@
 
 namespace cftest {
 
-HistogramResult reference_histogram(const cf::Plane &src, cf::SampleDepth depth,
+HistogramResult reference_histogram(const cf::Plane &src, cf::SampleFormat format,
                                     const cf::HistogramParams &params) {
   // 0 sizes reach the plane's edges.
   const int width = params.roi_width > 0 ? params.roi_width : src.width - params.roi_x;
@@ -16,10 +16,10 @@ HistogramResult reference_histogram(const cf::Plane &src, cf::SampleDepth depth,
   HistogramResult result;
   result.bins.assign(params.bins, 0);
   cf::HistogramSummary &summary = result.summary;
-  summary.min = cf::max_sample_value(depth);
+  summary.min = cf::max_sample_value(format);
   for (int y = params.roi_y; y < params.roi_y + height; ++y)
     for (int x = params.roi_x; x < params.roi_x + width; ++x) {
-      const uint64_t value = read_sample(src, depth, x, y);
+      const uint64_t value = read_sample(src, format.depth, x, y) >> format.padding_bits;
       summary.sum += value;
       ++summary.samples;
       summary.min = std::min(summary.min, static_cast<uint32_t>(value));

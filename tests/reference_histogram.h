@@ -16,8 +16,8 @@ struct HistogramResult {
 };
 
 // histogram.h's definitions for valid params, evaluated as written: one loop over the
-// region, 64-bit arithmetic, single-threaded. bins has params.bins entries.
-HistogramResult reference_histogram(const cf::Plane &src, cf::SampleDepth depth,
+// region's values, 64-bit arithmetic, single-threaded. bins has params.bins entries.
+HistogramResult reference_histogram(const cf::Plane &src, cf::SampleFormat format,
                                     const cf::HistogramParams &params);
 
 }  // namespace cftest

@@ -6,8 +6,9 @@
 
 namespace cftest {
 
-// Same contract as cf::median_cpu, one sort per pixel, single-threaded.
-void reference_median(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+// Same contract as cf::median_cpu, one sort of the window's values per pixel,
+// single-threaded.
+void reference_median(const cf::Plane &src, const cf::Plane &dst, cf::SampleFormat format,
                       const cf::MedianParams &params);
 
 }  // namespace cftest

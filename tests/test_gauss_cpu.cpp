@@ -1,11 +1,13 @@
 // The CPU Gaussian backend against the reference, its results independent of the
-// thread count, its refusal of invalid parameters, and the taps it is given.
+// thread count, P010 samples against their values and its clamps, its refusal of
+// invalid calls, and the taps it is given.
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "filter_cases.h"
 #include "gauss.h"
 #include "gauss_cases.h"
 #include "test_image.h"
@@ -17,9 +19,10 @@ using cftest::TestImage;
 
 namespace {
 
-void gauss_cpu_all_cores(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+void gauss_cpu_all_cores(const cf::Plane &src, const cf::Plane &dst, cf::SampleFormat format,
                          const cf::GaussParams &params) {
-  cf::gauss_cpu(src, dst, depth, params);
+  const cudaError_t err = cf::gauss_cpu(src, dst, format, params);
+  fail_unless(err == cudaSuccess, "gauss_cpu returned %d", static_cast<int>(err));
 }
 
 // What is wrong with gauss_taps(sigma, size, bits), or nothing.
@@ -57,6 +60,12 @@ GST_END_TEST;
 GST_START_TEST(test_large_frames) { cftest::check_gauss_large_frames(gauss_cpu_all_cores); }
 GST_END_TEST;
 
+GST_START_TEST(test_padding_bits) { cftest::check_gauss_padding_bits(gauss_cpu_all_cores); }
+GST_END_TEST;
+
+GST_START_TEST(test_unsharp_clamps) { cftest::check_gauss_unsharp_clamps(gauss_cpu_all_cores); }
+GST_END_TEST;
+
 GST_START_TEST(test_thread_counts_agree) {
   // The large frame's odd height splits unevenly over 3 and 4 threads; the small one
   // is worth 2 threads, bands of 17 rows shorter than the vertical radius of 30.
@@ -66,19 +75,22 @@ GST_START_TEST(test_thread_counts_agree) {
     double sigma_y;
   } frames[] = {{1921, 1081, 5}, {64, 33, 10}};
   for (const auto &frame : frames)
-    for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16}) {
-      cf::GaussParams params = cf::make_gauss_params(2.5, frame.sigma_y, 0, 0, depth,
+    for (const cf::SampleFormat format :
+         {cf::SampleFormat(cf::SampleDepth::U8), cf::SampleFormat(cf::SampleDepth::U16),
+          cftest::kP010}) {
+      cf::GaussParams params = cf::make_gauss_params(2.5, frame.sigma_y, 0, 0, format,
                                                      {cf::BorderMode::Reflect101, 0});
       params.mode = cf::GaussMode::Unsharp;
       params.amount_q8 = 384;
-      TestImage src(frame.width, frame.height, depth);
-      cftest::fill_random(src, 7);
+      TestImage src(frame.width, frame.height, format);
+      cftest::fill_random_samples(src, 7);
       cftest::add_salt_and_pepper(src, 8, 30);
-      TestImage single(src.width(), src.height(), depth);
-      cf::gauss_cpu(src.plane(), single.plane(), depth, params, 1);
+      TestImage single(src.width(), src.height(), format);
+      fail_unless(cf::gauss_cpu(src.plane(), single.plane(), format, params, 1) == cudaSuccess);
       for (const int threads : {3, 4}) {
-        TestImage multi(src.width(), src.height(), depth);
-        cf::gauss_cpu(src.plane(), multi.plane(), depth, params, threads);
+        TestImage multi(src.width(), src.height(), format);
+        fail_unless(cf::gauss_cpu(src.plane(), multi.plane(), format, params, threads) ==
+                    cudaSuccess);
         const auto mismatch = cftest::first_mismatch(multi, single);
         fail_if(mismatch.has_value(), "%s, %d threads vs. 1: %s", src.describe().c_str(),
                 threads, mismatch ? cftest::describe(*mismatch).c_str() : "");
@@ -87,7 +99,7 @@ GST_START_TEST(test_thread_counts_agree) {
 }
 GST_END_TEST;
 
-GST_START_TEST(test_invalid_params_leave_dst_untouched) {
+GST_START_TEST(test_invalid_calls_refused) {
   TestImage src(17, 9, cf::SampleDepth::U8);
   cftest::fill_random(src, 1);
   TestImage dst(17, 9, cf::SampleDepth::U8);
@@ -97,7 +109,7 @@ GST_START_TEST(test_invalid_params_leave_dst_untouched) {
   struct InvalidCall {
     const char *what;
     cf::Plane src;
-    cf::SampleDepth depth;
+    cf::SampleFormat format;
     cf::GaussParams params;
   };
   const cf::GaussParams valid = cf::make_gauss_params(1, 0, 0, 0, cf::SampleDepth::U8, {});
@@ -143,16 +155,57 @@ GST_START_TEST(test_invalid_params_leave_dst_untouched) {
       // 16-bit samples cannot be 1 byte apart.
       {"stride below sample size", src.plane(), cf::SampleDepth::U16,
        cf::make_gauss_params(1, 0, 0, 0, cf::SampleDepth::U16, {})},
+      {"8-bit samples with padding bits", src.plane(), {cf::SampleDepth::U8, 1}, valid},
+      {"unknown depth", src.plane(), {static_cast<cf::SampleDepth>(7), 0}, valid},
   };
   for (const InvalidCall &call : calls) {
-    cf::gauss_cpu(call.src, dst.plane(), call.depth, call.params);
+    const cudaError_t err = cf::gauss_cpu(call.src, dst.plane(), call.format, call.params);
+    fail_unless(err == cudaErrorInvalidValue, "%s: returned %d", call.what,
+                static_cast<int>(err));
+    fail_if(cf::is_valid(call.params, call.src, dst.plane(), call.format),
+            "%s: is_valid accepts it", call.what);
+    fail_unless(cf::gauss(cf::Executor{}, call.src, dst.plane(), call.format, call.params) ==
+                    cudaErrorInvalidValue,
+                "%s: cf::gauss accepts it", call.what);
     fail_unless(dst.bytes() == dst_before, "%s: dst was written", call.what);
   }
 
+  // 16-bit planes: padding bits the kernels do not know, a threshold above P010's values.
+  TestImage src16(17, 9, cf::SampleDepth::U16);
+  cftest::fill_random(src16, 3);
+  TestImage dst16(17, 9, cf::SampleDepth::U16);
+  cftest::fill_random(dst16, 4);
+  const std::vector<uint8_t> dst16_before = dst16.bytes();
+  cf::GaussParams high_threshold = cf::make_gauss_params(1, 0, 0, 0, cftest::kP010, {});
+  high_threshold.mode = cf::GaussMode::Unsharp;
+  high_threshold.threshold = 1024;
+  const InvalidCall calls16[] = {
+      {"16 padding bits", src16.plane(), {cf::SampleDepth::U16, 16},
+       cf::make_gauss_params(1, 0, 0, 0, cf::SampleDepth::U16, {})},
+      {"negative padding bits", src16.plane(), {cf::SampleDepth::U16, -1},
+       cf::make_gauss_params(1, 0, 0, 0, cf::SampleDepth::U16, {})},
+      {"threshold above 1023 for P010", src16.plane(), cftest::kP010, high_threshold},
+  };
+  for (const InvalidCall &call : calls16) {
+    fail_unless(cf::gauss_cpu(call.src, dst16.plane(), call.format, call.params) ==
+                    cudaErrorInvalidValue,
+                "%s: accepted", call.what);
+    fail_unless(dst16.bytes() == dst16_before, "%s: dst was written", call.what);
+  }
+  // The same threshold is a valid one for plain 16-bit samples.
+  fail_unless(cf::gauss_cpu(src16.plane(), dst16.plane(), cf::SampleDepth::U16,
+                            high_threshold) == cudaSuccess);
+
   cf::Plane empty = dst.plane();
   empty.width = 0;
-  cf::gauss_cpu(src_with([](cf::Plane &p) { p.width = 0; }), empty, cf::SampleDepth::U8, valid);
+  fail_unless(cf::gauss_cpu(src_with([](cf::Plane &p) { p.width = 0; }), empty,
+                            cf::SampleDepth::U8, valid) == cudaErrorInvalidValue);
   fail_unless(dst.bytes() == dst_before, "zero width: dst was written");
+
+  // A valid call through cf::gauss succeeds and writes.
+  fail_unless(cf::gauss(cf::Executor{}, src.plane(), dst.plane(), cf::SampleDepth::U8, valid) ==
+              cudaSuccess);
+  fail_unless(dst.bytes() != dst_before, "a valid call wrote nothing");
 }
 GST_END_TEST;
 
@@ -204,8 +257,10 @@ static Suite *gauss_cpu_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_matrix);
   tcase_add_test(tc, test_large_frames);
+  tcase_add_test(tc, test_padding_bits);
+  tcase_add_test(tc, test_unsharp_clamps);
   tcase_add_test(tc, test_thread_counts_agree);
-  tcase_add_test(tc, test_invalid_params_leave_dst_untouched);
+  tcase_add_test(tc, test_invalid_calls_refused);
   tcase_add_test(tc, test_taps);
   tcase_add_test(tc, test_kernel_sizes_and_params);
   suite_add_tcase(suite, tc);

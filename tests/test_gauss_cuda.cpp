@@ -1,7 +1,9 @@
 // The CUDA Gaussian kernels against the reference, on the same matrix as the CPU
-// backend. Skipped, by name, where no CUDA device is usable.
+// backend, P010 samples against their values and the clamps, and refusal of invalid
+// calls. Skipped, by name, where no CUDA device is usable.
 #include <cuda_runtime_api.h>
 
+#include "filter_cases.h"
 #include "gauss.h"
 #include "gauss_cases.h"
 
@@ -9,11 +11,11 @@
 
 namespace {
 
-void gauss_cuda_via_device(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+void gauss_cuda_via_device(const cf::Plane &src, const cf::Plane &dst, cf::SampleFormat format,
                            const cf::GaussParams &params) {
-  cftest::run_on_device_copies(src, dst, depth, "gauss_cuda",
+  cftest::run_on_device_copies(src, dst, format.depth, "gauss_cuda",
                                [&](const cf::Plane &device_src, const cf::Plane &device_dst) {
-                                 return cf::gauss_cuda(device_src, device_dst, depth, params,
+                                 return cf::gauss_cuda(device_src, device_dst, format, params,
                                                        nullptr);
                                });
 }
@@ -24,6 +26,14 @@ GST_START_TEST(test_matrix) { cftest::check_gauss_matrix(gauss_cuda_via_device);
 GST_END_TEST;
 
 GST_START_TEST(test_large_frames) { cftest::check_gauss_large_frames(gauss_cuda_via_device); }
+GST_END_TEST;
+
+GST_START_TEST(test_padding_bits) { cftest::check_gauss_padding_bits(gauss_cuda_via_device); }
+GST_END_TEST;
+
+GST_START_TEST(test_unsharp_clamps) {
+  cftest::check_gauss_unsharp_clamps(gauss_cuda_via_device);
+}
 GST_END_TEST;
 
 GST_START_TEST(test_invalid_params) {
@@ -48,10 +58,38 @@ GST_START_TEST(test_invalid_params) {
   amount.amount_q8 = 2561;
   cf::GaussParams threshold = valid;
   threshold.threshold = 256;
+  cf::Executor device;
+  device.on_device = true;
   for (const cf::GaussParams *params : {&even, &too_long, &wrong_sum, &negative, &amount,
-                                        &threshold})
+                                        &threshold}) {
     fail_unless_equals_int(cf::gauss_cuda(plane, plane, depth, *params, nullptr),
                            cudaErrorInvalidValue);
+    fail_unless_equals_int(cf::gauss(device, plane, plane, depth, *params),
+                           cudaErrorInvalidValue);
+  }
+
+  // Formats the kernels do not know, a threshold above P010's values, 16-bit samples
+  // at an odd address (the CPU backend takes those), on 16-bit planes.
+  cf::Plane wide = plane;
+  wide.width = 2;
+  wide.pixel_stride = 2;
+  const cf::GaussParams valid16 = cf::make_gauss_params(1, 0, 0, 0, cf::SampleDepth::U16, {});
+  cf::GaussParams high_threshold = valid16;
+  high_threshold.mode = cf::GaussMode::Unsharp;
+  high_threshold.threshold = 1024;
+  fail_unless_equals_int(cf::gauss_cuda(plane, plane, {cf::SampleDepth::U8, 1}, valid, nullptr),
+                         cudaErrorInvalidValue);
+  fail_unless_equals_int(cf::gauss_cuda(wide, wide, {cf::SampleDepth::U16, 16}, valid16, nullptr),
+                         cudaErrorInvalidValue);
+  fail_unless_equals_int(cf::gauss_cuda(wide, wide, {cf::SampleDepth::U16, -1}, valid16, nullptr),
+                         cudaErrorInvalidValue);
+  fail_unless_equals_int(cf::gauss_cuda(wide, wide, cftest::kP010, high_threshold, nullptr),
+                         cudaErrorInvalidValue);
+  cf::Plane odd = wide;
+  odd.data += 1;
+  odd.width = 1;  // within the allocation
+  fail_unless_equals_int(cf::gauss_cuda(odd, odd, cftest::kP010, valid16, nullptr),
+                         cudaErrorInvalidValue);
   cftest::fail_on_cuda_error(cudaFree(plane.data), "cudaFree");
 }
 GST_END_TEST;
@@ -62,6 +100,8 @@ int main(int argc, char **argv) {
       {
        CF_GPU_TEST(test_matrix),
        CF_GPU_TEST(test_large_frames),
+       CF_GPU_TEST(test_padding_bits),
+       CF_GPU_TEST(test_unsharp_clamps),
        CF_GPU_TEST(test_invalid_params),
       },
       argc, argv);

@@ -1,7 +1,9 @@
 // The CPU histogram backend against the reference, its results independent of the
-// thread count, samples at any alignment, and its refusal of invalid parameters.
+// thread count, samples at any alignment, P010 samples against their values, and its
+// refusal of invalid calls.
 #include <algorithm>
 
+#include "filter_cases.h"
 #include "histogram.h"
 #include "histogram_cases.h"
 #include "test_image.h"
@@ -14,9 +16,11 @@ using cftest::TestImage;
 
 namespace {
 
-void histogram_cpu_all_cores(const cf::Plane &src, cf::SampleDepth depth,
+void histogram_cpu_all_cores(const cf::Plane &src, cf::SampleFormat format,
                              const cf::HistogramParams &params, HistogramResult &result) {
-  cf::histogram_cpu(src, depth, params, result.bins.data(), &result.summary);
+  const cudaError_t err =
+      cf::histogram_cpu(src, format, params, result.bins.data(), &result.summary);
+  fail_unless(err == cudaSuccess, "histogram_cpu returned %d", static_cast<int>(err));
 }
 
 }  // namespace
@@ -29,22 +33,31 @@ GST_START_TEST(test_large_frames) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_padding_bits) {
+  cftest::check_histogram_padding_bits(histogram_cpu_all_cores);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_thread_counts_agree) {
-  for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16}) {
+  for (const cf::SampleFormat format :
+       {cf::SampleFormat(cf::SampleDepth::U8), cf::SampleFormat(cf::SampleDepth::U16),
+        cftest::kP010}) {
     // Odd height: the rows split unevenly over 3 and 4 threads. Samples below, in and
     // above the range.
-    TestImage src(1921, 1081, depth);
-    cftest::fill_random(src, 7);
+    TestImage src(1921, 1081, format);
+    cftest::fill_random_samples(src, 7);
     cftest::add_salt_and_pepper(src, 8, 30);
-    cf::HistogramParams params = cftest::full_range_params(depth);
+    cf::HistogramParams params = cftest::full_range_params(format);
     params.bins = 7;
     params.lower = src.max_value() / 8;
     params.upper = src.max_value() - src.max_value() / 4;
     HistogramResult single = cftest::unwritten_result(params.bins, 0);
-    cf::histogram_cpu(src.plane(), depth, params, single.bins.data(), &single.summary, 1);
+    fail_unless(cf::histogram_cpu(src.plane(), format, params, single.bins.data(),
+                                  &single.summary, 1) == cudaSuccess);
     for (const int threads : {3, 4}) {
       HistogramResult multi = cftest::unwritten_result(params.bins, 0);
-      cf::histogram_cpu(src.plane(), depth, params, multi.bins.data(), &multi.summary, threads);
+      fail_unless(cf::histogram_cpu(src.plane(), format, params, multi.bins.data(),
+                                    &multi.summary, threads) == cudaSuccess);
       const auto difference = cftest::first_difference(multi, single);
       fail_if(difference.has_value(), "%s, %d threads vs. 1: %s", src.describe().c_str(),
               threads, difference ? difference->c_str() : "");
@@ -55,29 +68,39 @@ GST_END_TEST;
 
 GST_START_TEST(test_unaligned_samples) {
   // 16-bit samples 3 bytes apart, rows 52 bytes: every other sample at an odd address.
-  TestImage src(17, 9, cf::SampleDepth::U16, 3, 1);
-  cftest::fill_random(src, 3);
-  const cf::HistogramParams params = cftest::full_range_params(cf::SampleDepth::U16);
-  HistogramResult got = cftest::unwritten_result(params.bins, 0);
-  histogram_cpu_all_cores(src.plane(), cf::SampleDepth::U16, params, got);
-  const auto difference = cftest::first_difference(
-      got, cftest::reference_histogram(src.plane(), cf::SampleDepth::U16, params));
-  fail_if(difference.has_value(), "%s: %s", src.describe().c_str(),
-          difference ? difference->c_str() : "");
+  for (const cf::SampleFormat format : {cf::SampleFormat(cf::SampleDepth::U16), cftest::kP010}) {
+    TestImage src(17, 9, format, 3, 1);
+    cftest::fill_random_samples(src, 3);
+    const cf::HistogramParams params = cftest::full_range_params(format);
+    HistogramResult got = cftest::unwritten_result(params.bins, 0);
+    histogram_cpu_all_cores(src.plane(), format, params, got);
+    const auto difference = cftest::first_difference(
+        got, cftest::reference_histogram(src.plane(), format, params));
+    fail_if(difference.has_value(), "%s: %s", src.describe().c_str(),
+            difference ? difference->c_str() : "");
+  }
 }
 GST_END_TEST;
 
-GST_START_TEST(test_invalid_params_leave_outputs_untouched) {
+GST_START_TEST(test_invalid_calls_refused) {
+  const cf::Executor cpu;
   for (const cftest::InvalidHistogramCall &call : cftest::invalid_histogram_calls()) {
-    TestImage src(17, 9, call.depth);
+    TestImage src(17, 9, call.valid_format);
     cftest::fill_random(src, 1);
     cf::Plane plane = src.plane();
-    cf::HistogramParams params = cftest::full_range_params(call.depth);
+    cf::HistogramParams params = cftest::full_range_params(call.valid_format);
     call.change(plane, params);
+    fail_if(cf::is_valid(params, plane, call.format), "%s: is_valid accepts it", call.what);
     // Room for every bin asked for: a backend that wrongly counts stays in bounds.
     const int bins = std::max(params.bins, 1);
     HistogramResult result = cftest::unwritten_result(bins, 0);
-    cf::histogram_cpu(plane, call.depth, params, result.bins.data(), &result.summary);
+    const cudaError_t err =
+        cf::histogram_cpu(plane, call.format, params, result.bins.data(), &result.summary);
+    fail_unless(err == cudaErrorInvalidValue, "%s: returned %d", call.what,
+                static_cast<int>(err));
+    fail_unless(cf::histogram(cpu, plane, call.format, params, result.bins.data(),
+                              &result.summary, nullptr) == cudaErrorInvalidValue,
+                "%s: cf::histogram accepts it", call.what);
     fail_if(cftest::first_difference(result, cftest::unwritten_result(bins, 0)).has_value(),
             "%s: outputs were written", call.what);
   }
@@ -86,10 +109,20 @@ GST_START_TEST(test_invalid_params_leave_outputs_untouched) {
   TestImage src(17, 9, cf::SampleDepth::U8);
   const cf::HistogramParams params = cftest::full_range_params(cf::SampleDepth::U8);
   HistogramResult result = cftest::unwritten_result(params.bins, 0);
-  cf::histogram_cpu(src.plane(), cf::SampleDepth::U8, params, nullptr, &result.summary);
-  cf::histogram_cpu(src.plane(), cf::SampleDepth::U8, params, result.bins.data(), nullptr);
+  fail_unless(cf::histogram_cpu(src.plane(), cf::SampleDepth::U8, params, nullptr,
+                                &result.summary) == cudaErrorInvalidValue);
+  fail_unless(cf::histogram_cpu(src.plane(), cf::SampleDepth::U8, params, result.bins.data(),
+                                nullptr) == cudaErrorInvalidValue);
   fail_if(cftest::first_difference(result, cftest::unwritten_result(params.bins, 0)).has_value(),
           "a call without bins or summary wrote the other");
+
+  // A valid call through cf::histogram (no workspace on the CPU) counts.
+  fail_unless(cf::histogram(cpu, src.plane(), cf::SampleDepth::U8, params, result.bins.data(),
+                            &result.summary, nullptr) == cudaSuccess);
+  fail_if(cftest::first_difference(
+              result, cftest::reference_histogram(src.plane(), cf::SampleDepth::U8, params))
+              .has_value(),
+          "cf::histogram on the CPU");
 }
 GST_END_TEST;
 
@@ -100,9 +133,10 @@ static Suite *histogram_cpu_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_matrix);
   tcase_add_test(tc, test_large_frames);
+  tcase_add_test(tc, test_padding_bits);
   tcase_add_test(tc, test_thread_counts_agree);
   tcase_add_test(tc, test_unaligned_samples);
-  tcase_add_test(tc, test_invalid_params_leave_outputs_untouched);
+  tcase_add_test(tc, test_invalid_calls_refused);
   suite_add_tcase(suite, tc);
   return suite;
 }

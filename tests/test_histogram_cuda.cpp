@@ -1,11 +1,13 @@
 // The CUDA histogram kernel against the reference, on the same matrix as the CPU
-// backend; frames queued back to back on one workspace; refusal of invalid calls.
+// backend; P010 samples against their values; frames queued back to back on one
+// workspace; refusal of invalid calls.
 // Skipped, by name, where no CUDA device is usable.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,8 +37,8 @@ void *shared_workspace() {
   return workspace_in_use;
 }
 
-cftest::HostBuffer src_buffer(const cf::Plane &src, cf::SampleDepth depth) {
-  return {src.data, cftest::plane_span(src, depth)};
+cftest::HostBuffer src_buffer(const cf::Plane &src, cf::SampleFormat format) {
+  return {src.data, cftest::plane_span(src, format.depth)};
 }
 
 cftest::HostBuffer bins_buffer(HistogramResult &result) {
@@ -48,21 +50,21 @@ cftest::HostBuffer summary_buffer(HistogramResult &result) {
 }
 
 // Queues histogram_cuda on device copies of src (laid out as src), bins and summary.
-cudaError_t count_on_copies(const cf::Plane &src, cf::SampleDepth depth,
+cudaError_t count_on_copies(const cf::Plane &src, cf::SampleFormat format,
                             const cf::HistogramParams &params, uint8_t *src_copy,
                             uint8_t *bins_copy, uint8_t *summary_copy) {
-  return cf::histogram_cuda(cftest::on_device(src, src_copy), depth, params,
+  return cf::histogram_cuda(cftest::on_device(src, src_copy), format, params,
                             reinterpret_cast<uint32_t *>(bins_copy),
                             reinterpret_cast<cf::HistogramSummary *>(summary_copy),
                             shared_workspace(), nullptr);
 }
 
-void histogram_cuda_via_device(const cf::Plane &src, cf::SampleDepth depth,
+void histogram_cuda_via_device(const cf::Plane &src, cf::SampleFormat format,
                                const cf::HistogramParams &params, HistogramResult &result) {
   const cudaError_t launched = cftest::run_on_device_buffers(
-      {src_buffer(src, depth), bins_buffer(result), summary_buffer(result)}, "histogram_cuda",
+      {src_buffer(src, format), bins_buffer(result), summary_buffer(result)}, "histogram_cuda",
       [&](const std::vector<uint8_t *> &copies) {
-        return count_on_copies(src, depth, params, copies[0], copies[1], copies[2]);
+        return count_on_copies(src, format, params, copies[0], copies[1], copies[2]);
       });
   cftest::fail_on_cuda_error(launched, "histogram_cuda launch");
 }
@@ -77,6 +79,11 @@ GST_START_TEST(test_large_frames) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_padding_bits) {
+  cftest::check_histogram_padding_bits(histogram_cuda_via_device);
+}
+GST_END_TEST;
+
 // Frames queued one after the other on one stream with one workspace, as an element
 // queues them, with no wait in between: each launch relies on the last block of the
 // one before having emptied the workspace. The same frame several times, then frames
@@ -86,7 +93,7 @@ GST_START_TEST(test_back_to_back_frames) {
   struct Frame {
     int width;
     int height;
-    SampleDepth depth;
+    cf::SampleFormat format;
     const char *image;
     int bins;
     int repeats;
@@ -99,6 +106,8 @@ GST_START_TEST(test_back_to_back_frames) {
       {1, 1, SampleDepth::U8, "random", 1, 2},
       {3841, 2161, SampleDepth::U16, "salt-and-pepper-on-random", 4096, 2},
       {1921, 1081, SampleDepth::U16, "horizontal-ramp", 65536, 2},
+      {1921, 1081, cftest::kP010, "random-padding-bits", 1024, 2},
+      {64, 33, SampleDepth::U16, "random", 256, 1},
   };
   std::vector<TestImage> images;
   std::vector<cf::HistogramParams> params;
@@ -106,12 +115,12 @@ GST_START_TEST(test_back_to_back_frames) {
   std::vector<size_t> run_frames;  // the frame of each run, in launch order
   uint32_t seed = 1;
   for (const Frame &frame : frames) {
-    images.emplace_back(frame.width, frame.height, frame.depth);
+    images.emplace_back(frame.width, frame.height, frame.format);
     cftest::generator_named(frame.image)->fill(images.back(), seed++);
-    params.push_back(cftest::full_range_params(frame.depth));
+    params.push_back(cftest::full_range_params(frame.format));
     params.back().bins = frame.bins;
     expected.push_back(
-        cftest::reference_histogram(images.back().plane(), frame.depth, params.back()));
+        cftest::reference_histogram(images.back().plane(), frame.format, params.back()));
     run_frames.insert(run_frames.end(), frame.repeats, images.size() - 1);
   }
 
@@ -119,7 +128,7 @@ GST_START_TEST(test_back_to_back_frames) {
   std::vector<HistogramResult> results;
   std::vector<cftest::HostBuffer> buffers;
   for (size_t f = 0; f < images.size(); ++f)
-    buffers.push_back(src_buffer(images[f].plane(), frames[f].depth));
+    buffers.push_back(src_buffer(images[f].plane(), frames[f].format));
   results.reserve(run_frames.size());  // the buffers point into them
   for (const size_t f : run_frames) {
     results.push_back(cftest::unwritten_result(frames[f].bins, 4));
@@ -132,7 +141,7 @@ GST_START_TEST(test_back_to_back_frames) {
         for (size_t run = 0; run < run_frames.size(); ++run) {
           const size_t f = run_frames[run];
           uint8_t *const *outputs = &copies[images.size() + 2 * run];
-          if (const cudaError_t e = count_on_copies(images[f].plane(), frames[f].depth,
+          if (const cudaError_t e = count_on_copies(images[f].plane(), frames[f].format,
                                                     params[f], copies[f], outputs[0],
                                                     outputs[1]);
               e != cudaSuccess)
@@ -159,21 +168,24 @@ enum class Missing { kNothing, kBins, kSummary, kWorkspace };
 // histogram_cuda returns cudaErrorInvalidValue for src and the params made by `change`
 // (or without `missing`), and writes nothing: on device copies, so that a call that
 // wrongly passed the checks would count into the outputs, not fault.
-void check_refused(const char *what, TestImage &src, cf::SampleDepth depth,
+// `format` (default: src's) is the format the call is made with.
+void check_refused(const char *what, TestImage &src,
                    const std::function<void(cf::Plane &, cf::HistogramParams &)> &change,
-                   Missing missing = Missing::kNothing) {
+                   Missing missing = Missing::kNothing,
+                   std::optional<cf::SampleFormat> call_format = std::nullopt) {
+  const cf::SampleFormat format = call_format.value_or(src.format());
   cf::Plane plane = src.plane();
-  cf::HistogramParams params = cftest::full_range_params(depth);
+  cf::HistogramParams params = cftest::full_range_params(src.format());
   change(plane, params);
   const int bins = std::max(params.bins, 1);
   HistogramResult result = cftest::unwritten_result(bins, 0);
   const cudaError_t returned = cftest::run_on_device_buffers(
-      {src_buffer(src.plane(), depth), bins_buffer(result), summary_buffer(result)},
+      {src_buffer(src.plane(), src.format()), bins_buffer(result), summary_buffer(result)},
       "histogram_cuda",
       [&](const std::vector<uint8_t *> &copies) {
         // The changes leave data where it was or make it null.
         return cf::histogram_cuda(
-            cftest::on_device(plane, plane.data != nullptr ? copies[0] : nullptr), depth, params,
+            cftest::on_device(plane, plane.data != nullptr ? copies[0] : nullptr), format, params,
             missing == Missing::kBins ? nullptr : reinterpret_cast<uint32_t *>(copies[1]),
             missing == Missing::kSummary ? nullptr
                                          : reinterpret_cast<cf::HistogramSummary *>(copies[2]),
@@ -189,20 +201,28 @@ void check_refused(const char *what, TestImage &src, cf::SampleDepth depth,
 
 GST_START_TEST(test_invalid_calls) {
   for (const cftest::InvalidHistogramCall &call : cftest::invalid_histogram_calls()) {
-    TestImage src(17, 9, call.depth);
+    TestImage src(17, 9, call.valid_format);
     cftest::fill_random(src, 1);
-    check_refused(call.what, src, call.depth, call.change);
+    check_refused(call.what, src, call.change, Missing::kNothing, call.format);
   }
   // What the kernel needs beyond the CPU backend: aligned samples, and its buffers.
   const auto unchanged = [](cf::Plane &, cf::HistogramParams &) {};
   TestImage odd_stride(17, 9, cf::SampleDepth::U16, 3, 0);
-  check_refused("16-bit samples 3 bytes apart", odd_stride, cf::SampleDepth::U16, unchanged);
-  TestImage odd_pitch(17, 9, cf::SampleDepth::U16, 2, 1);
-  check_refused("16-bit rows 35 bytes apart", odd_pitch, cf::SampleDepth::U16, unchanged);
+  check_refused("16-bit samples 3 bytes apart", odd_stride, unchanged);
+  TestImage odd_pitch(17, 9, cftest::kP010, 2, 1);
+  check_refused("P010 rows 35 bytes apart", odd_pitch, unchanged);
   TestImage src(17, 9, cf::SampleDepth::U8);
-  check_refused("no bins", src, cf::SampleDepth::U8, unchanged, Missing::kBins);
-  check_refused("no summary", src, cf::SampleDepth::U8, unchanged, Missing::kSummary);
-  check_refused("no workspace", src, cf::SampleDepth::U8, unchanged, Missing::kWorkspace);
+  check_refused("no bins", src, unchanged, Missing::kBins);
+  check_refused("no summary", src, unchanged, Missing::kSummary);
+  check_refused("no workspace", src, unchanged, Missing::kWorkspace);
+
+  // The executor's dispatch refuses the same.
+  cf::Executor device;
+  device.on_device = true;
+  const cf::HistogramParams params = cftest::full_range_params(cf::SampleDepth::U8);
+  fail_unless_equals_int(cf::histogram(device, src.plane(), cf::SampleDepth::U8, params,
+                                       nullptr, nullptr, shared_workspace()),
+                         cudaErrorInvalidValue);
 }
 GST_END_TEST;
 
@@ -212,6 +232,7 @@ int main(int argc, char **argv) {
       {
        CF_GPU_TEST(test_matrix),
        CF_GPU_TEST(test_large_frames),
+       CF_GPU_TEST(test_padding_bits),
        CF_GPU_TEST(test_back_to_back_frames),
        CF_GPU_TEST(test_invalid_calls),
       },

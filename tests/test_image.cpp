@@ -18,12 +18,12 @@ uint32_t ramp_value(int position, int length, uint32_t max_value) {
 
 }  // namespace
 
-TestImage::TestImage(int width, int height, cf::SampleDepth depth, int pixel_stride,
+TestImage::TestImage(int width, int height, cf::SampleFormat format, int pixel_stride,
                      int row_padding)
-    : depth_(depth) {
+    : format_(format) {
   plane_.width = width;
   plane_.height = height;
-  plane_.pixel_stride = pixel_stride > 0 ? pixel_stride : cf::bytes_per_sample(depth);
+  plane_.pixel_stride = pixel_stride > 0 ? pixel_stride : cf::bytes_per_sample(format);
   plane_.row_pitch = static_cast<ptrdiff_t>(width) * plane_.pixel_stride + row_padding;
   storage_.resize(2 * kGuardBytes + plane_.row_pitch * height);
   for (size_t i = 0; i < storage_.size(); ++i)
@@ -32,10 +32,16 @@ TestImage::TestImage(int width, int height, cf::SampleDepth depth, int pixel_str
   fill_constant(*this, 0);
 }
 
-uint32_t TestImage::at(int x, int y) const { return read_sample(plane_, depth_, x, y); }
+uint32_t TestImage::at(int x, int y) const { return cf::sample_value(format_, stored(x, y)); }
 
 void TestImage::set(int x, int y, uint32_t value) {
-  write_sample(plane_, depth_, x, y, value);
+  set_stored(x, y, cf::stored_sample(format_, value));
+}
+
+uint32_t TestImage::stored(int x, int y) const { return read_sample(plane_, format_.depth, x, y); }
+
+void TestImage::set_stored(int x, int y, uint32_t sample) {
+  write_sample(plane_, format_.depth, x, y, sample);
 }
 
 bool TestImage::is_sample_byte(ptrdiff_t offset) const {
@@ -43,7 +49,7 @@ bool TestImage::is_sample_byte(ptrdiff_t offset) const {
     return false;
   const ptrdiff_t in_row = offset % plane_.row_pitch;
   return in_row < static_cast<ptrdiff_t>(plane_.width) * plane_.pixel_stride &&
-         in_row % plane_.pixel_stride < cf::bytes_per_sample(depth_);
+         in_row % plane_.pixel_stride < cf::bytes_per_sample(format_);
 }
 
 std::optional<ptrdiff_t> TestImage::first_changed_filler() const {
@@ -56,16 +62,18 @@ std::optional<ptrdiff_t> TestImage::first_changed_filler() const {
 }
 
 std::string TestImage::describe() const {
+  const std::string padding =
+      format_.padding_bits != 0 ? ">>" + std::to_string(format_.padding_bits) : "";
   return std::to_string(width()) + "x" + std::to_string(height()) +
-         (depth_ == cf::SampleDepth::U8 ? " U8" : " U16") + " stride " +
+         (format_.depth == cf::SampleDepth::U8 ? " U8" : " U16") + padding + " stride " +
          std::to_string(plane_.pixel_stride) + " pitch " + std::to_string(plane_.row_pitch);
 }
 
 std::optional<Mismatch> first_mismatch(const TestImage &got, const TestImage &expected) {
   for (int y = 0; y < expected.height(); ++y)
     for (int x = 0; x < expected.width(); ++x)
-      if (got.at(x, y) != expected.at(x, y))
-        return Mismatch{x, y, got.at(x, y), expected.at(x, y)};
+      if (got.stored(x, y) != expected.stored(x, y))
+        return Mismatch{x, y, got.stored(x, y), expected.stored(x, y)};
   return std::nullopt;
 }
 
@@ -124,6 +132,15 @@ void fill_two_value(TestImage &image, uint32_t seed, uint32_t low, uint32_t high
       image.set(x, y, pick_high(generator) ? high : low);
 }
 
+void fill_random_samples(TestImage &image, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_int_distribution<uint32_t> sample(
+      0, cf::max_sample_value(cf::SampleFormat(image.depth())));
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x)
+      image.set_stored(x, y, sample(generator));
+}
+
 const std::vector<ImageGenerator> &image_generators() {
   // Salt and pepper at 30 %: enough outliers that windows hold many of them.
   constexpr int kNoisePercent = 30;
@@ -151,6 +168,15 @@ const std::vector<ImageGenerator> &image_generators() {
          fill_two_value(image, seed, middle - 1, middle);
        }},
   };
+  return generators;
+}
+
+const std::vector<ImageGenerator> &padding_image_generators() {
+  static const std::vector<ImageGenerator> generators = [] {
+    std::vector<ImageGenerator> all = image_generators();
+    all.push_back({"random-padding-bits", fill_random_samples});
+    return all;
+  }();
   return generators;
 }
 

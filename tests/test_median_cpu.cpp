@@ -1,7 +1,8 @@
-// The CPU median backend against the reference, and its results independent of the
-// thread count.
+// The CPU median backend against the reference, its results independent of the
+// thread count, P010 samples against their values, and its refusal of invalid calls.
 #include <vector>
 
+#include "filter_cases.h"
 #include "median.h"
 #include "median_cases.h"
 #include "test_image.h"
@@ -13,9 +14,10 @@ using cftest::TestImage;
 
 namespace {
 
-void median_cpu_all_cores(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+void median_cpu_all_cores(const cf::Plane &src, const cf::Plane &dst, cf::SampleFormat format,
                           const cf::MedianParams &params) {
-  cf::median_cpu(src, dst, depth, params);
+  const cudaError_t err = cf::median_cpu(src, dst, format, params);
+  fail_unless(err == cudaSuccess, "median_cpu returned %d", static_cast<int>(err));
 }
 
 }  // namespace
@@ -30,18 +32,26 @@ GST_START_TEST(test_large_frames) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_padding_bits) {
+  cftest::check_median_padding_bits(median_cpu_all_cores);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_thread_counts_agree) {
   const cf::MedianParams params{5, {cf::BorderMode::Reflect101, 0}};
-  for (const cf::SampleDepth depth : {cf::SampleDepth::U8, cf::SampleDepth::U16}) {
+  for (const cf::SampleFormat format :
+       {cf::SampleFormat(cf::SampleDepth::U8), cf::SampleFormat(cf::SampleDepth::U16),
+        cftest::kP010}) {
     // Odd height: the rows split unevenly over 3 and 4 threads.
-    TestImage src(1921, 1081, depth);
-    cftest::fill_random(src, 7);
+    TestImage src(1921, 1081, format);
+    cftest::fill_random_samples(src, 7);
     cftest::add_salt_and_pepper(src, 8, 30);
-    TestImage single(src.width(), src.height(), depth);
-    cf::median_cpu(src.plane(), single.plane(), depth, params, 1);
+    TestImage single(src.width(), src.height(), format);
+    fail_unless(cf::median_cpu(src.plane(), single.plane(), format, params, 1) == cudaSuccess);
     for (const int threads : {3, 4}) {
-      TestImage multi(src.width(), src.height(), depth);
-      cf::median_cpu(src.plane(), multi.plane(), depth, params, threads);
+      TestImage multi(src.width(), src.height(), format);
+      fail_unless(cf::median_cpu(src.plane(), multi.plane(), format, params, threads) ==
+                  cudaSuccess);
       const auto mismatch = cftest::first_mismatch(multi, single);
       fail_if(mismatch.has_value(), "%s, %d threads vs. 1: %s", src.describe().c_str(), threads,
               mismatch ? cftest::describe(*mismatch).c_str() : "");
@@ -50,7 +60,7 @@ GST_START_TEST(test_thread_counts_agree) {
 }
 GST_END_TEST;
 
-GST_START_TEST(test_invalid_params_leave_dst_untouched) {
+GST_START_TEST(test_invalid_calls_refused) {
   TestImage src(17, 9, cf::SampleDepth::U8);
   cftest::fill_random(src, 1);
   TestImage dst(17, 9, cf::SampleDepth::U8);
@@ -60,7 +70,7 @@ GST_START_TEST(test_invalid_params_leave_dst_untouched) {
   struct InvalidCall {
     const char *what;
     cf::Plane src;
-    cf::SampleDepth depth;
+    cf::SampleFormat format;
     cf::MedianParams params;
   };
   const cf::MedianParams valid_params{3, {}};
@@ -83,17 +93,36 @@ GST_START_TEST(test_invalid_params_leave_dst_untouched) {
        cf::SampleDepth::U8, valid_params},
       // 16-bit samples cannot be 1 byte apart.
       {"stride below sample size", src.plane(), cf::SampleDepth::U16, valid_params},
+      // Formats the kernels do not know.
+      {"8-bit samples with padding bits", src.plane(), {cf::SampleDepth::U8, 1}, valid_params},
+      {"16 padding bits", src.plane(), {cf::SampleDepth::U16, 16}, valid_params},
+      {"negative padding bits", src.plane(), {cf::SampleDepth::U16, -1}, valid_params},
+      {"unknown depth", src.plane(), {static_cast<cf::SampleDepth>(7), 0}, valid_params},
   };
   for (const InvalidCall &call : calls) {
-    cf::median_cpu(call.src, dst.plane(), call.depth, call.params);
+    const cudaError_t err = cf::median_cpu(call.src, dst.plane(), call.format, call.params);
+    fail_unless(err == cudaErrorInvalidValue, "%s: returned %d", call.what,
+                static_cast<int>(err));
+    fail_unless(!cf::is_valid(call.params, call.src, dst.plane(), call.format),
+                "%s: is_valid accepts it", call.what);
     fail_unless(dst.bytes() == dst_before, "%s: dst was written", call.what);
+    // The same through the executor's dispatch.
+    fail_unless(cf::median(cf::Executor{}, call.src, dst.plane(), call.format, call.params) ==
+                    cudaErrorInvalidValue,
+                "%s: cf::median accepts it", call.what);
+    fail_unless(dst.bytes() == dst_before, "%s: dst was written by cf::median", call.what);
   }
 
   cf::Plane empty = dst.plane();
   empty.width = 0;
-  cf::median_cpu(src_with([](cf::Plane &p) { p.width = 0; }), empty, cf::SampleDepth::U8,
-                 valid_params);
+  fail_unless(cf::median_cpu(src_with([](cf::Plane &p) { p.width = 0; }), empty,
+                             cf::SampleDepth::U8, valid_params) == cudaErrorInvalidValue);
   fail_unless(dst.bytes() == dst_before, "zero width: dst was written");
+
+  // A valid call through cf::median succeeds and writes.
+  fail_unless(cf::median(cf::Executor{}, src.plane(), dst.plane(), cf::SampleDepth::U8,
+                         valid_params) == cudaSuccess);
+  fail_unless(dst.bytes() != dst_before, "a valid call wrote nothing");
 }
 GST_END_TEST;
 
@@ -104,8 +133,9 @@ static Suite *median_cpu_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_matrix);
   tcase_add_test(tc, test_large_frames);
+  tcase_add_test(tc, test_padding_bits);
   tcase_add_test(tc, test_thread_counts_agree);
-  tcase_add_test(tc, test_invalid_params_leave_dst_untouched);
+  tcase_add_test(tc, test_invalid_calls_refused);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -1,7 +1,9 @@
 // The CUDA median kernels against the reference, on the same matrix as the CPU
-// backend. Skipped, by name, where no CUDA device is usable.
+// backend, P010 samples against their values, and refusal of invalid calls. Skipped,
+// by name, where no CUDA device is usable.
 #include <cuda_runtime_api.h>
 
+#include "filter_cases.h"
 #include "median.h"
 #include "median_cases.h"
 
@@ -9,11 +11,11 @@
 
 namespace {
 
-void median_cuda_via_device(const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth,
+void median_cuda_via_device(const cf::Plane &src, const cf::Plane &dst, cf::SampleFormat format,
                             const cf::MedianParams &params) {
-  cftest::run_on_device_copies(src, dst, depth, "median_cuda",
+  cftest::run_on_device_copies(src, dst, format.depth, "median_cuda",
                                [&](const cf::Plane &device_src, const cf::Plane &device_dst) {
-                                 return cf::median_cuda(device_src, device_dst, depth, params,
+                                 return cf::median_cuda(device_src, device_dst, format, params,
                                                         nullptr);
                                });
 }
@@ -26,16 +28,51 @@ GST_END_TEST;
 GST_START_TEST(test_large_frames) { cftest::check_median_large_frames(median_cuda_via_device); }
 GST_END_TEST;
 
+GST_START_TEST(test_padding_bits) { cftest::check_median_padding_bits(median_cuda_via_device); }
+GST_END_TEST;
+
 GST_START_TEST(test_invalid_params) {
+  // Real device memory: a call that wrongly passes the checks must not fault.
   cf::Plane plane;
   plane.width = plane.height = 4;
-  plane.row_pitch = 4;
-  const cf::MedianParams even{4, {}};
-  fail_unless_equals_int(cf::median_cuda(plane, plane, cf::SampleDepth::U8, even, nullptr),
+  plane.row_pitch = 8;
+  cftest::fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&plane.data), 32),
+                             "cudaMalloc");
+  const cf::MedianParams valid{3, {}};
+  struct InvalidCall {
+    const char *what;
+    cf::SampleFormat format;
+    cf::MedianParams params;
+  };
+  const InvalidCall calls[] = {
+      {"even window", cf::SampleDepth::U8, {4, {}}},
+      {"window 33", cf::SampleDepth::U8, {33, {}}},
+      {"8-bit samples with padding bits", {cf::SampleDepth::U8, 1}, valid},
+      {"16 padding bits", {cf::SampleDepth::U16, 16}, valid},
+      {"negative padding bits", {cf::SampleDepth::U16, -1}, valid},
+      {"unknown depth", {static_cast<cf::SampleDepth>(7), 0}, valid},
+  };
+  cf::Executor device;
+  device.on_device = true;
+  for (const InvalidCall &call : calls) {
+    // As 16-bit samples the plane holds 4 x 4 of them.
+    cf::Plane call_plane = plane;
+    call_plane.pixel_stride = cf::bytes_per_sample(call.format);
+    fail_unless(cf::median_cuda(call_plane, call_plane, call.format, call.params, nullptr) ==
+                    cudaErrorInvalidValue,
+                "%s: accepted", call.what);
+    fail_unless(cf::median(device, call_plane, call_plane, call.format, call.params) ==
+                    cudaErrorInvalidValue,
+                "%s: accepted by cf::median", call.what);
+  }
+  // 16-bit samples at an odd address: the CPU backend takes them, CUDA does not.
+  cf::Plane odd = plane;
+  odd.data += 1;
+  odd.width = 3;
+  odd.pixel_stride = 2;
+  fail_unless_equals_int(cf::median_cuda(odd, odd, cftest::kP010, valid, nullptr),
                          cudaErrorInvalidValue);
-  const cf::MedianParams too_large{33, {}};
-  fail_unless_equals_int(cf::median_cuda(plane, plane, cf::SampleDepth::U8, too_large, nullptr),
-                         cudaErrorInvalidValue);
+  cftest::fail_on_cuda_error(cudaFree(plane.data), "cudaFree");
 }
 GST_END_TEST;
 
@@ -45,6 +82,7 @@ int main(int argc, char **argv) {
       {
        CF_GPU_TEST(test_matrix),
        CF_GPU_TEST(test_large_frames),
+       CF_GPU_TEST(test_padding_bits),
        CF_GPU_TEST(test_invalid_params),
       },
       argc, argv);

@@ -1,5 +1,7 @@
 // The scalar references against OpenCV: the functions every backend is held to are
 // the median, the Gaussian and the histogram everyone else computes, borders included.
+// For P010 samples, those of the 10-bit values (OpenCV filters the values alone), and
+// the references store their results with zero padding bits.
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -29,23 +31,50 @@ namespace {
 // Sizes include odd ones and ones smaller than every window.
 constexpr int kSizes[][2] = {{1, 1}, {2, 3}, {4, 7}, {17, 9}, {64, 33}};
 
-// src padded by radius_x columns and radius_y rows as `border` says, so that in the
-// result of a filter cropped back to src's size no window reaches OpenCV's own border.
+// The values of src's samples (plane.h), as OpenCV sees an image: 8 or 16 bits.
+cv::Mat values_of(const TestImage &src) {
+  const bool bytes = src.depth() == cf::SampleDepth::U8;
+  cv::Mat values(src.height(), src.width(), bytes ? CV_8UC1 : CV_16UC1);
+  for (int y = 0; y < src.height(); ++y)
+    for (int x = 0; x < src.width(); ++x) {
+      if (bytes)
+        values.at<uint8_t>(y, x) = static_cast<uint8_t>(src.at(x, y));
+      else
+        values.at<uint16_t>(y, x) = static_cast<uint16_t>(src.at(x, y));
+    }
+  return values;
+}
+
+// src's values padded by radius_x columns and radius_y rows as `border` says, so that
+// in the result of a filter cropped back to src's size no window reaches OpenCV's own
+// border.
 cv::Mat padded(const TestImage &src, int radius_x, int radius_y, const cf::Border &border) {
-  const cf::Plane &plane = src.plane();
-  const cv::Mat image(plane.height, plane.width,
-                      src.depth() == cf::SampleDepth::U8 ? CV_8UC1 : CV_16UC1, plane.data,
-                      static_cast<size_t>(plane.row_pitch));
   int opencv_border = cv::BORDER_CONSTANT;
   if (border.mode == cf::BorderMode::Replicate)
     opencv_border = cv::BORDER_REPLICATE;
   else if (border.mode == cf::BorderMode::Reflect101)
     opencv_border = cv::BORDER_REFLECT_101;
   cv::Mat result;
-  // For 8-bit OpenCV saturates a constant beyond 255, as the references clamp it.
-  cv::copyMakeBorder(image, result, radius_y, radius_y, radius_x, radius_x, opencv_border,
-                     cv::Scalar(border.constant));
+  // The constant clamped to the values' range, as the references clamp it.
+  cv::copyMakeBorder(values_of(src), result, radius_y, radius_y, radius_x, radius_x,
+                     opencv_border,
+                     cv::Scalar(std::min<uint32_t>(border.constant, src.max_value())));
   return result;
+}
+
+// Whether every sample of `image` has its padding bits zero.
+bool padding_bits_clear(const TestImage &image) {
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x)
+      if (image.stored(x, y) != cf::stored_sample(image.format(), image.at(x, y)))
+        return false;
+  return true;
+}
+
+// The images of `format`: with padding bits, one with random padding bits too.
+const std::vector<cftest::ImageGenerator> &images_for(cf::SampleFormat format) {
+  return format.padding_bits != 0 ? cftest::padding_image_generators()
+                                  : cftest::image_generators();
 }
 
 cv::Mat opencv_median(const TestImage &src, const cf::MedianParams &params) {
@@ -59,18 +88,20 @@ uint32_t mat_sample(const cv::Mat &mat, int x, int y) {
   return mat.depth() == CV_8U ? mat.at<uint8_t>(y, x) : mat.at<uint16_t>(y, x);
 }
 
-void check_median_against_opencv(cf::SampleDepth depth, std::initializer_list<int> windows) {
+void check_median_against_opencv(cf::SampleFormat format, std::initializer_list<int> windows) {
   uint32_t seed = 1;
   int cases = 0;
   for (const auto &size : kSizes)
     for (const int window : windows)
-      for (const cf::Border &border : cftest::test_borders(depth))
-        for (const cftest::ImageGenerator &image : cftest::image_generators()) {
+      for (const cf::Border &border : cftest::test_borders(format))
+        for (const cftest::ImageGenerator &image : images_for(format)) {
           const cf::MedianParams params{window, border};
-          TestImage src(size[0], size[1], depth);
+          TestImage src(size[0], size[1], format);
           image.fill(src, seed);
-          TestImage expected(size[0], size[1], depth);
-          cftest::reference_median(src.plane(), expected.plane(), depth, params);
+          TestImage expected(size[0], size[1], format);
+          cftest::reference_median(src.plane(), expected.plane(), format, params);
+          fail_unless(padding_bits_clear(expected), "%s: the reference left padding bits set",
+                      src.describe().c_str());
           const cv::Mat got = opencv_median(src, params);
           for (int y = 0; y < src.height(); ++y)
             for (int x = 0; x < src.width(); ++x)
@@ -141,7 +172,7 @@ void compare(const TestImage &expected, const cv::Mat &opencv, const std::string
 
 // The Gaussian's acceptance criteria: every sample within 1 of OpenCV's, and a mean
 // absolute difference below 0.05, for each sigma over every size, border and image.
-void check_gauss_against_opencv(cf::SampleDepth depth) {
+void check_gauss_against_opencv(cf::SampleFormat format) {
   constexpr double kSigmas[][2] = {{0.5, 0.5}, {1, 1}, {2.5, 2.5}, {5, 5}, {10, 10}, {1, 2.5}};
   constexpr double kMaxMeanDifference = 0.05;
   std::string failures;
@@ -151,14 +182,16 @@ void check_gauss_against_opencv(cf::SampleDepth depth) {
     const int size_y = cf::gauss_auto_kernel_size(sigma[1]);
     Agreement agreement;
     for (const auto &size : kSizes)
-      for (const cf::Border &border : cftest::test_borders(depth))
-        for (const cftest::ImageGenerator &image : cftest::image_generators()) {
+      for (const cf::Border &border : cftest::test_borders(format))
+        for (const cftest::ImageGenerator &image : images_for(format)) {
           const cf::GaussParams params =
-              cf::make_gauss_params(sigma[0], sigma[1], size_x, size_y, depth, border);
-          TestImage src(size[0], size[1], depth);
+              cf::make_gauss_params(sigma[0], sigma[1], size_x, size_y, format, border);
+          TestImage src(size[0], size[1], format);
           image.fill(src, seed);
-          TestImage expected(size[0], size[1], depth);
-          cftest::reference_gauss(src.plane(), expected.plane(), depth, params);
+          TestImage expected(size[0], size[1], format);
+          cftest::reference_gauss(src.plane(), expected.plane(), format, params);
+          fail_unless(padding_bits_clear(expected), "%s: the reference left padding bits set",
+                      src.describe().c_str());
           compare(expected,
                   opencv_gauss(src, sigma[0], sigma[1], size_x, size_y, border),
                   src.describe() + ", " + cftest::describe(border) + ", image " + image.name +
@@ -187,20 +220,25 @@ void check_gauss_against_opencv(cf::SampleDepth depth) {
 // ranges and bin counts below keep (upper + 1 - lower) / bins a power of two, so that
 // t and every product and difference are exact and the binning is the reference's
 // integer one. Elsewhere a bin edge can round to the neighbouring bin.
-void check_histogram_against_opencv(cf::SampleDepth depth) {
+void check_histogram_against_opencv(cf::SampleFormat format) {
   struct Binning {
     uint32_t lower;
     uint32_t upper;  // inclusive
     int bins;
   };
-  const std::vector<Binning> binnings =
-      depth == cf::SampleDepth::U8
-          ? std::vector<Binning>{{0, 255, 1}, {0, 255, 2}, {0, 255, 16}, {0, 255, 256},
-                                 {64, 191, 32}, {64, 191, 128}}
-          : std::vector<Binning>{{0, 65535, 1}, {0, 65535, 256}, {0, 65535, 4096},
-                                 {0, 65535, 65536}, {16384, 49151, 2}, {16384, 49151, 1024}};
-  const char *const images[] = {"random", "constant-max", "horizontal-ramp", "vertical-ramp",
-                                "two-value", "salt-and-pepper-on-random"};
+  const std::vector<Binning> binnings = [&]() -> std::vector<Binning> {
+    if (format.depth == cf::SampleDepth::U8)
+      return {{0, 255, 1},   {0, 255, 2},   {0, 255, 16},
+              {0, 255, 256}, {64, 191, 32}, {64, 191, 128}};
+    if (format.padding_bits != 0)  // P010
+      return {{0, 1023, 1}, {0, 1023, 256}, {0, 1023, 1024}, {256, 767, 2}, {256, 767, 512}};
+    return {{0, 65535, 1},     {0, 65535, 256},   {0, 65535, 4096},
+            {0, 65535, 65536}, {16384, 49151, 2}, {16384, 49151, 1024}};
+  }();
+  std::vector<const char *> images = {"random",        "constant-max", "horizontal-ramp",
+                                      "vertical-ramp", "two-value",    "salt-and-pepper-on-random"};
+  if (format.padding_bits != 0)
+    images.push_back("random-padding-bits");
   uint32_t seed = 1;
   int cases = 0;
   for (const auto &size : kSizes)
@@ -209,7 +247,7 @@ void check_histogram_against_opencv(cf::SampleDepth depth) {
         for (const bool interior : {false, true}) {
           if (interior && (size[0] < 3 || size[1] < 3))
             continue;
-          TestImage src(size[0], size[1], depth);
+          TestImage src(size[0], size[1], format);
           cftest::generator_named(name)->fill(src, seed);
           cf::HistogramParams params;
           params.bins = binning.bins;
@@ -223,13 +261,9 @@ void check_histogram_against_opencv(cf::SampleDepth depth) {
             params.roi_height = region.height;
           }
           const cftest::HistogramResult expected =
-              cftest::reference_histogram(src.plane(), depth, params);
+              cftest::reference_histogram(src.plane(), format, params);
 
-          const cf::Plane &plane = src.plane();
-          const cv::Mat image =
-              cv::Mat(plane.height, plane.width,
-                      depth == cf::SampleDepth::U8 ? CV_8UC1 : CV_16UC1, plane.data,
-                      static_cast<size_t>(plane.row_pitch))(region);
+          const cv::Mat image = values_of(src)(region);
           const float range[] = {float(binning.lower), float(binning.upper) + 1};
           const float *ranges[] = {range};
           const int channels[] = {0};
@@ -287,6 +321,15 @@ GST_END_TEST;
 GST_START_TEST(test_histogram_16bit) { check_histogram_against_opencv(cf::SampleDepth::U16); }
 GST_END_TEST;
 
+GST_START_TEST(test_median_p010) { check_median_against_opencv(cftest::kP010, {3, 5}); }
+GST_END_TEST;
+
+GST_START_TEST(test_gauss_p010) { check_gauss_against_opencv(cftest::kP010); }
+GST_END_TEST;
+
+GST_START_TEST(test_histogram_p010) { check_histogram_against_opencv(cftest::kP010); }
+GST_END_TEST;
+
 static Suite *reference_opencv_suite(void) {
   Suite *suite = suite_create("reference_opencv");
   TCase *tc = tcase_create("general");
@@ -298,6 +341,9 @@ static Suite *reference_opencv_suite(void) {
   tcase_add_test(tc, test_gauss_16bit);
   tcase_add_test(tc, test_histogram_8bit);
   tcase_add_test(tc, test_histogram_16bit);
+  tcase_add_test(tc, test_median_p010);
+  tcase_add_test(tc, test_gauss_p010);
+  tcase_add_test(tc, test_histogram_p010);
   suite_add_tcase(suite, tc);
   return suite;
 }
