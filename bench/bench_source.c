@@ -2,6 +2,8 @@
 
 #include <gst/video/video.h>
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 gboolean
@@ -96,4 +98,118 @@ bench_prepare_frames (GstBufferPool * pool, gsize size, GstBuffer ** frames,
     gst_buffer_unmap (frames[i], &map);
   }
   return TRUE;
+}
+
+void
+bench_print_problem (GstMessage * msg, gchar ** note)
+{
+  GError *err = NULL;
+  gchar *debug = NULL;
+  const gboolean is_error = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR;
+
+  if (is_error)
+    gst_message_parse_error (msg, &err, &debug);
+  else
+    gst_message_parse_warning (msg, &err, &debug);
+  g_printerr ("  %s from %s: %s\n", is_error ? "ERROR" : "WARNING",
+      GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+  if (is_error && note && !*note)
+    *note = g_strdup_printf ("error from %s: %s",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+  g_clear_error (&err);
+  g_free (debug);
+}
+
+gboolean
+bench_play_to_eos (GstElement * pipeline, gint timeout_s, gchar ** note)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  const gint64 deadline = g_get_monotonic_time () +
+      (gint64) timeout_s * G_TIME_SPAN_SECOND;
+  gboolean done = FALSE, eos = FALSE;
+
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (msg) {
+      bench_print_problem (msg, note);
+      gst_message_unref (msg);
+    }
+    if (note && !*note)
+      *note = g_strdup ("could not start");
+    gst_object_unref (bus);
+    return FALSE;
+  }
+
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+    if (!msg) {
+      if (g_get_monotonic_time () > deadline) {
+        if (note && !*note)
+          *note = g_strdup ("timed out");
+        break;
+      }
+      continue;
+    }
+    switch (GST_MESSAGE_TYPE (msg)) {
+      case GST_MESSAGE_EOS:
+        eos = done = TRUE;
+        break;
+      case GST_MESSAGE_ERROR:
+        bench_print_problem (msg, note);
+        done = TRUE;
+        break;
+      default:
+        bench_print_problem (msg, NULL);
+        break;
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  return eos;
+}
+
+void
+bench_json_string (GString * s, const gchar * value)
+{
+  if (!value) {
+    g_string_append (s, "null");
+    return;
+  }
+  g_string_append_c (s, '"');
+  for (const gchar * p = value; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      g_string_append_printf (s, "\\%c", *p);
+    else if ((guchar) * p < 0x20)
+      g_string_append_printf (s, "\\u%04x", *p);
+    else
+      g_string_append_c (s, *p);
+  }
+  g_string_append_c (s, '"');
+}
+
+void
+bench_json_number (GString * s, gdouble value, gboolean valid)
+{
+  if (valid && isfinite (value))
+    g_string_append_printf (s, "%.6g", value);
+  else
+    g_string_append (s, "null");
+}
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  const gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return (x > y) - (x < y);
+}
+
+gdouble
+bench_median (gdouble * values, guint n)
+{
+  if (n == 0)
+    return NAN;
+  qsort (values, n, sizeof (gdouble), compare_doubles);
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }

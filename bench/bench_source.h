@@ -1,7 +1,8 @@
-/* What the benchmark programs share: their options, and frames prepared ahead
+/* What the benchmark programs share: their options, frames prepared ahead
  * in the buffer pool a source negotiating its allocation would fill, so that
  * they live where the element wants them (pinned host memory on the CUDA
- * backend). */
+ * backend), running a pipeline to its end, and writing JSON. Frames in CUDA
+ * memory: bench_cuda.h. */
 #pragma once
 
 #include <gst/app/app.h>
@@ -31,5 +32,24 @@ void bench_fill_random (guint8 * data, gsize size, guint64 * state);
  * mapped; those made so far stay in `frames` for the caller to unref. */
 gboolean bench_prepare_frames (GstBufferPool * pool, gsize size,
     GstBuffer ** frames, guint count);
+
+/* Sets `pipeline` PLAYING and waits for EOS, at most `timeout_s` seconds;
+ * TRUE at EOS. Warnings and errors are printed as they come; the first error
+ * (or why there was no EOS) goes to *note where that is still NULL. The
+ * pipeline is left in its state: the caller stops it. */
+gboolean bench_play_to_eos (GstElement * pipeline, gint timeout_s,
+    gchar ** note);
+
+/* Prints an error or warning message (and keeps the first error in *note
+ * where note is not NULL and *note still NULL). */
+void bench_print_problem (GstMessage * msg, gchar ** note);
+
+/* JSON values appended to `s`: a string (NULL: null), a number (not valid:
+ * null). */
+void bench_json_string (GString * s, const gchar * value);
+void bench_json_number (GString * s, gdouble value, gboolean valid);
+
+/* Median of `n` values (sorts them); NAN where n is 0. */
+gdouble bench_median (gdouble * values, guint n);
 
 G_END_DECLS

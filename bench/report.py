@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Turns the JSON of bench/stream-bench and bench/kernel-times into results.md
-(Markdown tables) and plot.png (bar charts) in one folder.
+"""Turns the JSON of bench/stream-bench, bench/kernel-times and (frames on the GPU)
+stream-bench --memory cuda and bench/decode-bench into results.md (Markdown
+tables) and plot.png (bar charts) in one folder.
 
-  python3 bench/report.py --stream stream.json --kernels kernels.json OUTDIR
+  python3 bench/report.py --stream stream.json --kernels kernels.json \
+      [--device-stream device-stream.json] [--decode decode.json] OUTDIR
 
-Either input may be missing; fields missing from a record show as blanks.
+Any input may be missing; fields missing from a record show as blanks.
 Python 3 standard library and matplotlib (Agg) only.
 """
 import argparse
@@ -117,6 +119,114 @@ def stream_tables(stream):
     return lines
 
 
+def pct(value):
+    return f"{100 * value:.0f}%" if isinstance(value, (int, float)) else ""
+
+
+def device_stream_tables(data):
+    """stream-bench --memory cuda: frames prepared once in CUDA memory."""
+    lines = [f"{data.get('frames', '?')} frames per case, backend "
+             f"{data.get('backend', '?')}, frames in a GstCudaBufferPool of one "
+             "GstCudaContext that the pipeline shares, pushed as "
+             "video/x-raw(memory:CUDAMemory) through appsrc ! ELEMENT ! fakesink. "
+             "Kernel time per frame: given (--kernel-us), or the time the kernels "
+             "ran in a traced run (CUPTI, "
+             f"{data.get('census_frames', '?')} frames) of the same case at 1 frame "
+             "in flight (no other frame's kernels beside them); host overhead = wall "
+             "time - kernel time; % of the kernel bound = kernel time / wall time "
+             "(deeper runs overlap frames' kernels and may pass 100%); busy: the "
+             "time kernels ran per frame in the row's own traced run. x PCIe: fps over the pinned up+down "
+             "bound measured in the same run (above 1, no frame can have made the "
+             "round trip). Copies in the traced run: host->device / device->host / "
+             "on the device; bytes: what crossed the bus per frame. Maps: "
+             "GstCudaMemory maps to the host / downloads / uploads in the timed run. "
+             "On device: every buffer on every link was CUDA memory of our context, "
+             "no map left the device, and under 1% of a frame per frame crossed "
+             "the bus. The control rows copy on purpose (output forced to system "
+             "memory; every frame mapped on the host at the sink): they must say "
+             "NO, or the yes of the others means nothing.", ""]
+    if data.get("census_note"):
+        lines += [f"No traced runs: {data['census_note']}.", ""]
+    lines += ["| element | format | size | in flight | fps | us/frame | kernel us "
+              "| overhead us | % of kernel bound | busy us | x PCIe | copies (traced) "
+              "| bytes over bus/frame | maps | on device | note |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for c in data.get("cases") or []:
+        census = c.get("census") or {}
+        copies = ""
+        if census.get("ok"):
+            copies = (f"{census.get('up', 0)}/{census.get('down', 0)}/"
+                      f"{census.get('device_copies', 0)}")
+        kernel = num(c.get("kernel_us"))
+        if kernel and c.get("kernel_source") == "given":
+            kernel += " (given)"
+        maps = ""
+        if c.get("host_maps") is not None:
+            maps = f"{c.get('host_maps')}/{c.get('downloads')}/{c.get('uploads')}"
+        lines.append("| " + " | ".join([
+            text(c.get("element")), text(c.get("format")), text(c.get("size")),
+            text(c.get("frames_in_flight")) or "-", num(c.get("fps")),
+            num(c.get("us_per_frame")), kernel, num(c.get("host_overhead_us")),
+            pct(c.get("fraction_of_kernel_bound")),
+            num(c.get("kernel_busy_us_traced")),
+            num(c.get("times_pcie_bound"), "{:.2f}x"), copies,
+            num(census.get("host_copy_bytes_per_frame"), "{:.0f}"), maps,
+            text(c.get("device_resident")), text(c.get("note"))]) + " |")
+    return lines
+
+
+def decode_tables(data):
+    """decode-bench: filesrc ! qtdemux ! h264parse ! nvh264dec ! ... ! fakesink."""
+    lines = [f"Clip {data.get('clip', '?')}"
+             + (f" (made with {data['clip_made_with']})" if data.get("clip_made_with") else "")
+             + f", {data.get('runs', '?')} timed runs per pipeline, interleaved, after "
+             "a warm-up; fps: median from the first frame at the sink to the last "
+             "(min-max over the runs); whole clip: frames over PLAYING to EOS. "
+             "Baselines: nvh264dec ! fakesink (the decoder's own choice of memory) "
+             "and nvh264dec ! video/x-raw(memory:CUDAMemory) ! fakesink. No "
+             "cudadownload anywhere: links on device says whether every link after "
+             "the decoder carried CUDA memory of one context. Traced run (CUPTI): "
+             "time per frame in which kernels ran, copies host->device / "
+             "device->host / on the device.", ""]
+    goal = data.get("goal") or {}
+    if goal:
+        own, dev = goal.get("vs_decoder_alone"), goal.get("vs_decoder_in_cuda_memory")
+        lines += [f"Goal: `{goal.get('case')}` within "
+                  f"{100 * (1 - goal.get('fraction', 0.95)):.0f}% of `nvh264dec ! fakesink`: "
+                  f"{pct(own) if own is None else f'{100 * own:.1f}%'} of it, "
+                  f"{'met' if goal.get('met') else 'NOT met'}; of the decoder kept in "
+                  f"CUDA memory: {'' if dev is None else f'{100 * dev:.1f}%'}, "
+                  f"{'met' if goal.get('met_vs_cuda_memory') else 'NOT met'}.", ""]
+    if data.get("census_note"):
+        lines += [f"No traced runs: {data['census_note']}.", ""]
+    lines += ["| pipeline | frames | in flight | fps | min-max | whole clip fps "
+              "| vs decoder alone | vs decoder in CUDA memory | at sink "
+              "| links on device | kernel us/frame | copies (traced) | note |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for c in data.get("cases") or []:
+        census = c.get("census") or {}
+        copies = ""
+        if census.get("ok"):
+            copies = (f"{census.get('up', 0)}/{census.get('down', 0)}/"
+                      f"{census.get('device_copies', 0)}")
+        span = ""
+        if isinstance(c.get("fps_min"), (int, float)) and isinstance(c.get("fps_max"), (int, float)):
+            span = f"{c['fps_min']:.0f}-{c['fps_max']:.0f}"
+        own = c.get("vs_decoder_alone")
+        dev = c.get("vs_decoder_in_cuda_memory")
+        lines.append("| " + " | ".join([
+            f"`{text(c.get('pipeline'))}`", text(c.get("frames")),
+            text(c.get("frames_in_flight")) or "-", num(c.get("fps")), span,
+            num(c.get("fps_whole_clip")),
+            "" if own is None else f"{100 * own:.1f}%",
+            "" if dev is None else f"{100 * dev:.1f}%",
+            text(c.get("sink_memory")),
+            "-" if c.get("baseline") else ("yes" if c.get("on_device") else "NO"),
+            num(census.get("kernel_busy_us_per_frame")) if census.get("ok") else "",
+            copies, text(c.get("note"))]) + " |")
+    return lines
+
+
 def plot(records, stream, path):
     try:
         import matplotlib
@@ -192,11 +302,16 @@ def main():
     parser.add_argument("outdir")
     parser.add_argument("--stream", help="stream-bench --json output")
     parser.add_argument("--kernels", help="kernel-times --json output")
+    parser.add_argument("--device-stream", help="stream-bench --memory cuda --json output")
+    parser.add_argument("--decode", help="decode-bench --json output")
     args = parser.parse_args()
 
     stream = load(args.stream)
+    device_stream = load(args.device_stream)
+    decode = load(args.decode)
     records, kernel_device = kernel_records(load(args.kernels))
-    device = (stream or {}).get("device") or kernel_device
+    device = ((stream or {}).get("device") or kernel_device
+              or (device_stream or {}).get("device") or (decode or {}).get("device"))
     if device is None:
         device = next((r.get("device") for r in records if r.get("device")), None)
 
@@ -213,6 +328,12 @@ def main():
         lines.append("No kernel results.")
     lines += ["", "## Stream level", ""]
     lines += stream_tables(stream) if stream else ["No stream results."]
+    if device_stream:
+        lines += ["", "## Stream level, frames on the GPU", ""]
+        lines += device_stream_tables(device_stream)
+    if decode:
+        lines += ["", "## Decoder level", ""]
+        lines += decode_tables(decode)
     lines.append("")
 
     with open(os.path.join(args.outdir, "results.md"), "w") as f:

@@ -1,11 +1,16 @@
 #!/bin/bash
 # The benchmarks in one command, on a GPU host:   bash bench/run.sh
 # Builds a release build for the local GPU, runs kernel-times and stream-bench
-# with --json, and writes bench/results/<device>-<date>/ with both JSON files,
+# with --json, then (builds with gstreamer-cuda-1.0) stream-bench --memory cuda
+# (frames that stay on the GPU) and decode-bench (nvh264dec ! ELEMENT against the
+# decoder alone), and writes bench/results/<device>-<date>/ with the JSON files,
 # results.md and plot.png (bench/report.py); prints results.md. With OUT set
 # (the lab's device tool), the folder is copied there too.
-# Extra arguments go to stream-bench (e.g. --quick, --frames 300), KERNEL_TIMES_ARGS
-# to kernel-times (e.g. "--cpu-runs 2").
+# Extra arguments go to both stream-bench runs (e.g. --quick, --frames 300),
+# KERNEL_TIMES_ARGS to kernel-times (e.g. "--cpu-runs 2"), DECODE_BENCH_ARGS to
+# decode-bench (e.g. "--runs 9"). decode-bench decodes CLIP, by default
+# .gpu/clip-1080p.mp4 (make it where x264enc is: decode-bench --make-clip FILE);
+# where that is missing it makes a clip itself if the host has an H.264 encoder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -47,21 +52,49 @@ export GST_REGISTRY_1_0=$build/bench-registry.bin
 gst-inspect-1.0 cudamedian > /dev/null 2>&1  # builds the registry first
 "$build/bench/stream-bench" --json "$res/stream.json" "$@" 2>&1 | tee "$res/stream.log"
 
+# Frames that stay on the GPU: device-resident stream level and decoder level.
+report_args=()
+if [ -x "$build/bench/decode-bench" ]; then
+  "$build/bench/stream-bench" --memory cuda --json "$res/device-stream.json" "$@" 2>&1 |
+    tee "$res/device-stream.log"
+  clip=${CLIP:-$root/.gpu/clip-1080p.mp4}
+  clip_args=()
+  if [ -f "$clip" ]; then
+    clip_args=(--clip "$clip")
+  else
+    echo "run.sh: no clip at $clip: decode-bench makes one if this host has an H.264 encoder" >&2
+  fi
+  # nvh264dec probes for a GL display; without a runtime folder Wayland's client
+  # library prints an error for every pipeline.
+  [ -n "${XDG_RUNTIME_DIR:-}" ] || { XDG_RUNTIME_DIR=$(mktemp -d); export XDG_RUNTIME_DIR; }
+  # shellcheck disable=SC2086
+  "$build/bench/decode-bench" "${clip_args[@]}" ${DECODE_BENCH_ARGS:-} \
+    --json "$res/decode.json" 2>&1 | tee "$res/decode.log"
+  for f in device-stream decode; do
+    [ -s "$res/$f.json" ] && report_args+=("--$f" "$res/$f.json")
+  done
+else
+  echo "run.sh: this build has no gstreamer-cuda-1.0 (-Dcuda-memory): no device-resident" \
+    "or decoder benchmarks" | tee "$res/device-stream.log"
+fi
+
 # A Python with matplotlib for the plot (the first python3 on PATH may lack it).
 py=python3
 for candidate in python3 /usr/bin/python3; do
   if "$candidate" -c 'import matplotlib' 2>/dev/null; then py=$candidate; break; fi
 done
-"$py" bench/report.py --stream "$res/stream.json" --kernels "$res/kernels.json" "$res"
+"$py" bench/report.py --stream "$res/stream.json" --kernels "$res/kernels.json" \
+  "${report_args[@]}" "$res"
 echo
 cat "$res/results.md"
 
 if [ -n "${OUT:-}" ]; then
   dest=$OUT/$(basename "$res")
   mkdir -p "$dest"
-  # At most 8 files: the two JSON files, the report, the plot and the logs.
-  for f in stream.json kernels.json results.md plot.png stream.log kernels.log build.log; do
+  # At most 8 files: the JSON files, the report, the plot and the logs in one archive.
+  for f in stream.json kernels.json device-stream.json decode.json results.md plot.png; do
     [ -f "$res/$f" ] && cp "$res/$f" "$dest/"
   done
+  (cd "$res" && tar czf "$dest/logs.tgz" ./*.log)
   echo "copied to $dest"
 fi
