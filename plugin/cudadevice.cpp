@@ -64,14 +64,14 @@ CudaDevice::driver_loads ()
   return loaded;
 }
 
-CudaContextScope::CudaContextScope (const CudaDevice & device)
+CudaContextScope::CudaContextScope (const CudaDevice & device, Purpose purpose)
 {
-  error_ = cf_faults_call (CfFaultPoint::Device, [&] {
-        return device.context_ && gst_cuda_context_push (device.context_) ?
-            cudaSuccess : cudaErrorDeviceUninitialized;
-      });
-  /* A failure injected by the hook happens before the push. */
-  pushed_ = error_ == cudaSuccess;
+  auto push = [&] {
+    pushed_ = device.context_ && gst_cuda_context_push (device.context_);
+    return pushed_ ? cudaSuccess : cudaErrorDeviceUninitialized;
+  };
+  error_ = purpose == kTeardown ? push () :
+      cf_faults_call (CfFaultPoint::Device, push);
 }
 
 CudaContextScope::~CudaContextScope ()
@@ -103,10 +103,15 @@ CudaDevice::driver_loads ()
   return cudaGetDeviceCount (&count) == cudaSuccess;
 }
 
-CudaContextScope::CudaContextScope (const CudaDevice & device)
+CudaContextScope::CudaContextScope (const CudaDevice & device, Purpose purpose)
 {
-  error_ = device.empty () ? cudaErrorInvalidDevice :
-      CF_CUDA (Device, cudaSetDevice (device.id ()));
+  auto select = [&] {
+    return device.empty () ? cudaErrorInvalidDevice :
+        cudaSetDevice (device.id ());
+  };
+  error_ = purpose == kTeardown ? select () :
+      cf_faults_call (CfFaultPoint::Device, select);
+  pushed_ = false;
 }
 
 CudaContextScope::~CudaContextScope () = default;

@@ -54,12 +54,14 @@ private:
 
 /* Makes the device's context current for the lifetime of the scope (a push and a
  * pop of a GstCudaContext; cudaSetDevice where there is none). error() says
- * whether that worked: where it did not, no CUDA call may follow. The push goes
- * through the fault hook's device point. */
+ * whether that worked: where it did not, no CUDA call may follow. The push of
+ * work goes through the fault hook's device point; the push of a teardown is
+ * always made, as frees are, so that an injected fault leaks nothing. */
 class CudaContextScope
 {
 public:
-  explicit CudaContextScope (const CudaDevice & device);
+  enum Purpose { kWork, kTeardown };
+  explicit CudaContextScope (const CudaDevice & device, Purpose purpose = kWork);
   ~CudaContextScope ();
   CudaContextScope (const CudaContextScope &) = delete;
   CudaContextScope & operator= (const CudaContextScope &) = delete;

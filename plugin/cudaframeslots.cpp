@@ -61,9 +61,11 @@ CudaFrameSlots::stream (int slot) const
 }
 
 cudaError_t
-CudaFrameSlots::configure (int count, size_t result_size, size_t workspace_size)
+CudaFrameSlots::configure (const CudaDevice & device, int count,
+    size_t result_size, size_t workspace_size)
 {
   CF_RETURN_IF_FAILED (release ());
+  device_ = device;
   for (int i = 0; i < count; i++) {
     slots_.push_back (std::make_unique<Slot> ());
     Slot & slot = *slots_.back ();
@@ -90,7 +92,17 @@ CudaFrameSlots::configure (int count, size_t result_size, size_t workspace_size)
 cudaError_t
 CudaFrameSlots::release ()
 {
-  cudaError_t first = cudaSuccess;
+  if (slots_.empty ())
+    return cudaSuccess;
+  const CudaContextScope scope (device_, CudaContextScope::kTeardown);
+  cudaError_t first = scope.error ();
+  /* Without its context nothing can be freed: the handles are given up. */
+  if (first != cudaSuccess) {
+    for (auto & slot : slots_)
+      *slot = Slot ();
+    slots_.clear ();
+    return first;
+  }
   for (auto & slot : slots_) {
     const cudaError_t err = slot->destroy ();
     if (first == cudaSuccess)

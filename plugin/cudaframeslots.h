@@ -1,14 +1,18 @@
 /* Per frame in flight on the CUDA backend: a stream, a completion event, and an
  * analysis element's results (device memory and pinned host memory) and device
  * workspace. Where the frame itself lives is FrameSide's business (framesides.h).
- * Every method expects the element's context current (a CudaContextScope); the
- * CUDA calls go through the fault points of cudafaults.h. */
+ * configure and the per-frame methods expect the element's context current (a
+ * CudaContextScope); release makes it current itself, so that the destructor
+ * frees in the right context too. The CUDA calls go through the fault points of
+ * cudafaults.h. */
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <memory>
 #include <vector>
+
+#include "cudadevice.h"
 
 class CudaFrameSlots
 {
@@ -18,10 +22,11 @@ public:
   CudaFrameSlots & operator= (const CudaFrameSlots &) = delete;
   ~CudaFrameSlots ();
 
-  /* Frees what a previous configure allocated, then makes `count` slots, each
-   * with result_size bytes of results and workspace_size bytes of workspace,
-   * zeroed. */
-  cudaError_t configure (int count, size_t result_size, size_t workspace_size);
+  /* Frees what a previous configure allocated, then makes `count` slots on
+   * `device`, each with result_size bytes of results and workspace_size bytes
+   * of workspace, zeroed. */
+  cudaError_t configure (const CudaDevice & device, int count,
+      size_t result_size, size_t workspace_size);
   /* Waits for every slot's work, then frees everything. Returns the first error. */
   cudaError_t release ();
 
@@ -45,6 +50,7 @@ public:
 
 private:
   struct Slot;
+  CudaDevice device_;
   size_t result_size_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
 };

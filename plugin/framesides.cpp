@@ -64,12 +64,13 @@ FrameSide::~FrameSide ()
 }
 
 cudaError_t
-FrameSide::configure (bool on_device, const GstVideoInfo & info,
-    const std::vector<cudaStream_t> & slot_streams)
+FrameSide::configure (const CudaDevice & device, bool on_device,
+    const GstVideoInfo & info, const std::vector<cudaStream_t> & slot_streams)
 {
   cudaError_t err = release ();
   if (err != cudaSuccess)
     return err;
+  device_ = device;
   on_device_ = on_device;
   info_ = info;
   if (on_device)
@@ -91,8 +92,12 @@ FrameSide::configure (bool on_device, const GstVideoInfo & info,
 cudaError_t
 FrameSide::release ()
 {
-  cudaError_t first = cudaSuccess;
-  for (guint8 *frame : staging_) {
+  if (staging_.empty ())
+    return cudaSuccess;
+  const CudaContextScope scope (device_, CudaContextScope::kTeardown);
+  cudaError_t first = scope.error ();
+  /* Without its context nothing can be freed: the pointers are given up. */
+  for (guint8 *frame : first == cudaSuccess ? staging_ : std::vector<guint8 *> ()) {
     const cudaError_t err = cf_cuda_free (frame);
     if (first == cudaSuccess)
       first = err;

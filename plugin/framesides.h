@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "cudadevice.h"
 #include "plane.h"
 
 /* The planes of one frame: base pointer and row pitch of each plane, the rest of
@@ -48,11 +49,12 @@ public:
   FrameSide & operator= (const FrameSide &) = delete;
   ~FrameSide ();
 
-  /* Frees what a previous configure allocated. On the host side, allocates
-   * one zeroed staging frame per slot (on that slot's stream), laid out as
-   * `info` says; on the device side, nothing. */
-  cudaError_t configure (bool on_device, const GstVideoInfo & info,
-      const std::vector<cudaStream_t> & slot_streams);
+  /* Frees what a previous configure allocated. On the host side, allocates on
+   * `device` (its context current) one zeroed staging frame per slot (on that
+   * slot's stream), laid out as `info` says; on the device side, nothing. */
+  cudaError_t configure (const CudaDevice & device, bool on_device,
+      const GstVideoInfo & info, const std::vector<cudaStream_t> & slot_streams);
+  /* Frees the staging frames, making the device's context current itself. */
   cudaError_t release ();
 
   bool on_device () const { return on_device_; }
@@ -71,6 +73,7 @@ public:
       cudaStream_t stream) const;
 
 private:
+  CudaDevice device_;
   bool on_device_ = false;
   GstVideoInfo info_ {};
   std::vector<guint8 *> staging_;

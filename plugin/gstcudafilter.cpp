@@ -74,7 +74,7 @@ struct CudaFilterState
   /* Streaming state. info under the object lock (the latency query reads it). */
   bool configured = false;
   GstVideoInfo info {};
-  guint depth = 1;
+  guint in_flight = 1;   /* frames-in-flight, fixed when caps are set */
   gsize result_size = 0;
   CudaFrameSlots slots;
   FrameSide input_side;
@@ -157,7 +157,7 @@ gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
 
 cf::Border
 gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
-    cf::SampleDepth depth)
+    cf::SampleFormat format)
 {
   cf::Border border;
   switch (mode) {
@@ -172,7 +172,7 @@ gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
       break;
   }
   border.constant = static_cast<uint16_t> (MIN (value,
-          cf::max_sample_value (depth)));
+          cf::max_sample_value (format)));
   return border;
 }
 
@@ -208,11 +208,14 @@ components_to_process (const GstVideoInfo & info, gboolean include_chroma,
   return components;
 }
 
-static cf::SampleDepth
-component_depth (const GstVideoInfo & info, int component)
+/* P010's 10-bit samples sit in the top bits of 16 (COMP_SHIFT 6): the kernels
+ * filter the values and keep the padding bits zero. */
+static cf::SampleFormat
+component_format (const GstVideoInfo & info, int component)
 {
-  return GST_VIDEO_INFO_COMP_DEPTH (&info, component) > 8 ?
-      cf::SampleDepth::U16 : cf::SampleDepth::U8;
+  return cf::SampleFormat (GST_VIDEO_INFO_COMP_DEPTH (&info, component) > 8 ?
+      cf::SampleDepth::U16 : cf::SampleDepth::U8,
+      GST_VIDEO_FORMAT_INFO_SHIFT (info.finfo, component));
 }
 
 /* Whether the processed components write every byte of a frame's rows; if not,
@@ -225,7 +228,7 @@ components_cover_frame (const GstVideoInfo & info,
   for (int c : components)
     written += (gsize) GST_VIDEO_INFO_COMP_WIDTH (&info, c) *
         GST_VIDEO_INFO_COMP_HEIGHT (&info, c) *
-        cf::bytes_per_sample (component_depth (info, c));
+        cf::bytes_per_sample (component_format (info, c));
   gsize frame_bytes = 0;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++)
     frame_bytes += cf_plane_row_bytes (&info, p) * cf_plane_rows (&info, p);
@@ -568,7 +571,7 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, bool copy_rest,
     for (int c : selected)
       components.push_back ({c, input.component (c),
               analysis ? cf::Plane () : output.component (c),
-              component_depth (st.info, c)});
+              component_format (st.info, c)});
     cf::Executor on_device;
     on_device.on_device = true;
     on_device.stream = stream;
@@ -640,7 +643,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
     for (int c : selected)
       components.push_back ({c, in.component (c),
               analysis ? cf::Plane () : out.component (c),
-              component_depth (st.info, c)});
+              component_format (st.info, c)});
     frame.result.resize (st.result_size);
     const cudaError_t err = klass->process_frame (self, components,
         cf::Executor (), {frame.result.data (), nullptr, &frame.notes});
@@ -901,19 +904,11 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   return TRUE;
 }
 
-/* Frees the CUDA resources of the caps in use (with the context current). */
+/* Frees the CUDA resources of the caps in use. */
 static void
 release_cuda_resources (GstCudaFilter * self)
 {
   CudaFilterState & st = state_of (self);
-  if (st.device.empty ())
-    return;
-  const CudaContextScope scope (st.device);
-  if (scope.error () != cudaSuccess) {
-    GST_WARNING_OBJECT (self, "cannot free device memory: %s",
-        cudaGetErrorName (scope.error ()));
-    return;
-  }
   cudaError_t err = st.slots.release ();
   const cudaError_t in_err = st.input_side.release ();
   const cudaError_t out_err = st.output_side.release ();
@@ -970,7 +965,7 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   GST_OBJECT_LOCK (self);
   st.info = info;
-  st.depth = st.frames_in_flight;
+  st.in_flight = st.frames_in_flight;
   st.configured = false;
   GST_OBJECT_UNLOCK (self);
 
@@ -994,16 +989,18 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   if (err == cudaSuccess) {
     step = "Allocating device frames";
     st.next_slot = 0;
-    err = st.slots.configure (st.depth, st.result_size, workspace_size);
+    err = st.slots.configure (st.device, st.in_flight, st.result_size,
+        workspace_size);
   }
   std::vector<cudaStream_t> streams;
   for (int i = 0; err == cudaSuccess && i < st.slots.count (); i++)
     streams.push_back (st.slots.stream (i));
   if (err == cudaSuccess)
-    err = st.input_side.configure (input_on_device, info, streams);
+    err = st.input_side.configure (st.device, input_on_device, info, streams);
+  /* An analysis element's frames pass through: no output frames to stage. */
   if (err == cudaSuccess)
-    err = st.output_side.configure (output_on_device || is_analysis (self),
-        info, streams);
+    err = st.output_side.configure (st.device,
+        output_on_device || is_analysis (self), info, streams);
   if (err != cudaSuccess) {
     post_cuda_error (self, err, step);
     st.slots.release ();
@@ -1013,7 +1010,7 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
   st.configured = true;
   GST_DEBUG_OBJECT (self, "configured for %" GST_PTR_FORMAT " -> %"
-      GST_PTR_FORMAT ", %u in flight", incaps, outcaps, st.depth);
+      GST_PTR_FORMAT ", %u in flight", incaps, outcaps, st.in_flight);
   return TRUE;
 }
 
@@ -1115,7 +1112,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   gst_clear_object (&pool);
 #endif
   /* We hold frames-in-flight output buffers, downstream may hold some. */
-  min = MAX (min, st.depth);
+  min = MAX (min, st.in_flight);
   if (pool) {
     GstStructure *config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config,
@@ -1189,7 +1186,7 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   const gint fps_n = GST_VIDEO_INFO_FPS_N (&st.info);
   const gint fps_d = GST_VIDEO_INFO_FPS_D (&st.info);
   if (st.configured && fps_n > 0 && fps_d > 0)
-    held = gst_util_uint64_scale_int (GST_SECOND * (st.depth - 1), fps_d, fps_n);
+    held = gst_util_uint64_scale_int (GST_SECOND * (st.in_flight - 1), fps_d, fps_n);
   GST_OBJECT_UNLOCK (self);
 
   gboolean live;
@@ -1239,7 +1236,7 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
   *outbuf = nullptr;
   /* Both backends hold frames alike, so latency and ordering do not depend on
    * where the kernel ran. */
-  if (st.pending.size () < st.depth)
+  if (st.pending.size () < st.in_flight)
     return GST_FLOW_OK;
   return finish_oldest (self, outbuf);
 }

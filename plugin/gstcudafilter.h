@@ -47,7 +47,7 @@ typedef struct
   int index;                    /* GST_VIDEO_COMP_Y, _U, ... _R, _G, _B, _A */
   cf::Plane src;
   cf::Plane dst;                /* filters only */
-  cf::SampleDepth depth;
+  cf::SampleFormat format;      /* sample size, and P010's low padding bits */
 } GstCudaFilterComponent;
 
 /* Where an analysis element's kernels put one frame's results. */
@@ -97,7 +97,7 @@ void gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
 
 G_END_DECLS
 
-/* The border from the values of those two properties, for `depth` samples (C++
- * linkage: it returns a C++ type). */
+/* The border from the values of those two properties, for samples of `format`
+ * (C++ linkage: it returns a C++ type). */
 cf::Border gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
-    cf::SampleDepth depth);
+    cf::SampleFormat format);

@@ -118,15 +118,15 @@ gst_cuda_gauss_process_frame (GstCudaFilter * filter,
 
   for (const auto & component : components) {
     cf::GaussParams params = cf::make_gauss_params (sigma, sigma_y, kernel_size,
-        kernel_size, component.depth, gst_cuda_filter_make_border (border,
-            border_value, component.depth));
+        kernel_size, component.format, gst_cuda_filter_make_border (border,
+            border_value, component.format));
     if (mode == GST_CUDA_GAUSS_MODE_UNSHARP) {
       params.mode = cf::GaussMode::Unsharp;
       params.amount_q8 = static_cast<int32_t> (amount * 256 + 0.5);
-      params.threshold = MIN (threshold, cf::max_sample_value (component.depth));
+      params.threshold = MIN (threshold, cf::max_sample_value (component.format));
     }
     const cudaError_t err = cf::gauss (exec, component.src, component.dst,
-        component.depth, params);
+        component.format, params);
     if (err != cudaSuccess)
       return err;
   }

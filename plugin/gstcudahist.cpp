@@ -204,7 +204,7 @@ gst_cuda_hist_process_frame (GstCudaFilter * filter,
   cf::HistogramParams params;
   params.bins = self->caps_bins;
   for (const auto & component : components) {
-    params.upper = MIN (range_max, cf::max_sample_value (component.depth));
+    params.upper = MIN (range_max, cf::max_sample_value (component.format));
     params.lower = MIN (range_min, params.upper);
     scale_roi (self->info, component.index, roi[0], roi[1], roi[2], roi[3],
         params);
@@ -239,17 +239,11 @@ gst_cuda_hist_process_frame (GstCudaFilter * filter,
       }
       continue;
     }
-    if (exec.on_device) {
-      const cudaError_t err = cf::histogram_cuda (component.src,
-          component.depth, params, bins, summary, result.workspace,
-          exec.stream);
-      if (err != cudaSuccess) {
-        g_value_unset (&channels);
-        return err;
-      }
-    } else {
-      cf::histogram_cpu (component.src, component.depth, params, bins, summary,
-          exec.cpu_threads);
+    const cudaError_t err = cf::histogram (exec, component.src,
+        component.format, params, bins, summary, result.workspace);
+    if (err != cudaSuccess) {
+      g_value_unset (&channels);
+      return err;
     }
   }
   *result.notes = gst_structure_new ("counted", "range-min", G_TYPE_UINT,

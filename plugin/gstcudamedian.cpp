@@ -73,9 +73,9 @@ gst_cuda_median_process_frame (GstCudaFilter * filter,
     cf::MedianParams params;
     params.window = size;
     params.border = gst_cuda_filter_make_border (border, border_value,
-        component.depth);
+        component.format);
     const cudaError_t err = cf::median (exec, component.src, component.dst,
-        component.depth, params);
+        component.format, params);
     if (err != cudaSuccess)
       return err;
   }

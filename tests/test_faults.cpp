@@ -75,16 +75,19 @@ Fault fault(const std::string &spec, Expect expect, cudaError_t err) {
 std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
   std::vector<Fault> faults;
   if (point == "device") {
-    // Calls 1 to 3 at start: counting devices, selecting one, creating its context;
-    // 4: selecting it for the caps.
+    // Calls 1 to 4 at start: counting devices, creating the context, making it
+    // current, the runtime's first call in it; 5: making it current for the caps.
     faults.push_back(fault("device:1:cudaErrorNoDevice", Expect::StartFails,
                            cudaErrorNoDevice));
-    faults.push_back(fault("device:3:cudaErrorInitializationError", Expect::StartFails,
+    faults.push_back(fault("device:2:cudaErrorInitializationError", Expect::StartFails,
                            cudaErrorInitializationError));
-    faults.push_back(fault("device:4:cudaErrorDevicesUnavailable", Expect::CapsError,
+    faults.push_back(fault("device:3:cudaErrorDevicesUnavailable", Expect::StartFails,
+                           cudaErrorDevicesUnavailable));
+    faults.push_back(fault("device:5:cudaErrorDevicesUnavailable", Expect::CapsError,
                            cudaErrorDevicesUnavailable));
   } else if (point == "alloc") {
-    // Per slot: stream, event, input frame, then output frame or results.
+    // Each slot in turn: stream, event (cudahist: results and workspace, each
+    // allocated and zeroed); then the staging frames, allocated and zeroed.
     faults.push_back(fault("alloc:1:cudaErrorMemoryAllocation", Expect::CapsError,
                            cudaErrorMemoryAllocation));
     faults.push_back(fault("alloc:4:cudaErrorMemoryAllocation", Expect::CapsError,
