@@ -4,8 +4,12 @@
 // with a fatal flow, the pipeline goes to NULL, and afterwards the plugin holds no
 // CUDA resource (its own counts, exact) and no more device memory is in use than
 // before (cudaMemGetInfo, which small leaks can hide in). The gpu suite: skipped
-// (77) without a usable device.
+// (77) without a usable device. Every pipeline shares one CUDA context, as an
+// application's pipelines would: the device's free memory then measures what the
+// elements allocate, not the lifetime of a context of each pipeline.
 #include <gmodule.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudautils.h>
 #include <gst/gst.h>
 
 #include <cuda_runtime_api.h>
@@ -199,6 +203,13 @@ struct Outcome {
   int frames_out;
 };
 
+// The CUDA context every pipeline of the test shares.
+GstCudaContext *shared_context() {
+  static GstCudaContext *context = gst_cuda_context_new(0);
+  fail_unless(context != nullptr, "no CUDA context on device 0");
+  return context;
+}
+
 std::string describe(const Element &element, guint frames_in_flight, const Fault &fault) {
   return std::string(element.name) + " frames-in-flight=" + std::to_string(frames_in_flight) +
       " " + fault.format + " GST_CUDAFILTERS_FAULT=" + fault.spec;
@@ -227,6 +238,9 @@ Outcome run_pipeline(const Element &element, const std::string &extra_properties
                    }),
                    &outcome.frames_out);
   GstBus *bus = gst_element_get_bus(pipeline);
+  GstContext *context = gst_context_new_cuda_context(shared_context());
+  gst_element_set_context(pipeline, context);
+  gst_context_unref(context);
 
   if (spec.empty())
     g_unsetenv("GST_CUDAFILTERS_FAULT");
