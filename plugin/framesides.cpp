@@ -35,18 +35,22 @@ FramePlanes::component (int component) const
 
 cudaError_t
 copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
-    cudaMemcpyKind kind, cudaStream_t stream)
+    cudaMemcpyKind kind, cudaStream_t stream, guint planes)
 {
   const CfFaultPoint point = kind == cudaMemcpyHostToDevice ?
       CfFaultPoint::Upload : kind == cudaMemcpyDeviceToHost ?
       CfFaultPoint::Download : CfFaultPoint::Kernel;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (src.info); p++) {
+    if (!(planes & (1u << p)))
+      continue;
     const int rows = cf_plane_rows (src.info, p);
     const size_t row_bytes = cf_plane_row_bytes (src.info, p);
     const cudaError_t err = cf_faults_call (point, [&] {
-          /* Equal pitches make one linear copy: the copy engines move pitched
-           * 2D copies of short rows several times slower. */
-          if (dst.stride[p] == src.stride[p])
+          /* Across the bus, equal pitches make one linear copy: the copy
+           * engines move pitched 2D copies of short rows several times slower.
+           * On the device, rows alone: the padding of CUDA memory's pitched
+           * rows is nobody's data. */
+          if (dst.stride[p] == src.stride[p] && kind != cudaMemcpyDeviceToDevice)
             return cudaMemcpyAsync (dst.data[p], src.data[p],
                 (size_t) dst.stride[p] * (rows - 1) + row_bytes, kind, stream);
           return cudaMemcpy2DAsync (dst.data[p], dst.stride[p], src.data[p],

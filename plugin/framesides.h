@@ -35,11 +35,13 @@ struct FramePlanes
   cf::Plane component (int component) const;
 };
 
-/* Copies the samples of every plane (row padding excepted) from src to dst on
- * `stream`. Host-to-device, device-to-host or device-to-device as `kind` says;
- * one call per plane, through the fault point of that direction. */
+/* Copies the samples of the planes in the `planes` mask (bit p: plane p; row
+ * padding excepted) from src to dst on `stream`. Host-to-device, device-to-host
+ * or device-to-device as `kind` says; one call per plane, through the fault
+ * point of that direction. */
+constexpr guint kAllPlanes = ~0u;
 cudaError_t copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
-    cudaMemcpyKind kind, cudaStream_t stream);
+    cudaMemcpyKind kind, cudaStream_t stream, guint planes = kAllPlanes);
 
 class FrameSide
 {

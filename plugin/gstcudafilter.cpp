@@ -218,27 +218,32 @@ component_format (const GstVideoInfo & info, int component)
       GST_VIDEO_FORMAT_INFO_SHIFT (info.finfo, component));
 }
 
-/* Whether the processed components write every byte of a frame's rows; if not,
- * the rest (alpha, padding bytes, unprocessed chroma) is copied through first. */
-static bool
-components_cover_frame (const GstVideoInfo & info,
-    const std::vector<int> &components)
+/* The planes whose row bytes the processed components do not all write (alpha,
+ * padding bytes of packed formats, unprocessed chroma), as a mask: they are
+ * copied through first. */
+static guint
+planes_to_copy (const GstVideoInfo & info, const std::vector<int> &components)
 {
-  gsize written = 0;
-  for (int c : components)
-    written += (gsize) GST_VIDEO_INFO_COMP_WIDTH (&info, c) *
-        GST_VIDEO_INFO_COMP_HEIGHT (&info, c) *
-        cf::bytes_per_sample (component_format (info, c));
-  gsize frame_bytes = 0;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++)
-    frame_bytes += cf_plane_row_bytes (&info, p) * cf_plane_rows (&info, p);
-  return written == frame_bytes;
+  guint planes = 0;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    gsize written = 0;
+    for (int c : components)
+      if (GST_VIDEO_INFO_COMP_PLANE (&info, c) == p)
+        written += (gsize) GST_VIDEO_INFO_COMP_WIDTH (&info, c) *
+            GST_VIDEO_INFO_COMP_HEIGHT (&info, c) *
+            cf::bytes_per_sample (component_format (info, c));
+    if (written != cf_plane_row_bytes (&info, p) * cf_plane_rows (&info, p))
+      planes |= 1u << p;
+  }
+  return planes;
 }
 
 static void
-copy_frame_samples (GstVideoFrame & dst, const GstVideoFrame & src)
+copy_host_planes (GstVideoFrame & dst, const GstVideoFrame & src, guint planes)
 {
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&src); p++) {
+    if (!(planes & (1u << p)))
+      continue;
     const gsize row_bytes = cf_plane_row_bytes (&src.info, p);
     const auto *from = static_cast<const guint8 *> (GST_VIDEO_FRAME_PLANE_DATA (&src, p));
     auto *to = static_cast<guint8 *> (GST_VIDEO_FRAME_PLANE_DATA (&dst, p));
@@ -547,7 +552,7 @@ map_frame (GstCudaFilter * self, PendingFrame & frame, GstBuffer * input,
  * kernel writes copied through, the kernels, output or results back. Returns
  * the first error with the step it failed at. */
 static cudaError_t
-queue_frame_work (GstCudaFilter * self, PendingFrame & frame, bool copy_rest,
+queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
     const std::vector<int> &selected, const char **step)
 {
   CudaFilterState & st = state_of (self);
@@ -562,9 +567,10 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, bool copy_rest,
   FramePlanes output;
   if (!analysis)
     output = st.output_side.device_planes (slot, frame.out_frame);
-  if (err == cudaSuccess && copy_rest) {
+  if (err == cudaSuccess && copy_planes) {
     *step = "Copying unprocessed samples";
-    err = copy_frame_samples (output, input, cudaMemcpyDeviceToDevice, stream);
+    err = copy_frame_samples (output, input, cudaMemcpyDeviceToDevice, stream,
+        copy_planes);
   }
   if (err == cudaSuccess) {
     std::vector<GstCudaFilterComponent> components;
@@ -629,12 +635,10 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   const std::vector<int> selected = components_to_process (st.info,
       st.include_chroma, include_alpha);
   GST_OBJECT_UNLOCK (self);
-  const bool copy_rest = !analysis &&
-      !components_cover_frame (st.info, selected);
+  const guint copy_planes = analysis ? 0 : planes_to_copy (st.info, selected);
 
   if (st.active_backend == GST_CUDA_FILTER_BACKEND_CPU) {
-    if (copy_rest)
-      copy_frame_samples (frame.out_frame, frame.in_frame);
+    copy_host_planes (frame.out_frame, frame.in_frame, copy_planes);
     const FramePlanes in = FramePlanes::of (frame.in_frame);
     FramePlanes out;
     if (!analysis)
@@ -670,7 +674,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   const char *step = "Making the CUDA context current";
   cudaError_t err = scope.error ();
   if (err == cudaSuccess)
-    err = queue_frame_work (self, frame, copy_rest, selected, &step);
+    err = queue_frame_work (self, frame, copy_planes, selected, &step);
   if (err != cudaSuccess) {
     /* What was queued before the failure still reads and writes the frames. */
     if (scope.error () == cudaSuccess)
