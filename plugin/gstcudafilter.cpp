@@ -50,6 +50,9 @@ struct PendingFrame
   int slot = -1;                /* -1: already done (CPU backend) */
   std::vector<guint8> result;   /* CPU backend; on CUDA the slot holds it */
   GstStructure *notes = nullptr;
+  /* Serialized events that came after this frame and before the next: they
+   * leave right after it. */
+  std::vector<GstEvent *> events_after;
 };
 
 struct CudaFilterState
@@ -81,6 +84,11 @@ struct CudaFilterState
   FrameSide output_side;
   int next_slot = 0;
   std::deque<PendingFrame> pending;
+  /* The events of the frame last handed to GstBaseTransform, which pushes it
+   * after generate_output returns: they follow at the next call. */
+  std::vector<GstEvent *> events_to_forward;
+  /* A DISCONT frame leaves as soon as it is submitted (see submit_input_buffer). */
+  bool hand_out_next = false;
 };
 
 struct GstCudaFilterPrivate
@@ -310,11 +318,38 @@ free_notes (PendingFrame & frame)
   frame.notes = nullptr;
 }
 
+/* Events held behind frames that a flush drops go with them, as in a queue;
+ * sticky ones stay on the source pad, to go out before the next data. */
+static void
+drop_events (GstCudaFilter * self, std::vector<GstEvent *> &events)
+{
+  for (GstEvent *event : events) {
+    if (GST_EVENT_IS_STICKY (event) && GST_EVENT_TYPE (event) != GST_EVENT_SEGMENT
+        && GST_EVENT_TYPE (event) != GST_EVENT_EOS)
+      gst_pad_store_sticky_event (GST_BASE_TRANSFORM_SRC_PAD (self), event);
+    gst_event_unref (event);
+  }
+  events.clear ();
+}
+
+/* Sends on the events that followed the frame last handed out. */
+static void
+forward_events (GstCudaFilter * self)
+{
+  CudaFilterState & st = state_of (self);
+  std::vector<GstEvent *> events;
+  events.swap (st.events_to_forward);
+  for (GstEvent *event : events)
+    GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->sink_event
+        (GST_BASE_TRANSFORM (self), event);
+}
+
 /* Drops every frame in flight, after the work on its buffers has finished. */
 static void
 discard_pending (GstCudaFilter * self)
 {
   CudaFilterState & st = state_of (self);
+  drop_events (self, st.events_to_forward);
   if (st.pending.empty ())
     return;
   const CudaContextScope scope (st.device);
@@ -328,6 +363,7 @@ discard_pending (GstCudaFilter * self)
     }
     release_frame (frame, false);
     free_notes (frame);
+    drop_events (self, frame.events_after);
   }
   GST_DEBUG_OBJECT (self, "discarded %zu frames in flight", st.pending.size ());
   st.pending.clear ();
@@ -350,6 +386,8 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
   CudaFilterState & st = state_of (self);
   PendingFrame frame = std::move (st.pending.front ());
   st.pending.pop_front ();
+  /* Its events follow it, whatever becomes of the frame. */
+  st.events_to_forward = std::move (frame.events_after);
   cudaError_t err = cudaSuccess;
   if (frame.slot >= 0) {
     const CudaContextScope scope (st.device);
@@ -383,6 +421,7 @@ static GstFlowReturn
 drain (GstCudaFilter * self)
 {
   CudaFilterState & st = state_of (self);
+  forward_events (self);
   if (!st.pending.empty ())
     GST_DEBUG_OBJECT (self, "draining %zu frames", st.pending.size ());
   while (!st.pending.empty ()) {
@@ -390,6 +429,8 @@ drain (GstCudaFilter * self)
     GstFlowReturn ret = finish_oldest (self, &outbuf);
     if (ret == GST_FLOW_OK) {
       ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+      if (ret == GST_FLOW_OK)
+        forward_events (self);
       /* No streaming loop upstream sees this return (a drain runs in an event,
        * query or caps handler) to post the error that it would: post it here,
        * or a refused renegotiation loses the frames without a word. */
@@ -1205,14 +1246,37 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   return TRUE;
 }
 
+/* Serialized events keep their place among the frames: most wait behind the
+ * frames in flight and follow the last of them out, so that a stream with
+ * frequent events (tags, custom events, gaps) keeps its frames overlapping.
+ * Those that change what the frames before them mean (stream start, segment,
+ * caps, EOS) let every frame in flight out first. */
 static gboolean
 gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   auto *self = GST_CUDA_FILTER (trans);
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
-    discard_pending (self);
-  else if (GST_EVENT_IS_SERIALIZED (event))
-    drain (self);               /* nothing overtakes a frame in flight */
+  CudaFilterState & st = state_of (self);
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+      discard_pending (self);
+      break;
+    case GST_EVENT_STREAM_START:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_CAPS:
+    case GST_EVENT_EOS:
+    case GST_EVENT_SEGMENT_DONE:
+      drain (self);
+      break;
+    default:
+      if (!GST_EVENT_IS_SERIALIZED (event))
+        break;
+      forward_events (self);
+      if (!st.pending.empty ()) {
+        st.pending.back ().events_after.push_back (event);
+        return TRUE;
+      }
+      break;
+  }
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->sink_event
       (trans, event);
 }
@@ -1221,6 +1285,19 @@ static GstFlowReturn
 gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
 {
+  auto *self = GST_CUDA_FILTER (trans);
+  /* GstBaseTransform marks the next frame it pushes DISCONT: with frames in
+   * flight that would be an older one. Those leave first, and this frame is
+   * handed out right away, so that the mark lands on it (its output keeps its
+   * own flags anyway). DISCONT is rare: the overlap is lost for one frame. */
+  if (is_discont) {
+    const GstFlowReturn drained = drain (self);
+    if (drained != GST_FLOW_OK) {
+      gst_buffer_unref (input);
+      return drained;
+    }
+    state_of (self).hand_out_next = true;
+  }
   /* The parent handles QoS and renegotiation, then queues the buffer. */
   GstFlowReturn ret =
       GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
@@ -1229,7 +1306,7 @@ gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans,
     return ret;
   GstBuffer *queued = trans->queued_buf;
   trans->queued_buf = nullptr;
-  return submit_frame (GST_CUDA_FILTER (trans), queued);
+  return submit_frame (self, queued);
 }
 
 static GstFlowReturn
@@ -1238,10 +1315,14 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
   auto *self = GST_CUDA_FILTER (trans);
   CudaFilterState & st = state_of (self);
   *outbuf = nullptr;
+  /* The frame handed out last has been pushed by now: its events follow. */
+  forward_events (self);
   /* Both backends hold frames alike, so latency and ordering do not depend on
    * where the kernel ran. */
-  if (st.pending.size () < st.in_flight)
+  if (st.pending.empty () || (st.pending.size () < st.in_flight &&
+          !st.hand_out_next))
     return GST_FLOW_OK;
+  st.hand_out_next = false;
   return finish_oldest (self, outbuf);
 }
 
