@@ -127,6 +127,9 @@ gst_cuda_gauss_process_frame (GstCudaFilter * filter,
     }
     const cudaError_t err = cf::gauss (exec, component.src, component.dst,
         component.format, params);
+    GST_LOG_OBJECT (self, "component %d: %d x %d, %zu x %zu taps: %s",
+        component.index, component.src.width, component.src.height,
+        params.taps_x.size (), params.taps_y.size (), cudaGetErrorName (err));
     if (err != cudaSuccess)
       return err;
   }

@@ -76,6 +76,9 @@ gst_cuda_median_process_frame (GstCudaFilter * filter,
         component.format);
     const cudaError_t err = cf::median (exec, component.src, component.dst,
         component.format, params);
+    GST_LOG_OBJECT (self, "component %d: %d x %d, %dx%d window: %s",
+        component.index, component.src.width, component.src.height, size, size,
+        cudaGetErrorName (err));
     if (err != cudaSuccess)
       return err;
   }
