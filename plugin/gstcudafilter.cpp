@@ -49,7 +49,7 @@ struct PendingFrame
   GstVideoFrame out_frame {};
   int slot = -1;                /* -1: already done (CPU backend) */
   std::vector<guint8> result;   /* CPU backend; on CUDA the slot holds it */
-  GstStructure *notes = nullptr;
+  std::vector<guint8> frame_state;      /* analysis: analyze_frame's */
   /* Serialized events that came after this frame and before the next: they
    * leave right after it. */
   std::vector<GstEvent *> events_after;
@@ -310,13 +310,6 @@ release_frame (PendingFrame & frame, bool keep_output)
     gst_clear_buffer (&frame.output);
 }
 
-static void
-free_notes (PendingFrame & frame)
-{
-  if (frame.notes)
-    gst_structure_free (frame.notes);
-  frame.notes = nullptr;
-}
 
 /* Events held behind frames that a flush drops go with them, as in a queue;
  * sticky ones stay on the source pad, to go out before the next data. */
@@ -362,7 +355,6 @@ discard_pending (GstCudaFilter * self)
             cudaGetErrorName (err));
     }
     release_frame (frame, false);
-    free_notes (frame);
     drop_events (self, frame.events_after);
   }
   GST_DEBUG_OBJECT (self, "discarded %zu frames in flight", st.pending.size ());
@@ -372,7 +364,7 @@ discard_pending (GstCudaFilter * self)
 static bool
 is_analysis (GstCudaFilter * self)
 {
-  return GST_CUDA_FILTER_GET_CLASS (self)->finish_frame != nullptr;
+  return GST_CUDA_FILTER_GET_CLASS (self)->analyze_frame != nullptr;
 }
 
 /* Waits for the oldest frame in flight and hands out its output buffer. The
@@ -396,7 +388,6 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
   }
   release_frame (frame, err == cudaSuccess);
   if (err != cudaSuccess) {
-    free_notes (frame);
     return post_cuda_error (self, err, "Processing a frame");
   }
   if (is_analysis (self)) {
@@ -404,9 +395,8 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
     const void *result = frame.slot >= 0 ? st.slots.host_result (frame.slot) :
         frame.result.data ();
     const GstFlowReturn ret =
-        GST_CUDA_FILTER_GET_CLASS (self)->finish_frame (self, frame.output,
-        result, frame.notes);
-    free_notes (frame);
+        GST_CUDA_FILTER_GET_CLASS (self)->attach_results (self, frame.output,
+        result, frame.frame_state.data ());
     if (ret != GST_FLOW_OK) {
       gst_buffer_unref (frame.output);
       return ret;
@@ -589,6 +579,20 @@ map_frame (GstCudaFilter * self, PendingFrame & frame, GstBuffer * input,
   return true;
 }
 
+/* The subclass's kernels on one frame's components, in its role. */
+static cudaError_t
+run_kernels (GstCudaFilter * self, PendingFrame & frame,
+    const std::vector<GstCudaFilterComponent> &components,
+    const cf::Executor & exec, void *results, void *workspace)
+{
+  auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
+  if (!is_analysis (self))
+    return klass->filter_frame (self, components, exec);
+  frame.frame_state.assign (klass->frame_state_size, 0);
+  return klass->analyze_frame (self, components, exec, results, workspace,
+      frame.frame_state.data ());
+}
+
 /* Queues one frame's work on its slot: input to the device, the samples no
  * kernel writes copied through, the kernels, output or results back. Returns
  * the first error with the step it failed at. */
@@ -597,7 +601,6 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
     const std::vector<int> &selected, const char **step)
 {
   CudaFilterState & st = state_of (self);
-  auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
   const bool analysis = is_analysis (self);
   const int slot = frame.slot;
   cudaStream_t stream = st.slots.stream (slot);
@@ -623,8 +626,8 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
     on_device.on_device = true;
     on_device.stream = stream;
     *step = "Launching the kernels";
-    err = CF_CUDA (Kernel, klass->process_frame (self, components, on_device,
-            {st.slots.result (slot), st.slots.workspace (slot), &frame.notes}));
+    err = CF_CUDA (Kernel, run_kernels (self, frame, components, on_device,
+            st.slots.result (slot), st.slots.workspace (slot)));
   }
   if (err == cudaSuccess) {
     *step = "Downloading the results";
@@ -690,12 +693,11 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
               analysis ? cf::Plane () : out.component (c),
               component_format (st.info, c)});
     frame.result.resize (st.result_size);
-    const cudaError_t err = klass->process_frame (self, components,
-        cf::Executor (), {frame.result.data (), nullptr, &frame.notes});
+    const cudaError_t err = run_kernels (self, frame, components,
+        cf::Executor (), frame.result.data (), nullptr);
     if (err != cudaSuccess) {
       release_frame (frame, false);
-      free_notes (frame);
-      GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        GST_ELEMENT_ERROR (self, STREAM, FAILED,
           ("Filtering a frame on the CPU failed: %s",
               cudaGetErrorString (err)), ("%s", cudaGetErrorName (err)));
       return GST_FLOW_ERROR;
@@ -721,7 +723,6 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
     if (scope.error () == cudaSuccess)
       st.slots.wait_queued (frame.slot);
     release_frame (frame, false);
-    free_notes (frame);
     return post_cuda_error (self, err, step);
   }
   st.pending.push_back (std::move (frame));
@@ -1017,7 +1018,7 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
   st.result_size = 0;
   if (!on_device) {
-    if (klass->result_sizes && !klass->result_sizes (self, info,
+    if (klass->set_info && !klass->set_info (self, info,
             &st.result_size, nullptr))
       return FALSE;
     st.configured = true;
@@ -1028,8 +1029,8 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   const char *step = "Making the CUDA context current";
   cudaError_t err = scope.error ();
   gsize workspace_size = 0;
-  if (err == cudaSuccess && klass->result_sizes &&
-      !klass->result_sizes (self, info, &st.result_size, &workspace_size))
+  if (err == cudaSuccess && klass->set_info &&
+      !klass->set_info (self, info, &st.result_size, &workspace_size))
     return FALSE;
   if (err == cudaSuccess) {
     step = "Allocating device frames";

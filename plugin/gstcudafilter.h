@@ -50,44 +50,44 @@ typedef struct
   cf::SampleFormat format;      /* sample size, and P010's low padding bits */
 } GstCudaFilterComponent;
 
-/* Where an analysis element's kernels put one frame's results. */
-typedef struct
-{
-  void *data;                   /* device memory on CUDA, host memory on the CPU */
-  void *workspace;              /* device memory, zeroed once (CUDA only) */
-  /* What finish_frame needs to know of how the frame was processed (it may have
-   * changed since): set it, or leave it NULL; the base class frees it. */
-  GstStructure **notes;
-} GstCudaFilterResult;
-
+/* A subclass plays one of two roles: a filter makes new frames (it sets
+ * filter_frame), an analysis element passes its frames on untouched and
+ * attaches what it computed (it sets analyze_frame and attach_results). */
 struct _GstCudaFilterClass
 {
   GstBaseTransformClass parent_class;
 
-  /* Runs the element's kernels on every component of one frame: a filter writes
-   * each component's dst, an analysis element `result`. Returns the first CUDA
-   * error (cudaSuccess on the CPU backend). */
-  cudaError_t (*process_frame) (GstCudaFilter * filter,
+  /* Filter: runs the kernels from each component's src to its dst. Returns
+   * the first error (a CUDA error, or cudaErrorInvalidValue where a kernel
+   * refused its input, on either backend). */
+  cudaError_t (*filter_frame) (GstCudaFilter * filter,
       const std::vector<GstCudaFilterComponent> & components,
-      const cf::Executor & exec, const GstCudaFilterResult & result);
+      const cf::Executor & exec);
 
-  /* Analysis elements set these two; their frames pass through unchanged and
-   * only the results come back from the device. */
-
-  /* Bytes of one frame's results and, on the CUDA backend (workspace_size not
-   * NULL, the device current), of the device workspace of one frame in flight,
-   * for frames as `info` says; asked when caps are set. FALSE (after posting
-   * an error) refuses the caps. */
-  gboolean (*result_sizes) (GstCudaFilter * filter, const GstVideoInfo & info,
+  /* Analysis: caps are set. Gives the bytes of one frame's results and, on
+   * the CUDA backend (workspace_size not NULL, the context current), of the
+   * device workspace of one frame in flight. FALSE (after posting an error)
+   * refuses the caps. */
+  gboolean (*set_info) (GstCudaFilter * filter, const GstVideoInfo & info,
       gsize * result_size, gsize * workspace_size);
-  /* Called with each frame, in order, with its results in host memory and the
-   * notes process_frame left, just before the frame goes downstream; `frame`
-   * is writable (for metas). Frames dropped at a flush never get here. */
-  GstFlowReturn (*finish_frame) (GstCudaFilter * filter, GstBuffer * frame,
-      gconstpointer result, const GstStructure * notes);
-
-  /* Whether alpha is among the components processed (NULL: never). */
+  /* Analysis: whether alpha is among the components analysed (NULL: never). */
   gboolean (*includes_alpha) (GstCudaFilter * filter);
+  /* Analysis: runs the kernels that put each component's results into
+   * `results` (device memory on CUDA, host memory on the CPU; `workspace`:
+   * device memory, CUDA only), and writes into `frame_state`
+   * (frame_state_size bytes, kept with the frame) what attach_results needs
+   * to know of how this frame was analysed: properties may change meanwhile.
+   * Returns the first error, as filter_frame. */
+  cudaError_t (*analyze_frame) (GstCudaFilter * filter,
+      const std::vector<GstCudaFilterComponent> & components,
+      const cf::Executor & exec, void *results, void *workspace,
+      gpointer frame_state);
+  /* Analysis: with each frame, in order, just before it goes downstream
+   * (writable, for metas), its results in host memory and its frame_state.
+   * Frames dropped at a flush never get here. */
+  GstFlowReturn (*attach_results) (GstCudaFilter * filter, GstBuffer * frame,
+      gconstpointer results, gconstpointer frame_state);
+  gsize frame_state_size;
 };
 
 /* Installs `border` (default `default_border`) and `border-value` on a subclass. */

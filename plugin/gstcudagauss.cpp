@@ -100,9 +100,9 @@ gst_cuda_gauss_mode_get_type (void)
 }
 
 static cudaError_t
-gst_cuda_gauss_process_frame (GstCudaFilter * filter,
+gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
     const std::vector<GstCudaFilterComponent> & components,
-    const cf::Executor & exec, const GstCudaFilterResult &)
+    const cf::Executor & exec)
 {
   auto *self = GST_CUDA_GAUSS (filter);
   GST_OBJECT_LOCK (self);
@@ -265,7 +265,7 @@ gst_cuda_gauss_class_init (GstCudaGaussClass * klass)
       "Exact Gaussian blur and unsharp masking on NVIDIA GPUs, with a CPU "
       "fallback", "gst-cudafilters developers");
 
-  GST_CUDA_FILTER_CLASS (klass)->process_frame = gst_cuda_gauss_process_frame;
+  GST_CUDA_FILTER_CLASS (klass)->filter_frame = gst_cuda_gauss_filter_frame;
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSS_MODE, (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gauss_debug, "cudagauss", 0,
       "CUDA Gaussian blur");

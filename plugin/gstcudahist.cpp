@@ -111,6 +111,16 @@ G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, GST_TYPE_CUDA_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudahist, "cudahist", GST_RANK_NONE,
     GST_TYPE_CUDA_HIST);
 
+/* How one frame was counted (the properties may change while it is in flight):
+ * kept with the frame from analyze_frame to attach_results. */
+struct HistFrameState
+{
+  guint lower;
+  guint upper;
+  guint n_channels;
+  gint channels[GST_VIDEO_MAX_COMPONENTS];      /* component indices */
+};
+
 /* Results of one channel within a frame's results: bins, then the summary. */
 static gsize
 channel_result_size (guint bins)
@@ -129,7 +139,7 @@ channel_name (const GstVideoInfo & info, int component)
 }
 
 static gboolean
-gst_cuda_hist_result_sizes (GstCudaFilter * filter, const GstVideoInfo & info,
+gst_cuda_hist_set_info (GstCudaFilter * filter, const GstVideoInfo & info,
     gsize * result_size, gsize * workspace_size)
 {
   auto *self = GST_CUDA_HIST (filter);
@@ -184,9 +194,10 @@ scale_roi (const GstVideoInfo & info, int component, guint x, guint y,
 }
 
 static cudaError_t
-gst_cuda_hist_process_frame (GstCudaFilter * filter,
+gst_cuda_hist_analyze_frame (GstCudaFilter * filter,
     const std::vector<GstCudaFilterComponent> & components,
-    const cf::Executor & exec, const GstCudaFilterResult & result)
+    const cf::Executor & exec, void *results, void *workspace,
+    gpointer frame_state)
 {
   auto *self = GST_CUDA_HIST (filter);
   GST_OBJECT_LOCK (self);
@@ -197,10 +208,8 @@ gst_cuda_hist_process_frame (GstCudaFilter * filter,
   };
   GST_OBJECT_UNLOCK (self);
 
-  /* finish_frame needs the channels and range these counts are for. */
-  GValue channels = G_VALUE_INIT;
-  gst_value_array_init (&channels, components.size ());
-  auto *bytes = static_cast<guint8 *> (result.data);
+  auto *counted = static_cast<HistFrameState *> (frame_state);
+  auto *bytes = static_cast<guint8 *> (results);
   cf::HistogramParams params;
   params.bins = self->caps_bins;
   for (const auto & component : components) {
@@ -208,10 +217,9 @@ gst_cuda_hist_process_frame (GstCudaFilter * filter,
     params.lower = MIN (range_min, params.upper);
     scale_roi (self->info, component.index, roi[0], roi[1], roi[2], roi[3],
         params);
-    GValue channel = G_VALUE_INIT;
-    g_value_init (&channel, G_TYPE_INT);
-    g_value_set_int (&channel, component.index);
-    gst_value_array_append_and_take_value (&channels, &channel);
+    counted->lower = params.lower;
+    counted->upper = params.upper;
+    counted->channels[counted->n_channels++] = component.index;
 
     auto *bins = reinterpret_cast<uint32_t *> (bytes);
     auto *summary = reinterpret_cast<cf::HistogramSummary *> (bytes +
@@ -230,25 +238,18 @@ gst_cuda_hist_process_frame (GstCudaFilter * filter,
       if (exec.on_device) {
         const cudaError_t err = cudaMemsetAsync (bins, 0, channel_bytes,
             exec.stream);
-        if (err != cudaSuccess) {
-          g_value_unset (&channels);
+        if (err != cudaSuccess)
           return err;
-        }
       } else {
         memset (bins, 0, channel_bytes);
       }
       continue;
     }
     const cudaError_t err = cf::histogram (exec, component.src,
-        component.format, params, bins, summary, result.workspace);
-    if (err != cudaSuccess) {
-      g_value_unset (&channels);
+        component.format, params, bins, summary, workspace);
+    if (err != cudaSuccess)
       return err;
-    }
   }
-  *result.notes = gst_structure_new ("counted", "range-min", G_TYPE_UINT,
-      params.lower, "range-max", G_TYPE_UINT, params.upper, nullptr);
-  gst_structure_take_value (*result.notes, "channels", &channels);
   return cudaSuccess;
 }
 
@@ -285,12 +286,9 @@ append_uint (GValue * array, guint value)
 /* The fields of both the meta and the message, for one frame's results. */
 static GstStructure *
 make_results (GstCudaHist * self, const guint8 * bytes,
-    const GstStructure * notes, const gchar * name)
+    const HistFrameState & counted, const gchar * name)
 {
-  guint lower = 0, upper = 0;
-  gst_structure_get_uint (notes, "range-min", &lower);
-  gst_structure_get_uint (notes, "range-max", &upper);
-  const GValue *channels = gst_structure_get_value (notes, "channels");
+  const guint lower = counted.lower, upper = counted.upper;
   const guint n_bins = self->caps_bins;
 
   GValue names = G_VALUE_INIT, all_bins = G_VALUE_INIT, total = G_VALUE_INIT,
@@ -301,9 +299,8 @@ make_results (GstCudaHist * self, const guint8 * bytes,
           &mean, &p1, &p50, &p99 })
     gst_value_array_init (array, 4);
 
-  for (guint i = 0; i < gst_value_array_get_size (channels); i++) {
-    const int component =
-        g_value_get_int (gst_value_array_get_value (channels, i));
+  for (guint i = 0; i < counted.n_channels; i++) {
+    const int component = counted.channels[i];
     const auto *bins = reinterpret_cast<const uint32_t *> (bytes);
     cf::HistogramSummary summary;
     memcpy (&summary, bytes + GST_ROUND_UP_8 (n_bins * sizeof (uint32_t)),
@@ -392,13 +389,14 @@ message_due (GstCudaHist * self, GstClockTime running_time)
 }
 
 static GstFlowReturn
-gst_cuda_hist_finish_frame (GstCudaFilter * filter, GstBuffer * frame,
-    gconstpointer result, const GstStructure * notes)
+gst_cuda_hist_attach_results (GstCudaFilter * filter, GstBuffer * frame,
+    gconstpointer results_bytes, gconstpointer frame_state)
 {
   auto *self = GST_CUDA_HIST (filter);
-  const auto *bytes = static_cast<const guint8 *> (result);
+  const auto *bytes = static_cast<const guint8 *> (results_bytes);
 
-  GstStructure *results = make_results (self, bytes, notes, "cudahist");
+  GstStructure *results = make_results (self, bytes,
+      *static_cast<const HistFrameState *> (frame_state), "cudahist");
   add_meta (frame, results);
 
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
@@ -603,10 +601,11 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 
   GST_BASE_TRANSFORM_CLASS (klass)->start =
       GST_DEBUG_FUNCPTR (gst_cuda_hist_start);
-  filter_class->process_frame = gst_cuda_hist_process_frame;
-  filter_class->result_sizes = gst_cuda_hist_result_sizes;
-  filter_class->finish_frame = gst_cuda_hist_finish_frame;
+  filter_class->set_info = gst_cuda_hist_set_info;
   filter_class->includes_alpha = gst_cuda_hist_includes_alpha;
+  filter_class->analyze_frame = gst_cuda_hist_analyze_frame;
+  filter_class->attach_results = gst_cuda_hist_attach_results;
+  filter_class->frame_state_size = sizeof (HistFrameState);
 
   static const gchar *tags[] = { nullptr };
   gst_meta_register_custom (GST_CUDA_HIST_META_NAME, tags,

@@ -58,9 +58,9 @@ GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
     GST_TYPE_CUDA_MEDIAN);
 
 static cudaError_t
-gst_cuda_median_process_frame (GstCudaFilter * filter,
+gst_cuda_median_filter_frame (GstCudaFilter * filter,
     const std::vector<GstCudaFilterComponent> & components,
-    const cf::Executor & exec, const GstCudaFilterResult &)
+    const cf::Executor & exec)
 {
   auto *self = GST_CUDA_MEDIAN (filter);
   GST_OBJECT_LOCK (self);
@@ -166,7 +166,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
       "Exact median filter (3x3 to 31x31) on NVIDIA GPUs, with a CPU fallback",
       "gst-cudafilters developers");
 
-  GST_CUDA_FILTER_CLASS (klass)->process_frame = gst_cuda_median_process_frame;
+  GST_CUDA_FILTER_CLASS (klass)->filter_frame = gst_cuda_median_filter_frame;
   GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
       "CUDA median filter");
 }
