@@ -1,9 +1,11 @@
 /* GstCudaFilter: the private base class of the cudafilters elements.
  *
- * It owns what the elements share: device choice, backend (CUDA or CPU), caps for
- * every supported format mapped to single-component planes, the pinned-memory data
- * path with frames in flight, latency, drain/flush, and error mapping. A subclass
- * only says which kernel runs on the planes of a frame. */
+ * It owns what the elements share: device choice and the CUDA context shared with
+ * the pipeline (cudadevice.h), backend (CUDA or CPU), caps in system and CUDA
+ * memory for every supported format mapped to single-component planes, where
+ * frames live and how they move (framesides.h), frames in flight with their
+ * events, latency, drain/flush, and error mapping. A subclass only says which
+ * kernels run on the planes of a frame, in one of two roles (below). */
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
