@@ -62,6 +62,9 @@ struct CudaFilterState
   guint frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   GstCudaFilterBackend backend = DEFAULT_BACKEND;
   gboolean include_chroma = DEFAULT_INCLUDE_CHROMA;
+  /* Filters' border and border-value (their defaults: the subclass's). */
+  GstCudaFilterBorder border = GST_CUDA_FILTER_BORDER_REPLICATE;
+  guint border_value = 0;
 
   /* Chosen at start; AUTO while stopped. Written under the object lock. */
   GstCudaFilterBackend active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
@@ -163,10 +166,48 @@ gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
           0, G_MAXUINT16, 0, flags));
 }
 
-cf::Border
-gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
-    cf::SampleFormat format)
+gboolean
+gst_cuda_filter_set_border_property (GObject * object, const GValue * value,
+    GParamSpec * pspec)
 {
+  CudaFilterState & st = state_of (GST_CUDA_FILTER (object));
+  const bool border = g_str_equal (pspec->name, "border");
+  if (!border && !g_str_equal (pspec->name, "border-value"))
+    return FALSE;
+  GST_OBJECT_LOCK (object);
+  if (border)
+    st.border = static_cast<GstCudaFilterBorder> (g_value_get_enum (value));
+  else
+    st.border_value = g_value_get_uint (value);
+  GST_OBJECT_UNLOCK (object);
+  return TRUE;
+}
+
+gboolean
+gst_cuda_filter_get_border_property (GObject * object, GValue * value,
+    GParamSpec * pspec)
+{
+  CudaFilterState & st = state_of (GST_CUDA_FILTER (object));
+  const bool border = g_str_equal (pspec->name, "border");
+  if (!border && !g_str_equal (pspec->name, "border-value"))
+    return FALSE;
+  GST_OBJECT_LOCK (object);
+  if (border)
+    g_value_set_enum (value, st.border);
+  else
+    g_value_set_uint (value, st.border_value);
+  GST_OBJECT_UNLOCK (object);
+  return TRUE;
+}
+
+cf::Border
+gst_cuda_filter_border (GstCudaFilter * filter, cf::SampleFormat format)
+{
+  CudaFilterState & st = state_of (filter);
+  GST_OBJECT_LOCK (filter);
+  const GstCudaFilterBorder mode = st.border;
+  const guint value = st.border_value;
+  GST_OBJECT_UNLOCK (filter);
   cf::Border border;
   switch (mode) {
     case GST_CUDA_FILTER_BORDER_REPLICATE:
@@ -1415,6 +1456,19 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* A filter's border starts as its subclass's default (only known now: during
+ * the base's instance init the object still has the base's class). */
+static void
+gst_cuda_filter_constructed (GObject * object)
+{
+  if (GParamSpec * border = g_object_class_find_property (G_OBJECT_GET_CLASS
+          (object), "border"))
+    state_of (GST_CUDA_FILTER (object)).border =
+        static_cast<GstCudaFilterBorder> (G_PARAM_SPEC_ENUM (border)->
+        default_value);
+  G_OBJECT_CLASS (gst_cuda_filter_parent_class)->constructed (object);
+}
+
 static void
 gst_cuda_filter_finalize (GObject * object)
 {
@@ -1437,6 +1491,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   gobject_class->set_property = gst_cuda_filter_set_property;
   gobject_class->get_property = gst_cuda_filter_get_property;
+  gobject_class->constructed = gst_cuda_filter_constructed;
   gobject_class->finalize = gst_cuda_filter_finalize;
 
   const auto ready_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |

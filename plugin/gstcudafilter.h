@@ -92,14 +92,21 @@ struct _GstCudaFilterClass
   gsize frame_state_size;
 };
 
-/* Installs `border` (default `default_border`) and `border-value` on a subclass. */
+/* Installs `border` (default `default_border`) and `border-value` on a filter
+ * subclass. The base class keeps their values: the subclass's set_property and
+ * get_property hand property ids they do not know to the two functions below,
+ * which answer FALSE for any but these two. */
 void gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
     guint border_prop_id, guint border_value_prop_id,
     GstCudaFilterBorder default_border);
+gboolean gst_cuda_filter_set_border_property (GObject * object,
+    const GValue * value, GParamSpec * pspec);
+gboolean gst_cuda_filter_get_border_property (GObject * object,
+    GValue * value, GParamSpec * pspec);
 
 G_END_DECLS
 
-/* The border from the values of those two properties, for samples of `format`
- * (C++ linkage: it returns a C++ type). */
-cf::Border gst_cuda_filter_make_border (GstCudaFilterBorder mode, guint value,
+/* The border those two properties say, for samples of `format` (C++ linkage:
+ * it returns a C++ type). */
+cf::Border gst_cuda_filter_border (GstCudaFilter * filter,
     cf::SampleFormat format);

@@ -71,8 +71,6 @@ struct _GstCudaGauss
   gdouble sigma;
   gdouble sigma_y;
   gint kernel_size;
-  GstCudaFilterBorder border;
-  guint border_value;
   GstCudaGaussMode mode;
   gdouble amount;
   guint threshold;
@@ -109,8 +107,6 @@ gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
   const gdouble sigma = self->sigma;
   const gdouble sigma_y = self->sigma_y;
   const gint kernel_size = self->kernel_size;
-  const GstCudaFilterBorder border = self->border;
-  const guint border_value = self->border_value;
   const GstCudaGaussMode mode = self->mode;
   const gdouble amount = self->amount;
   const guint threshold = self->threshold;
@@ -118,8 +114,8 @@ gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
 
   for (const auto & component : components) {
     cf::GaussParams params = cf::make_gauss_params (sigma, sigma_y, kernel_size,
-        kernel_size, component.format, gst_cuda_filter_make_border (border,
-            border_value, component.format));
+        kernel_size, component.format,
+        gst_cuda_filter_border (filter, component.format));
     if (mode == GST_CUDA_GAUSS_MODE_UNSHARP) {
       params.mode = cf::GaussMode::Unsharp;
       params.amount_q8 = static_cast<int32_t> (amount * 256 + 0.5);
@@ -140,6 +136,8 @@ static void
 gst_cuda_gauss_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
+  if (gst_cuda_filter_set_border_property (object, value, pspec))
+    return;
   auto *self = GST_CUDA_GAUSS (object);
   if (prop_id == PROP_KERNEL_SIZE) {
     const gint size = g_value_get_int (value);
@@ -159,12 +157,6 @@ gst_cuda_gauss_set_property (GObject * object, guint prop_id,
       break;
     case PROP_KERNEL_SIZE:
       self->kernel_size = g_value_get_int (value);
-      break;
-    case PROP_BORDER:
-      self->border = static_cast<GstCudaFilterBorder> (g_value_get_enum (value));
-      break;
-    case PROP_BORDER_VALUE:
-      self->border_value = g_value_get_uint (value);
       break;
     case PROP_MODE:
       self->mode = static_cast<GstCudaGaussMode> (g_value_get_enum (value));
@@ -186,6 +178,8 @@ static void
 gst_cuda_gauss_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
+  if (gst_cuda_filter_get_border_property (object, value, pspec))
+    return;
   auto *self = GST_CUDA_GAUSS (object);
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -197,12 +191,6 @@ gst_cuda_gauss_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_KERNEL_SIZE:
       g_value_set_int (value, self->kernel_size);
-      break;
-    case PROP_BORDER:
-      g_value_set_enum (value, self->border);
-      break;
-    case PROP_BORDER_VALUE:
-      g_value_set_uint (value, self->border_value);
       break;
     case PROP_MODE:
       g_value_set_enum (value, self->mode);
@@ -277,8 +265,6 @@ gst_cuda_gauss_init (GstCudaGauss * self)
   self->sigma = DEFAULT_SIGMA;
   self->sigma_y = DEFAULT_SIGMA_Y;
   self->kernel_size = DEFAULT_KERNEL_SIZE;
-  self->border = DEFAULT_BORDER;
-  self->border_value = 0;
   self->mode = DEFAULT_MODE;
   self->amount = DEFAULT_AMOUNT;
   self->threshold = DEFAULT_THRESHOLD;

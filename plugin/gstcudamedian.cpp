@@ -49,8 +49,6 @@ struct _GstCudaMedian
 
   /* under the object lock */
   gint size;
-  GstCudaFilterBorder border;
-  guint border_value;
 };
 
 G_DEFINE_TYPE (GstCudaMedian, gst_cuda_median, GST_TYPE_CUDA_FILTER);
@@ -65,15 +63,12 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
   auto *self = GST_CUDA_MEDIAN (filter);
   GST_OBJECT_LOCK (self);
   const gint size = self->size;
-  const GstCudaFilterBorder border = self->border;
-  const guint border_value = self->border_value;
   GST_OBJECT_UNLOCK (self);
 
   for (const auto & component : components) {
     cf::MedianParams params;
     params.window = size;
-    params.border = gst_cuda_filter_make_border (border, border_value,
-        component.format);
+    params.border = gst_cuda_filter_border (filter, component.format);
     const cudaError_t err = cf::median (exec, component.src, component.dst,
         component.format, params);
     GST_LOG_OBJECT (self, "component %d: %d x %d, %dx%d window: %s",
@@ -89,6 +84,8 @@ static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
+  if (gst_cuda_filter_set_border_property (object, value, pspec))
+    return;
   auto *self = GST_CUDA_MEDIAN (object);
   switch (prop_id) {
     case PROP_SIZE:{
@@ -103,16 +100,6 @@ gst_cuda_median_set_property (GObject * object, guint prop_id,
       GST_OBJECT_UNLOCK (self);
       break;
     }
-    case PROP_BORDER:
-      GST_OBJECT_LOCK (self);
-      self->border = static_cast<GstCudaFilterBorder> (g_value_get_enum (value));
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_BORDER_VALUE:
-      GST_OBJECT_LOCK (self);
-      self->border_value = g_value_get_uint (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -123,17 +110,13 @@ static void
 gst_cuda_median_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
+  if (gst_cuda_filter_get_border_property (object, value, pspec))
+    return;
   auto *self = GST_CUDA_MEDIAN (object);
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_SIZE:
       g_value_set_int (value, self->size);
-      break;
-    case PROP_BORDER:
-      g_value_set_enum (value, self->border);
-      break;
-    case PROP_BORDER_VALUE:
-      g_value_set_uint (value, self->border_value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -175,6 +158,4 @@ static void
 gst_cuda_median_init (GstCudaMedian * self)
 {
   self->size = DEFAULT_SIZE;
-  self->border = DEFAULT_BORDER;
-  self->border_value = 0;
 }
