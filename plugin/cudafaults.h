@@ -19,9 +19,11 @@
  *
  *   device    cudaGetDeviceCount, context creation, making the element's
  *             context current (cudaErrorNoDevice)
- *   alloc     for each frame slot in turn: stream, event, device memory
- *             (staging frames, results, workspace) and its zeroing; output
- *             buffers from a CUDA memory pool (cudaErrorMemoryAllocation)
+ *   alloc     at the caps, for each frame slot in turn: stream, event,
+ *             results and workspace (each allocated, then zeroed); then each
+ *             slot's staged input frame and output frame (host sides only,
+ *             allocated, then zeroed); per frame, an output buffer from a
+ *             CUDA memory pool (cudaErrorMemoryAllocation)
  *   pinned    pinned host memory: buffers of the pinned pools (proposed
  *             upstream, and the filters' output pool), each slot's results
  *             (cudaErrorMemoryAllocation)

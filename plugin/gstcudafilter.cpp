@@ -486,11 +486,21 @@ acquire_output (GstCudaFilter * self, GstBuffer ** outbuf)
   GstFlowReturn ret = GST_FLOW_ERROR;
   cudaError_t err = cudaSuccess;
   if (pool) {
-    if (gst_buffer_pool_is_active (pool) || gst_buffer_pool_set_active (pool,
-            TRUE))
-      ret = gst_buffer_pool_acquire_buffer (pool, outbuf, nullptr);
-    if (ret == GST_FLOW_ERROR)
-      err = cf_pinned_allocator_take_error (st.pinned_allocator);
+    auto acquire = [&] {
+      if (gst_buffer_pool_is_active (pool) || gst_buffer_pool_set_active (pool,
+              TRUE))
+        ret = gst_buffer_pool_acquire_buffer (pool, outbuf, nullptr);
+    };
+    if (st.output_side.on_device ()) {
+      /* A CUDA memory pool says only that it failed: its allocations stand at
+       * the fault hook's alloc point as one. */
+      err = CF_CUDA (Alloc, (acquire (), ret == GST_FLOW_ERROR ?
+              cudaErrorMemoryAllocation : cudaSuccess));
+    } else {
+      acquire ();
+      if (ret == GST_FLOW_ERROR)
+        err = cf_pinned_allocator_take_error (st.pinned_allocator);
+    }
     gst_object_unref (pool);
   } else {
     *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&st.info),

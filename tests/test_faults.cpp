@@ -62,6 +62,7 @@ struct Fault {
   Expect expect;
   std::string error_text;  // what the element's error must say
   const char *format = "GRAY8";
+  const char *output_caps = "";  // between the element and the sink
   int frames = kFrames;
 };
 
@@ -99,6 +100,15 @@ std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
     if (frames_in_flight == 3)  // in the second slot, after a whole first one
       faults.push_back(fault("alloc:7:cudaErrorMemoryAllocation", Expect::CapsError,
                              cudaErrorMemoryAllocation));
+    // Output in CUDA memory (NV12: GRAY8 cannot be): after the caps' stream, event
+    // and staged input frame (allocated and zeroed) of each slot, the first output
+    // buffer from the CUDA memory pool. Filters only: cudahist's frames pass through.
+    Fault pool = fault("alloc:" + std::to_string(4 * frames_in_flight + 1) +
+                           ":cudaErrorMemoryAllocation",
+                       Expect::Error, cudaErrorMemoryAllocation);
+    pool.format = "NV12";
+    pool.output_caps = "video/x-raw(memory:CUDAMemory)";
+    faults.push_back(pool);
   } else if (point == "pinned") {
     // Which pool allocates when depends on GStreamer's pools: every pinned
     // allocation in turn, until a run where the call aimed at never happens.
@@ -212,20 +222,21 @@ GstCudaContext *shared_context() {
 
 std::string describe(const Element &element, guint frames_in_flight, const Fault &fault) {
   return std::string(element.name) + " frames-in-flight=" + std::to_string(frames_in_flight) +
-      " " + fault.format + " GST_CUDAFILTERS_FAULT=" + fault.spec;
+      " " + fault.format + " " + fault.output_caps + " GST_CUDAFILTERS_FAULT=" + fault.spec;
 }
 
 // appsrc (pushing frames in plain system memory) ! element ! fakesink, with `spec` armed for the element's start (empty: unarmed); `frames`
 // frames and EOS, then NULL. With `source_error`, after an error, also waits for
 // the source's (posted when its streaming thread stops on a fatal flow).
 Outcome run_pipeline(const Element &element, const std::string &extra_properties,
+                     const std::string &output_caps,
                      guint frames_in_flight, const char *format, int frames,
                      const std::string &spec, bool source_error = false) {
   const std::string caps = cftest::caps_string(format, kWidth, kHeight);
   const std::string description = "appsrc name=src format=time caps=\"" + caps + "\" ! " +
       element.name + " name=filter backend=cuda frames-in-flight=" +
       std::to_string(frames_in_flight) + " " + element.properties + " " + extra_properties +
-      " ! fakesink name=sink sync=false enable-last-sample=false signal-handoffs=true";
+      (output_caps.empty() ? "" : " ! " + output_caps) + " ! fakesink name=sink sync=false enable-last-sample=false signal-handoffs=true";
   GError *error = nullptr;
   GstElement *pipeline = gst_parse_launch(description.c_str(), &error);
   fail_unless(pipeline != nullptr && error == nullptr, "%s", description.c_str());
@@ -317,7 +328,8 @@ void expect_element_error(GstMessage *message, const std::string &text,
 bool run_fault(const Element &element, guint frames_in_flight, const Fault &fault,
                size_t free_bytes) {
   const std::string what = describe(element, frames_in_flight, fault);
-  Outcome outcome = run_pipeline(element, "", frames_in_flight, fault.format, fault.frames,
+  Outcome outcome = run_pipeline(element, "", fault.output_caps, frames_in_flight,
+                                 fault.format, fault.frames,
                                  fault.spec, fault.expect == Expect::Error);
   const bool injected = live_resources()(CfCudaResource::InjectedFaults) > 0;
   if (fault.expect == Expect::PinnedError && !injected) {
@@ -379,13 +391,21 @@ size_t warm_up() {
       for (const char *format : {"GRAY8", "NV12"}) {
         const Fault none{"", Expect::NoError, "", format};
         const std::string what = describe(element, frames_in_flight, none);
-        Outcome outcome = run_pipeline(element, "", frames_in_flight, format, kFrames, "");
+        Outcome outcome = run_pipeline(element, "", "", frames_in_flight, format, kFrames, "");
         fail_unless(outcome.first != nullptr &&
                         GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_EOS,
                     "%s: did not end with EOS", what.c_str());
         gst_message_unref(outcome.first);
         fail_unless_equals_int(outcome.frames_out, kFrames);
       }
+  // Output in CUDA memory too (the faults at the CUDA memory pool).
+  for (const Element &element : kElements) {
+    Outcome outcome = run_pipeline(element, "", "video/x-raw(memory:CUDAMemory)", 1, "NV12",
+                                   kFrames, "");
+    fail_unless(outcome.first != nullptr && GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_EOS,
+                "%s with CUDA memory out: did not end with EOS", element.name);
+    gst_message_unref(outcome.first);
+  }
   const size_t free_bytes = free_device_memory();
   expect_nothing_held("after the warm-up", free_bytes);
   return free_bytes;
@@ -396,6 +416,8 @@ void check_point(const char *point) {
   for (const Element &element : kElements)
     for (guint frames_in_flight : {1u, 3u})
       for (const Fault &fault : faults_at(point, frames_in_flight)) {
+        if (*fault.output_caps && g_str_equal(element.name, "cudahist"))
+          continue;  // its frames pass through: no output pool
         // Pinned faults go through the allocations in order: the first one missed
         // was the last allocation plus one; at least one must have happened.
         if (!run_fault(element, frames_in_flight, fault, free_bytes)) {
@@ -442,7 +464,7 @@ GST_START_TEST(test_missing_device_id) {
   for (const Element &element : kElements) {
     cftest::check_missing_device_id(element.name);
     const std::string what = std::string(element.name) + " cuda-device-id=4000";
-    Outcome outcome = run_pipeline(element, "cuda-device-id=4000", 1, "GRAY8", kFrames, "");
+    Outcome outcome = run_pipeline(element, "cuda-device-id=4000", "", 1, "GRAY8", kFrames, "");
     fail_unless(outcome.started == GST_STATE_CHANGE_FAILURE, "%s: started", what.c_str());
     expect_element_error(outcome.first, "CUDA device 4000 does not exist", what);
     gst_message_unref(outcome.first);
