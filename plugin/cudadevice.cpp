@@ -54,9 +54,12 @@ CudaDevice::empty () const
 bool
 CudaDevice::driver_loads ()
 {
-  /* Once per process; false where no driver is installed. */
+  /* Once per process; false where no driver is installed or it sees no
+   * device (counting devices makes no context). */
   static const bool loaded = [] {
-    if (!gst_cuda_load_library ())
+    int count = 0;
+    if (!gst_cuda_load_library () || cudaGetDeviceCount (&count) != cudaSuccess
+        || count == 0)
       return false;
     gst_cuda_memory_init_once ();
     return true;

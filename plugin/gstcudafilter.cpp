@@ -875,10 +875,11 @@ gst_cuda_filter_transform_caps (GstBaseTransform * trans, GstPadDirection,
     for (guint i = 0; i < gst_caps_get_size (caps); i++) {
       GstCaps *one = gst_caps_copy_nth (caps, i);
       const bool in_cuda = caps_in_cuda_memory (one);
-      const bool both = !is_analysis (self);
+      /* Frames in a memory type not offered here cannot come or go at all. */
       for (bool cuda : {in_cuda, !in_cuda}) {
-        if ((cuda && !cuda_offered) || (cuda != in_cuda && !both))
-          continue;
+        if (((cuda || in_cuda) && !cuda_offered) ||
+            (cuda != in_cuda && is_analysis (self)))
+          break;
         result = gst_caps_merge (result, caps_in_memory (one, cuda));
       }
       gst_caps_unref (one);
@@ -907,13 +908,24 @@ explain_refused_cuda_caps (GstCudaFilter * self, GstCaps * caps)
   const bool held = gst_caps_can_intersect (caps, templ);
   gst_caps_unref (templ);
   static const GQuark warned = g_quark_from_static_string ("cf-refused-cuda");
-  if (held || g_object_get_qdata (G_OBJECT (self), warned))
+  if (g_object_get_qdata (G_OBJECT (self), warned))
+    return;
+#ifdef CF_HAVE_GST_CUDA
+  if (held)
     return;
   g_object_set_qdata (G_OBJECT (self), warned, GINT_TO_POINTER (1));
   GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
       ("%s frames cannot be in CUDA memory: gstreamer-cuda holds only "
           CUDA_MEMORY_FORMATS "; take them in system memory (video/x-raw)",
           GST_VIDEO_INFO_NAME (&info)), ("refused %" GST_PTR_FORMAT, caps));
+#else
+  (void) held;
+  g_object_set_qdata (G_OBJECT (self), warned, GINT_TO_POINTER (1));
+  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
+      ("Frames in CUDA memory are not supported: the plugin was built without "
+          "gstreamer-cuda-1.0; take them in system memory (video/x-raw)"),
+      ("refused %" GST_PTR_FORMAT, caps));
+#endif
 }
 
 /* ---- GstBaseTransform ---- */
@@ -934,13 +946,13 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   if (wanted != GST_CUDA_FILTER_BACKEND_CPU) {
     cf_faults_arm_from_env ();
     int count = 0;
-    cudaError_t err = CudaDevice::driver_loads () ?
-        CF_CUDA (Device, cudaGetDeviceCount (&count)) :
-        cudaErrorInsufficientDriver;
+    cudaError_t err = CF_CUDA (Device, cudaGetDeviceCount (&count));
     if (err != cudaSuccess)
       count = 0;
     else if (count == 0)
       err = cudaErrorNoDevice;
+    else if (!CudaDevice::driver_loads ())
+      err = cudaErrorInsufficientDriver;        /* gstreamer-cuda's loader */
     if (device_id >= count) {
       if (count > 0)
         GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,

@@ -349,17 +349,17 @@ std::string peer_caps_string(const PeerCase &c) {
 
 // What an element whose offer is `offered` makes of a peer's caps: the same frames,
 // in the peer's memory type first, then (a filter) in the other; CUDA memory only
-// where offered and where the format can be in it.
+// where offered and where the format can be in it, and nothing at all for frames in
+// CUDA memory where it is not offered.
 std::vector<std::string> expected_memories(const std::string &element, const PeerCase &c,
                                            bool offered) {
   const bool peer_cuda = g_str_equal(c.memory, "cuda");
   const bool cuda_format = !kNeverInCudaMemory.count(c.format);
   // The peer's caps must first pass the element's template.
-  if (peer_cuda && !(g_machine.built_with_cuda_memory && cuda_format))
+  if (peer_cuda && !(g_machine.built_with_cuda_memory && cuda_format && offered))
     return {};
   std::vector<std::string> memories;
-  if (!peer_cuda || offered)
-    memories.push_back(c.memory);
+  memories.push_back(c.memory);
   if (!is_analysis(element)) {
     if (peer_cuda)
       memories.push_back("system");
