@@ -1,6 +1,7 @@
 #include "cudadevice.h"
 
 #ifdef CF_HAVE_GST_CUDA
+#include <gst/cuda/cuda-gst.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #endif
@@ -57,9 +58,10 @@ CudaDevice::driver_loads ()
   /* Once per process; false where no driver is installed or it sees no
    * device (counting devices makes no context). */
   static const bool loaded = [] {
+    /* The driver API through gstreamer-cuda's loader: no runtime state. */
     int count = 0;
-    if (!gst_cuda_load_library () || cudaGetDeviceCount (&count) != cudaSuccess
-        || count == 0)
+    if (!gst_cuda_load_library () || CuInit (0) != CUDA_SUCCESS ||
+        CuDeviceGetCount (&count) != CUDA_SUCCESS || count == 0)
       return false;
     gst_cuda_memory_init_once ();
     return true;
