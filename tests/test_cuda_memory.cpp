@@ -1,16 +1,24 @@
 // Frames in CUDA memory (gpu suite): each element with its input and its output in
 // system or CUDA memory, all four ways, gives byte for byte what the CPU backend
-// gives for the same frames. CUDA memory comes from nvcodec's cudaupload and goes
-// back through cudadownload, so every pipeline also checks that the elements share
-// one CUDA context with nvcodec's. Sizes include 1366x768, where GstCudaMemory's
-// planes are pitched unlike GstVideoInfo's defaults. Then: two of our elements in a
-// row hand each other CUDA memory; caps in CUDA memory of a format gstreamer-cuda
-// cannot hold are refused with a clear message; memory types change mid-stream.
+// gives for the same frames. CUDA memory comes from nvcodec's cudaupload (or
+// nvh264dec) and goes back through cudadownload, so every pipeline also checks that
+// the elements share one CUDA context with nvcodec's. Sizes include 1366x768, where
+// GstCudaMemory's planes are pitched unlike GstVideoInfo's defaults. Then: two of
+// our elements in a row hand each other CUDA memory; caps in CUDA memory of a format
+// gstreamer-cuda cannot hold are refused with a clear message; frames in = frames
+// out in CUDA memory with frames in flight, across EOS, a flush, a caps change and
+// state cycles; the memory type changing mid-stream at one element; frames that
+// NVDEC decoded, filtered where they lie.
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
+#include <glib/gstdio.h>
+
+#include <atomic>
+#include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cfvideolayout.h"
@@ -24,118 +32,381 @@ namespace {
 
 constexpr int kFrames = 4;
 const char *const kCudaCaps = "video/x-raw(memory:CUDAMemory)";
+// From the end of a stream, the longest wait for the next sample.
+constexpr gint64 kSampleTimeout = 30 * G_TIME_SPAN_SECOND;
+
+// ---- Pipelines ----
+
+// Buffers that crossed a pad, by where their memory is.
+struct MemoryCount {
+  std::atomic<int> cuda{0}, host{0};
+};
 
 struct Output {
   std::vector<GstSample *> samples;
-  std::string error;
-  int cuda_buffers_between = 0;  // CUDA memory buffers seen by the probe
-  ~Output() {
+  std::string error;  // the first error on the bus
+  // Buffers entering and leaving the element named "probed", if there is one.
+  MemoryCount in, out;
+
+  Output() = default;
+  Output(const Output &) = delete;
+  Output &operator=(const Output &) = delete;
+  ~Output() { clear(); }
+
+  void clear() {
     for (GstSample *sample : samples)
       gst_sample_unref(sample);
+    samples.clear();
+    error.clear();
+    in.cuda = in.host = out.cuda = out.host = 0;
   }
 };
 
-GstPadProbeReturn count_cuda_buffers(GstPad *, GstPadProbeInfo *info, gpointer data) {
+GstPadProbeReturn count_memory(GstPad *, GstPadProbeInfo *info, gpointer data) {
   GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  auto *count = static_cast<MemoryCount *>(data);
   if (gst_buffer_n_memory(buffer) > 0 &&
       gst_memory_is_type(gst_buffer_peek_memory(buffer, 0), "gst.cuda.memory"))
-    ++*static_cast<int *>(data);
+    ++count->cuda;
+  else
+    ++count->host;
   return GST_PAD_PROBE_OK;
 }
 
-// `middle` between an appsrc of `format` frames and an appsink; kFrames random
-// frames (seeded by `seed`) in, every output sample out, or the first error. A
-// probe counts CUDA buffers entering the element named "probed", if there is one.
-void run(const std::string &middle, const char *format, int width, int height,
-         uint32_t seed, Output &out) {
-  const std::string line = "appsrc name=src format=time ! " + middle +
-                           " ! appsink name=sink sync=false";
-  GError *error = nullptr;
-  GstElement *pipeline = gst_parse_launch(line.c_str(), &error);
-  fail_unless(pipeline != nullptr, "%s: %s", line.c_str(), error ? error->message : "");
-  g_clear_error(&error);
-  GstElement *src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
-  GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
-  if (GstElement *probed = gst_bin_get_by_name(GST_BIN(pipeline), "probed")) {
-    GstPad *pad = gst_element_get_static_pad(probed, "sink");
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_cuda_buffers,
-                      &out.cuda_buffers_between, nullptr);
-    gst_object_unref(pad);
-    gst_object_unref(probed);
-  }
-  const GstVideoInfo info = cftest::video_info(format, width, height);
-  GstCaps *caps = gst_video_info_to_caps(&info);
-  gst_app_src_set_caps(GST_APP_SRC(src), caps);
-  gst_caps_unref(caps);
-  gst_element_set_state(pipeline, GST_STATE_PLAYING);
-  for (int i = 0; i < kFrames; i++) {
-    GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
-    cftest::fill_random_bytes(buffer, seed + i);
-    GST_BUFFER_PTS(buffer) = cftest::frame_pts(i);
-    GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
-    gst_app_src_push_buffer(GST_APP_SRC(src), buffer);
-  }
-  gst_app_src_end_of_stream(GST_APP_SRC(src));
-  while (GstSample *sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 20 * GST_SECOND))
-    out.samples.push_back(sample);
-  GstBus *bus = gst_element_get_bus(pipeline);
-  if (GstMessage *msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
-    GError *err = nullptr;
-    gchar *debug = nullptr;
-    gst_message_parse_error(msg, &err, &debug);
-    out.error = std::string(err->message) + " (" + (debug ? debug : "") + ")";
-    g_error_free(err);
-    g_free(debug);
-    gst_message_unref(msg);
-  }
-  gst_object_unref(bus);
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(src);
-  gst_object_unref(sink);
-  gst_object_unref(pipeline);
+void expect_memory(const MemoryCount &count, int cuda, int host, const std::string &what) {
+  fail_unless(count.cuda == cuda && count.host == host,
+              "%s: %d buffers in CUDA memory and %d in host memory, not %d and %d", what.c_str(),
+              count.cuda.load(), count.host.load(), cuda, host);
 }
 
-// Every sample byte of every plane (row padding aside) and the histogram meta, if
-// any, of `got` equal `want`'s.
-void check_same(const Output &got, const Output &want, const std::string &what) {
-  fail_unless(got.error.empty(), "%s: %s", what.c_str(), got.error.c_str());
-  fail_unless_equals_int(got.samples.size(), want.samples.size());
-  for (size_t i = 0; i < got.samples.size(); i++) {
-    GstVideoInfo got_info, want_info;
-    fail_unless(gst_video_info_from_caps(&got_info, gst_sample_get_caps(got.samples[i])));
-    fail_unless(gst_video_info_from_caps(&want_info, gst_sample_get_caps(want.samples[i])));
-    GstVideoFrame a, b;
-    fail_unless(gst_video_frame_map(&a, &got_info, gst_sample_get_buffer(got.samples[i]),
-                                    GST_MAP_READ));
-    fail_unless(gst_video_frame_map(&b, &want_info, gst_sample_get_buffer(want.samples[i]),
-                                    GST_MAP_READ));
-    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&a); p++) {
-      const gsize row_bytes = cf_plane_row_bytes(&a.info, p);
-      for (int y = 0; y < cf_plane_rows(&a.info, p); y++) {
-        const auto *ra = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&a, p)) +
-                         y * GST_VIDEO_FRAME_PLANE_STRIDE(&a, p);
-        const auto *rb = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&b, p)) +
-                         y * GST_VIDEO_FRAME_PLANE_STRIDE(&b, p);
-        fail_unless(memcmp(ra, rb, row_bytes) == 0, "%s: frame %zu plane %u row %d differs",
-                    what.c_str(), i, p, y);
-      }
+// Frames of one format and size in a row.
+struct Stretch {
+  const char *format;
+  int width, height;
+  int frames;
+};
+
+GstCaps *host_caps(const Stretch &stretch) {
+  const GstVideoInfo info = cftest::video_info(stretch.format, stretch.width, stretch.height);
+  return gst_video_info_to_caps(&info);
+}
+
+// Frame `index` of a stream: random bytes of its own, 30 frames a second.
+GstBuffer *host_frame(const Stretch &stretch, uint32_t seed, int index) {
+  const GstVideoInfo info = cftest::video_info(stretch.format, stretch.width, stretch.height);
+  GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  cftest::fill_random_bytes(buffer, seed + index);
+  GST_BUFFER_PTS(buffer) = cftest::frame_pts(index);
+  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+// An appsrc (seekable: a flushing seek reaches it) and an appsink around `middle`.
+std::string app_line(const std::string &middle, bool seekable = false) {
+  return std::string("appsrc name=src format=time") + (seekable ? " stream-type=seekable" : "") +
+         " ! " + middle + " ! appsink name=sink sync=false";
+}
+
+// A parsed pipeline: fed through an appsrc named "src" and drained by an appsink named
+// "sink" where it has them, its samples and first error in `out`, and the memory of
+// the buffers that cross the element named "probed", if any, counted there.
+class Pipeline {
+ public:
+  Pipeline(const std::string &description, Output &out) : out_(out), what_(description) {
+    GError *error = nullptr;
+    pipeline_ = gst_parse_launch(description.c_str(), &error);
+    fail_unless(pipeline_ != nullptr && error == nullptr, "%s: %s", description.c_str(),
+                error ? error->message : "");
+    bus_ = gst_element_get_bus(pipeline_);
+    src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
+    sink_ = gst_bin_get_by_name(GST_BIN(pipeline_), "sink");
+    if (src_) {
+      // A flushing seek reaches a seekable appsrc, which must agree to it; it drops
+      // only frames still queued in it, and the tests seek with none there.
+      static GstAppSrcCallbacks callbacks = {};
+      callbacks.seek_data = [](GstAppSrc *, guint64, gpointer) -> gboolean { return TRUE; };
+      gst_app_src_set_callbacks(GST_APP_SRC(src_), &callbacks, nullptr, nullptr);
     }
-    gst_video_frame_unmap(&a);
-    gst_video_frame_unmap(&b);
-    GstCustomMeta *ma =
-        gst_buffer_get_custom_meta(gst_sample_get_buffer(got.samples[i]), "GstCudaHistMeta");
-    GstCustomMeta *mb =
-        gst_buffer_get_custom_meta(gst_sample_get_buffer(want.samples[i]), "GstCudaHistMeta");
-    fail_unless((ma == nullptr) == (mb == nullptr), "%s: histogram meta", what.c_str());
-    if (ma) {
-      gchar *sa = gst_structure_to_string(gst_custom_meta_get_structure(ma));
-      gchar *sb = gst_structure_to_string(gst_custom_meta_get_structure(mb));
-      fail_unless(g_str_equal(sa, sb), "%s: histograms differ:\n%s\n%s", what.c_str(), sa, sb);
-      g_free(sa);
-      g_free(sb);
+    if (GstElement *probed = gst_bin_get_by_name(GST_BIN(pipeline_), "probed")) {
+      for (auto [pad_name, count] : {std::pair{"sink", &out.in}, std::pair{"src", &out.out}}) {
+        GstPad *pad = gst_element_get_static_pad(probed, pad_name);
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_memory, count, nullptr);
+        gst_object_unref(pad);
+      }
+      gst_object_unref(probed);
     }
   }
+  Pipeline(const Pipeline &) = delete;
+  Pipeline &operator=(const Pipeline &) = delete;
+  // Not on a failed test: Check's failures jump over destructors.
+  ~Pipeline() {
+    gst_element_set_state(pipeline_, GST_STATE_NULL);
+    if (src_)
+      gst_object_unref(src_);
+    if (sink_)
+      gst_object_unref(sink_);
+    gst_object_unref(bus_);
+    gst_object_unref(pipeline_);
+  }
+
+  // The location of the filesrc or filesink named "file".
+  void set_location(const std::string &path) {
+    GstElement *file = gst_bin_get_by_name(GST_BIN(pipeline_), "file");
+    fail_unless(file != nullptr, "%s: no element named file", what_.c_str());
+    g_object_set(file, "location", path.c_str(), nullptr);
+    gst_object_unref(file);
+  }
+
+  // The CUDA context its elements made, as a GstContext to share.
+  GstContext *cuda_context() const {
+    GstContext *context = gst_element_get_context(pipeline_, "gst.cuda.context");
+    fail_unless(context != nullptr, "%s: no CUDA context", what_.c_str());
+    return context;
+  }
+  // Before play(): every element of the pipeline uses this one.
+  void share(GstContext *context) { gst_element_set_context(pipeline_, context); }
+
+  void play() {
+    fail_if(gst_element_set_state(pipeline_, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,
+            "%s: could not play", what_.c_str());
+    playing_ = true;
+  }
+
+  // Back to NULL; frames are numbered from 0 again.
+  void stop() {
+    fail_unless_equals_int(gst_element_set_state(pipeline_, GST_STATE_NULL),
+                           GST_STATE_CHANGE_SUCCESS);
+    playing_ = false;
+    next_ = 0;
+  }
+
+  void set_caps(const GstCaps *caps) { gst_app_src_set_caps(GST_APP_SRC(src_), caps); }
+
+  // The next frames pushed are numbered from `index`.
+  void number_from(int index) { next_ = index; }
+
+  // The stretch's caps, then its frames, numbered on; playing from the first caps.
+  void push_stretch(const Stretch &stretch, uint32_t seed) {
+    GstCaps *caps = host_caps(stretch);
+    set_caps(caps);
+    gst_caps_unref(caps);
+    if (!playing_)
+      play();
+    for (int i = 0; i < stretch.frames; i++)
+      push(host_frame(stretch, seed, next_++));
+  }
+
+  // Each sample's caps and buffer, as they are.
+  void push_samples(const std::vector<GstSample *> &samples) {
+    for (GstSample *sample : samples) {
+      set_caps(gst_sample_get_caps(sample));
+      if (!playing_)
+        play();
+      push(gst_buffer_ref(gst_sample_get_buffer(sample)));
+      next_++;
+    }
+  }
+
+  // Every stretch, then EOS.
+  void feed(const std::vector<Stretch> &stretches, uint32_t seed) {
+    for (const Stretch &stretch : stretches)
+      push_stretch(stretch, seed);
+    end_of_stream();
+  }
+
+  void end_of_stream() {
+    fail_unless_equals_int(gst_app_src_end_of_stream(GST_APP_SRC(src_)), GST_FLOW_OK);
+  }
+
+  // Pulls until `count` samples are in all, EOS, an error, or no sample for a while;
+  // whether `count` are in.
+  bool pull(size_t count) {
+    gint64 deadline = g_get_monotonic_time() + kSampleTimeout;
+    while (out_.samples.size() < count) {
+      if (GstSample *sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink_), 50 * GST_MSECOND)) {
+        // A sample of our own: appsink (1.22) reuses the one it returns, and after a
+        // flush sets its caps without checking that it is writable (a critical).
+        out_.samples.push_back(gst_sample_new(gst_sample_get_buffer(sample),
+                                              gst_sample_get_caps(sample), nullptr, nullptr));
+        gst_sample_unref(sample);
+        deadline = g_get_monotonic_time() + kSampleTimeout;
+      } else if (gst_app_sink_is_eos(GST_APP_SINK(sink_)) || take_error() ||
+                 g_get_monotonic_time() > deadline) {
+        break;
+      }
+    }
+    take_error();
+    return out_.samples.size() >= count;
+  }
+
+  void pull_to_eos() {
+    pull(SIZE_MAX);
+    fail_unless(!out_.error.empty() || gst_app_sink_is_eos(GST_APP_SINK(sink_)),
+                "%s: no EOS and no error: stuck", what_.c_str());
+  }
+
+  // For a pipeline without an appsink.
+  void wait_for_eos() {
+    GstMessage *message = gst_bus_timed_pop_filtered(
+        bus_, 60 * GST_SECOND, static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    fail_unless(message != nullptr, "%s: no EOS", what_.c_str());
+    const bool eos = GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS;
+    gst_message_unref(message);
+    if (!eos)
+      take_error();
+    fail_unless(eos, "%s: %s", what_.c_str(), out_.error.c_str());
+  }
+
+  // A flushing seek to the start: every element flushes; the frames pushed next
+  // are in the new segment.
+  void flush() {
+    fail_unless(gst_element_seek_simple(pipeline_, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0),
+                "%s: flushing seek refused", what_.c_str());
+  }
+
+ private:
+  void push(GstBuffer *buffer) {
+    fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src_), buffer), GST_FLOW_OK);
+  }
+
+  // Whether an error came (the first one kept in out_.error).
+  bool take_error() {
+    if (GstMessage *message = gst_bus_pop_filtered(bus_, GST_MESSAGE_ERROR)) {
+      GError *err = nullptr;
+      gchar *debug = nullptr;
+      gst_message_parse_error(message, &err, &debug);
+      if (out_.error.empty())
+        out_.error = std::string(err->message) + " (" + (debug ? debug : "") + ")";
+      g_error_free(err);
+      g_free(debug);
+      gst_message_unref(message);
+    }
+    return !out_.error.empty();
+  }
+
+  Output &out_;
+  const std::string what_;
+  GstElement *pipeline_ = nullptr;
+  GstBus *bus_ = nullptr;
+  GstElement *src_ = nullptr;
+  GstElement *sink_ = nullptr;
+  bool playing_ = false;
+  int next_ = 0;
+};
+
+// `middle` between an appsrc and an appsink: the stretches' random frames (seeded by
+// `seed`) in, EOS, every output sample out, or the first error.
+void run(const std::string &middle, const std::vector<Stretch> &stretches, uint32_t seed,
+         Output &out) {
+  Pipeline pipeline(app_line(middle), out);
+  pipeline.feed(stretches, seed);
+  pipeline.pull_to_eos();
 }
+
+int frames_of(const std::vector<Stretch> &stretches) {
+  int frames = 0;
+  for (const Stretch &stretch : stretches)
+    frames += stretch.frames;
+  return frames;
+}
+
+// What the CPU backend makes of the same frames in system memory: the reference.
+void run_on_cpu(const cftest::FilterUnderTest &element, const std::vector<Stretch> &stretches,
+                uint32_t seed, Output &want) {
+  run(cftest::element_line("cpu", element, 1), stretches, seed, want);
+  fail_unless(want.error.empty(), "%s on the CPU: %s", element.element.c_str(),
+              want.error.c_str());
+  fail_unless_equals_int(want.samples.size(), frames_of(stretches));
+}
+
+// ---- Comparisons ----
+
+GstClockTime pts_of(GstSample *sample) { return GST_BUFFER_PTS(gst_sample_get_buffer(sample)); }
+
+// Timestamps, every sample byte of every plane (row padding aside) and the histogram
+// meta, if any, of `got` equal `want`'s.
+void check_same_sample(GstSample *got, GstSample *want, const std::string &what) {
+  GstBuffer *got_buffer = gst_sample_get_buffer(got);
+  GstBuffer *want_buffer = gst_sample_get_buffer(want);
+  fail_unless(GST_BUFFER_PTS(got_buffer) == GST_BUFFER_PTS(want_buffer) &&
+                  GST_BUFFER_DURATION(got_buffer) == GST_BUFFER_DURATION(want_buffer),
+              "%s: PTS %" GST_TIME_FORMAT " duration %" GST_TIME_FORMAT ", not %" GST_TIME_FORMAT
+              " and %" GST_TIME_FORMAT,
+              what.c_str(), GST_TIME_ARGS(GST_BUFFER_PTS(got_buffer)),
+              GST_TIME_ARGS(GST_BUFFER_DURATION(got_buffer)),
+              GST_TIME_ARGS(GST_BUFFER_PTS(want_buffer)),
+              GST_TIME_ARGS(GST_BUFFER_DURATION(want_buffer)));
+  GstVideoInfo got_info, want_info;
+  fail_unless(gst_video_info_from_caps(&got_info, gst_sample_get_caps(got)));
+  fail_unless(gst_video_info_from_caps(&want_info, gst_sample_get_caps(want)));
+  fail_unless(GST_VIDEO_INFO_FORMAT(&got_info) == GST_VIDEO_INFO_FORMAT(&want_info) &&
+                  got_info.width == want_info.width && got_info.height == want_info.height,
+              "%s: a %dx%d %s frame, not %dx%d %s", what.c_str(), got_info.width, got_info.height,
+              GST_VIDEO_INFO_NAME(&got_info), want_info.width, want_info.height,
+              GST_VIDEO_INFO_NAME(&want_info));
+  GstVideoFrame a, b;
+  fail_unless(gst_video_frame_map(&a, &got_info, got_buffer, GST_MAP_READ));
+  fail_unless(gst_video_frame_map(&b, &want_info, want_buffer, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&a); p++) {
+    const gsize row_bytes = cf_plane_row_bytes(&a.info, p);
+    for (int y = 0; y < cf_plane_rows(&a.info, p); y++) {
+      const auto *ra = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&a, p)) +
+                       y * GST_VIDEO_FRAME_PLANE_STRIDE(&a, p);
+      const auto *rb = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&b, p)) +
+                       y * GST_VIDEO_FRAME_PLANE_STRIDE(&b, p);
+      fail_unless(memcmp(ra, rb, row_bytes) == 0, "%s: plane %u row %d differs", what.c_str(),
+                  p, y);
+    }
+  }
+  gst_video_frame_unmap(&a);
+  gst_video_frame_unmap(&b);
+  GstCustomMeta *ma = gst_buffer_get_custom_meta(got_buffer, "GstCudaHistMeta");
+  GstCustomMeta *mb = gst_buffer_get_custom_meta(want_buffer, "GstCudaHistMeta");
+  fail_unless((ma == nullptr) == (mb == nullptr), "%s: histogram meta", what.c_str());
+  if (ma) {
+    gchar *sa = gst_structure_to_string(gst_custom_meta_get_structure(ma));
+    gchar *sb = gst_structure_to_string(gst_custom_meta_get_structure(mb));
+    fail_unless(g_str_equal(sa, sb), "%s: histograms differ:\n%s\n%s", what.c_str(), sa, sb);
+    g_free(sa);
+    g_free(sb);
+  }
+}
+
+// Frames a flush may drop: up to `max` of those pushed just before frame `at` (the
+// first one pushed after the flush).
+struct Droppable {
+  int at = 0;
+  int max = 0;
+};
+
+// `got` holds `want`'s frames (told apart by PTS), in the same order and each the
+// same, but for those `droppable` allows; and no error.
+void check_same(const Output &got, const Output &want, const std::string &what,
+                Droppable droppable = {}) {
+  fail_unless(got.error.empty(), "%s: %s", what.c_str(), got.error.c_str());
+  size_t w = 0;
+  const auto skip_dropped = [&](GstClockTime until) {
+    for (; w < want.samples.size() && pts_of(want.samples[w]) != until; w++) {
+      const int index = static_cast<int>(w);
+      fail_unless(index < droppable.at && index + droppable.max >= droppable.at,
+                  "%s: frame %d (PTS %" GST_TIME_FORMAT ") is missing: %zu frames out of %zu",
+                  what.c_str(), index, GST_TIME_ARGS(pts_of(want.samples[w])),
+                  got.samples.size(), want.samples.size());
+    }
+  };
+  for (size_t g = 0; g < got.samples.size(); g++, w++) {
+    const GstClockTime pts = pts_of(got.samples[g]);
+    skip_dropped(pts);
+    fail_unless(w < want.samples.size(),
+                "%s: output %zu (PTS %" GST_TIME_FORMAT ") is no frame that went in, or is out "
+                "of order",
+                what.c_str(), g, GST_TIME_ARGS(pts));
+    check_same_sample(got.samples[g], want.samples[w], what + ", frame " + std::to_string(w));
+  }
+  skip_dropped(GST_CLOCK_TIME_NONE);
+}
+
+// ---- Configurations ----
 
 struct Config {
   const char *element;  // with its properties
@@ -158,10 +429,38 @@ const Config kConfigs[] = {
     {"cudahist include-alpha=true", "BGRA", 333, 217},
 };
 
+// One of each for the stream-level tests; no reference: they compare with the CPU
+// backend's output.
+const cftest::FilterUnderTest kElements[] = {
+    {"cudamedian", "size=5 include-chroma=true", nullptr},
+    {"cudagauss", "sigma=1.5 include-chroma=true", nullptr},
+    {"cudahist", "bins=64 include-chroma=true", nullptr},
+};
+const guint kDepths[] = {1, 3};
+
+// An analysis element passes its frames through: same memory both sides.
+bool is_analysis(const char *element) { return g_str_has_prefix(element, "cudahist"); }
+
+std::string name_of(const cftest::FilterUnderTest &element, guint depth) {
+  return element.element + " " + element.properties +
+         " frames-in-flight=" + std::to_string(depth);
+}
+
+// The element on the CUDA backend between cudaupload and cudadownload, in CUDA
+// memory on both sides.
+std::string in_cuda_memory(const cftest::FilterUnderTest &element, guint depth) {
+  return std::string("cudaupload ! ") + kCudaCaps + " ! " +
+         cftest::element_line("cuda", element, depth, "name=probed") + " ! " + kCudaCaps +
+         " ! cudadownload ! video/x-raw";
+}
+
+// ---- Tests ----
+
 GST_START_TEST(test_four_ways) {
   for (const Config &c : kConfigs) {
+    const std::vector<Stretch> stream = {{c.format, c.width, c.height, kFrames}};
     Output want;
-    run(std::string(c.element) + " backend=cpu", c.format, c.width, c.height, 7, want);
+    run(std::string(c.element) + " backend=cpu", stream, 7, want);
     fail_unless(want.error.empty(), "%s", want.error.c_str());
     fail_unless_equals_int(want.samples.size(), kFrames);
     const std::string cuda = std::string(c.element) + " backend=cuda name=probed";
@@ -177,18 +476,18 @@ GST_START_TEST(test_four_ways) {
         {"CUDA -> system", up + cuda + " ! video/x-raw", true, false},
         {"CUDA -> CUDA", up + cuda + down, true, true},
     };
-    // An analysis element passes its frames through: same memory both sides.
-    const bool analysis = g_str_has_prefix(c.element, "cudahist");
     for (const auto &way : ways) {
-      if (analysis && way.cuda_in != way.cuda_out)
+      if (is_analysis(c.element) && way.cuda_in != way.cuda_out)
         continue;
       const std::string what = std::string(c.element) + " " + c.format + " " +
                                std::to_string(c.width) + "x" + std::to_string(c.height) +
                                ", " + way.name;
       Output got;
-      run(way.line, c.format, c.width, c.height, 7, got);
+      run(way.line, stream, 7, got);
       check_same(got, want, what);
-      fail_unless_equals_int(got.cuda_buffers_between, way.cuda_in ? kFrames : 0);
+      expect_memory(got.in, way.cuda_in ? kFrames : 0, way.cuda_in ? 0 : kFrames, what + " in");
+      expect_memory(got.out, way.cuda_out ? kFrames : 0, way.cuda_out ? 0 : kFrames,
+                    what + " out");
     }
   }
 }
@@ -199,16 +498,17 @@ GST_END_TEST;
 GST_START_TEST(test_chain_without_copies) {
   const std::string median = "cudamedian size=5 include-chroma=true";
   const std::string gauss = "cudagauss sigma=1.2 include-chroma=true";
+  const std::vector<Stretch> stream = {{"NV12", 1366, 768, kFrames}};
   Output want;
-  run(median + " backend=cpu ! " + gauss + " backend=cpu ! cudahist backend=cpu", "NV12", 1366,
-      768, 11, want);
+  run(median + " backend=cpu ! " + gauss + " backend=cpu ! cudahist backend=cpu", stream, 11,
+      want);
   const std::string cuda = std::string(" ! ") + kCudaCaps + " ! ";
   Output got;
   run("cudaupload" + cuda + median + cuda + gauss + " name=probed" + cuda + "cudahist" + cuda +
           "cudadownload ! video/x-raw",
-      "NV12", 1366, 768, 11, got);
+      stream, 11, got);
   check_same(got, want, "chain in CUDA memory");
-  fail_unless_equals_int(got.cuda_buffers_between, kFrames);
+  expect_memory(got.in, kFrames, 0, "chain in CUDA memory, into cudagauss");
 }
 GST_END_TEST;
 
@@ -239,9 +539,291 @@ GST_START_TEST(test_format_cuda_memory_cannot_hold) {
   gst_object_unref(median);
   // A pipeline that insists fails to negotiate and the test process lives on.
   Output out;
-  run(std::string("cudaupload ! ") + kCudaCaps + ",format=GRAY8 ! cudamedian", "GRAY8", 64, 48,
-      3, out);
+  run(std::string("cudaupload ! ") + kCudaCaps + ",format=GRAY8 ! cudamedian",
+      {{"GRAY8", 64, 48, kFrames}}, 3, out);
   fail_if(out.error.empty());
+}
+GST_END_TEST;
+
+// Frames in = frames out in CUDA memory, from cudaupload to cudadownload, for each
+// element with 1 and 3 frames in flight: each scenario below compares every frame
+// out (count, order, timestamps, contents) with the CPU backend's output for the
+// same frames, and checks that every frame entered and left in CUDA memory.
+template <typename Scenario>
+void for_every_element_and_depth(Scenario &&scenario) {
+  for (const cftest::FilterUnderTest &element : kElements)
+    for (guint depth : kDepths)
+      scenario(element, depth, name_of(element, depth) + " in CUDA memory");
+}
+
+// More frames than are in flight, then EOS: every frame drains.
+GST_START_TEST(test_cuda_memory_eos) {
+  for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth,
+                                 const std::string &what) {
+    const std::vector<Stretch> stream = {{"NV12", 320, 240, static_cast<int>(2 * depth + 3)}};
+    Output want, got;
+    run_on_cpu(element, stream, 21, want);
+    run(in_cuda_memory(element, depth), stream, 21, got);
+    check_same(got, want, what + ", EOS");
+    const int frames = frames_of(stream);
+    expect_memory(got.in, frames, 0, what + ", EOS, in");
+    expect_memory(got.out, frames, 0, what + ", EOS, out");
+  });
+}
+GST_END_TEST;
+
+// A flushing seek while the element holds its frames in flight: it drops at most
+// those, and every frame pushed after the flush comes out.
+GST_START_TEST(test_cuda_memory_flush) {
+  for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth,
+                                 const std::string &what) {
+    const int d = depth;
+    const Stretch before = {"NV12", 320, 240, d + 2}, after = {"NV12", 320, 240, d + 1};
+    Output want, got;
+    run_on_cpu(element, {{"NV12", 320, 240, before.frames + after.frames}}, 31, want);
+    {
+      Pipeline pipeline(app_line(in_cuda_memory(element, depth), true), got);
+      pipeline.push_stretch(before, 31);
+      // A frame leaves once frames-in-flight - 1 later ones came: wait for those, so
+      // that every frame pushed is in the element and only its frames in flight are
+      // there when the flush comes (the appsink would drop frames it holds).
+      fail_unless(pipeline.pull(before.frames - (d - 1)), "%s: %zu of %d frames out before "
+                  "the flush: %s", what.c_str(), got.samples.size(), before.frames - (d - 1),
+                  got.error.c_str());
+      pipeline.flush();
+      pipeline.push_stretch(after, 31);
+      pipeline.end_of_stream();
+      pipeline.pull_to_eos();
+    }
+    check_same(got, want, what + ", flush", {before.frames, d});
+    expect_memory(got.in, before.frames + after.frames, 0, what + ", flush, in");
+    fail_unless(got.out.host == 0, "%s, flush: host memory out", what.c_str());
+  });
+}
+GST_END_TEST;
+
+// New sizes mid-stream with frames in flight: the held frames leave first, at
+// their size, and the new ones follow at theirs; also pitched 1366x768.
+GST_START_TEST(test_cuda_memory_caps_change) {
+  for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth,
+                                 const std::string &what) {
+    const int d = depth;
+    const std::vector<Stretch> stream = {
+        {"NV12", 320, 240, d + 1}, {"NV12", 1366, 768, d + 1}, {"NV12", 640, 360, 1}};
+    Output want, got;
+    run_on_cpu(element, stream, 41, want);
+    run(in_cuda_memory(element, depth), stream, 41, got);
+    check_same(got, want, what + ", caps change");
+    const int frames = frames_of(stream);
+    expect_memory(got.in, frames, 0, what + ", caps change, in");
+    expect_memory(got.out, frames, 0, what + ", caps change, out");
+  });
+}
+GST_END_TEST;
+
+// One pipeline, NULL -> PLAYING -> NULL twice: each run gives every frame.
+GST_START_TEST(test_cuda_memory_state_cycles) {
+  for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth,
+                                 const std::string &what) {
+    const std::vector<Stretch> stream = {{"NV12", 320, 240, static_cast<int>(depth + 2)}};
+    Output want, got;
+    run_on_cpu(element, stream, 51, want);
+    Pipeline pipeline(app_line(in_cuda_memory(element, depth)), got);
+    for (int cycle = 0; cycle < 2; cycle++) {
+      const std::string run_what = what + ", state cycle " + std::to_string(cycle);
+      pipeline.feed(stream, 51);
+      pipeline.pull_to_eos();
+      check_same(got, want, run_what);
+      expect_memory(got.in, frames_of(stream), 0, run_what + ", in");
+      pipeline.stop();
+      got.clear();
+    }
+  });
+}
+GST_END_TEST;
+
+// CUDA buffers that cudaupload made of a stretch's frames (numbered from `first`), in
+// a pipeline of their own that lives as long as they do. Pipelines that take them
+// share its CUDA context, as an application would share one.
+class Uploads {
+ public:
+  Uploads(const Stretch &stretch, uint32_t seed, int first)
+      : pipeline_(app_line(std::string("cudaupload ! ") + kCudaCaps), frames_) {
+    pipeline_.number_from(first);
+    pipeline_.feed({stretch}, seed);
+    pipeline_.pull_to_eos();
+    fail_unless(frames_.error.empty(), "uploading: %s", frames_.error.c_str());
+    fail_unless_equals_int(frames_.samples.size(), stretch.frames);
+    for (GstSample *sample : frames_.samples)
+      fail_unless(gst_memory_is_type(gst_buffer_peek_memory(gst_sample_get_buffer(sample), 0),
+                                     "gst.cuda.memory"),
+                  "cudaupload gave no CUDA memory");
+  }
+
+  const std::vector<GstSample *> &samples() const { return frames_.samples; }
+  void share_context_with(Pipeline &pipeline) const {
+    GstContext *context = pipeline_.cuda_context();
+    pipeline.share(context);
+    gst_context_unref(context);
+  }
+
+ private:
+  Output frames_;
+  Pipeline pipeline_;
+};
+
+// One element instance fed host frames, then CUDA frames, then host frames again,
+// with frames in flight at each change: the appsrc itself pushes the CUDA buffers
+// (made beforehand by cudaupload) with caps that carry the feature. The output
+// stays in one memory type or follows the input's; every frame is the CPU
+// backend's.
+GST_START_TEST(test_memory_type_changes) {
+  constexpr int kRun = 4;  // frames of each memory type, more than are in flight
+  constexpr guint kDepth = 3;
+  const Stretch stretch = {"NV12", 1366, 768, kRun};
+  for (const cftest::FilterUnderTest &element : kElements) {
+    Output want;
+    run_on_cpu(element, {{"NV12", 1366, 768, 3 * kRun}}, 61, want);
+    const Uploads uploads(stretch, 61, kRun);
+    const bool analysis = is_analysis(element.element.c_str());
+    const struct {
+      const char *name;
+      std::string after;      // between the element and the appsink
+      int cuda_out, host_out;  // frames the element gives in each memory type
+    } outputs[] = {
+        {"output follows", "cudadownload ! video/x-raw", kRun, 2 * kRun},
+        {"output in system memory", "video/x-raw", 0, 3 * kRun},
+        {"output in CUDA memory", std::string(kCudaCaps) + " ! cudadownload ! video/x-raw",
+         3 * kRun, 0},
+    };
+    for (const auto &output : outputs) {
+      if (analysis && output.cuda_out != kRun)
+        continue;
+      const std::string what =
+          name_of(element, kDepth) + ", system -> CUDA -> system memory, " + output.name;
+      Output got;
+      {
+        Pipeline pipeline(
+            app_line(cftest::element_line("cuda", element, kDepth, "name=probed") + " ! " +
+                     output.after),
+            got);
+        uploads.share_context_with(pipeline);
+        pipeline.push_stretch(stretch, 61);
+        pipeline.push_samples(uploads.samples());
+        pipeline.push_stretch(stretch, 61);
+        pipeline.end_of_stream();
+        pipeline.pull_to_eos();
+      }
+      check_same(got, want, what);
+      expect_memory(got.in, kRun, 2 * kRun, what + ", in");
+      expect_memory(got.out, output.cuda_out, output.host_out, what + ", out");
+    }
+  }
+}
+GST_END_TEST;
+
+// The decoder test's clip: H.264 in MP4, made here with x264enc where it exists
+// (320x240 I420, 30 frames), else the file CF_TEST_CLIP names (a relative path from
+// the working directory or the source tree); "" with the reason in *why when neither.
+// A clip made here goes in *made, for the caller to remove.
+std::string decoder_clip(std::string *made, std::string *why) {
+  if (GstElementFactory *x264 = gst_element_factory_find("x264enc")) {
+    gst_object_unref(x264);
+    GError *error = nullptr;
+    gchar *dir = g_dir_make_tmp("cf-decoder-XXXXXX", &error);
+    fail_unless(dir != nullptr, "temporary folder: %s", error ? error->message : "");
+    *made = std::string(dir) + "/clip.mp4";
+    g_free(dir);
+    Output none;
+    Pipeline pipeline(
+        "videotestsrc num-buffers=30 pattern=snow ! "
+        "video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
+        "x264enc speed-preset=veryfast ! mp4mux ! filesink name=file",
+        none);
+    pipeline.set_location(*made);
+    pipeline.play();
+    pipeline.wait_for_eos();
+    pipeline.stop();
+    return *made;
+  }
+  const char *named = g_getenv("CF_TEST_CLIP");
+  if (!named || !*named) {
+    *why = "no x264enc here to make a clip, and CF_TEST_CLIP names none";
+    return "";
+  }
+  if (g_file_test(named, G_FILE_TEST_IS_REGULAR))
+    return named;
+  // meson runs tests in the build directory, from which __FILE__ is this file.
+  gchar *tests_dir = g_path_get_dirname(__FILE__);
+  gchar *in_source = g_build_filename(tests_dir, "..", named, nullptr);
+  const std::string from_source = in_source;
+  g_free(in_source);
+  g_free(tests_dir);
+  if (!g_path_is_absolute(named) && g_file_test(from_source.c_str(), G_FILE_TEST_IS_REGULAR))
+    return from_source;
+  gchar *cwd = g_get_current_dir();
+  *why = std::string("CF_TEST_CLIP=") + named + " is no file (working directory " + cwd +
+         ", source tree " + from_source + ")";
+  g_free(cwd);
+  return "";
+}
+
+// The first kDecodedFrames frames are compared: enough, and quick at 1080p.
+constexpr int kDecodedFrames = 30;
+
+// NVDEC's frames in CUDA memory straight into the element (no caps between them:
+// the element must take CUDA memory from the decoder), filtered there and
+// downloaded once, equal to the CPU backend's output for the same decoded frames.
+GST_START_TEST(test_decoder_to_element) {
+  std::string made, why;
+  const std::string clip = decoder_clip(&made, &why);
+  if (clip.empty()) {
+    std::printf("test_decoder_to_element did not run: %s\n", why.c_str());
+    fail("the decoder test did not run: %s", why.c_str());
+  }
+  std::printf("test_decoder_to_element: clip %s\n", clip.c_str());
+  const std::string decode = "filesrc name=file ! qtdemux ! h264parse ! nvh264dec ! ";
+  const std::string sink = " ! appsink name=sink sync=false max-buffers=2";
+  for (const cftest::FilterUnderTest &element : kElements) {
+    const std::string what = name_of(element, 3) + " after nvh264dec";
+    Output want, got;
+    const struct {
+      std::string line;
+      Output &out;
+    } decodings[] = {
+        {decode + "cudadownload ! video/x-raw ! " + cftest::element_line("cpu", element, 1) +
+             sink,
+         want},
+        {decode + cftest::element_line("cuda", element, 3, "name=probed") + " ! " + kCudaCaps +
+             " ! cudadownload ! video/x-raw" + sink,
+         got},
+    };
+    for (const auto &decoding : decodings) {
+      Pipeline pipeline(decoding.line, decoding.out);
+      pipeline.set_location(clip);
+      pipeline.play();
+      pipeline.pull(kDecodedFrames);
+      pipeline.stop();
+    }
+    fail_unless(want.error.empty(), "%s, on the CPU: %s", what.c_str(), want.error.c_str());
+    fail_unless(!want.samples.empty(), "%s: nothing decoded", what.c_str());
+    if (!made.empty())
+      fail_unless_equals_int(want.samples.size(), kDecodedFrames);
+    check_same(got, want, what);
+    fail_unless_equals_int(got.samples.size(), want.samples.size());
+    // The probe saw every frame that came out enter, maybe a few more.
+    const int out = got.samples.size();
+    fail_unless(got.in.host == 0 && got.in.cuda >= out,
+                "%s: %d frames from the decoder in CUDA memory, %d in host memory, %d out",
+                what.c_str(), got.in.cuda.load(), got.in.host.load(), out);
+    fail_unless(got.out.host == 0, "%s: host memory out", what.c_str());
+  }
+  if (!made.empty()) {
+    g_remove(made.c_str());
+    gchar *dir = g_path_get_dirname(made.c_str());
+    g_rmdir(dir);
+    g_free(dir);
+  }
 }
 GST_END_TEST;
 
@@ -249,7 +831,16 @@ GST_END_TEST;
 
 int main(int argc, char **argv) {
   return cftest::run_gpu_suite("cuda_memory",
-                               {CF_GPU_TEST(test_four_ways), CF_GPU_TEST(test_chain_without_copies),
-                                CF_GPU_TEST(test_format_cuda_memory_cannot_hold)},
+                               {
+                                   CF_GPU_TEST(test_four_ways),
+                                   CF_GPU_TEST(test_chain_without_copies),
+                                   CF_GPU_TEST(test_format_cuda_memory_cannot_hold),
+                                   CF_GPU_TEST(test_cuda_memory_eos),
+                                   CF_GPU_TEST(test_cuda_memory_flush),
+                                   CF_GPU_TEST(test_cuda_memory_caps_change),
+                                   CF_GPU_TEST(test_cuda_memory_state_cycles),
+                                   CF_GPU_TEST(test_memory_type_changes),
+                                   CF_GPU_TEST(test_decoder_to_element),
+                               },
                                argc, argv);
 }
