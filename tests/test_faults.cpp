@@ -398,8 +398,11 @@ size_t warm_up() {
         gst_message_unref(outcome.first);
         fail_unless_equals_int(outcome.frames_out, kFrames);
       }
-  // Output in CUDA memory too (the faults at the CUDA memory pool).
+  // Output in CUDA memory too (the faults at the CUDA memory pool): the filters;
+  // cudahist's frames leave in the memory they came in.
   for (const Element &element : kElements) {
+    if (g_str_equal(element.name, "cudahist"))
+      continue;
     Outcome outcome = run_pipeline(element, "", "video/x-raw(memory:CUDAMemory)", 1, "NV12",
                                    kFrames, "");
     fail_unless(outcome.first != nullptr && GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_EOS,
