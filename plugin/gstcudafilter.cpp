@@ -166,13 +166,21 @@ gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
           0, G_MAXUINT16, 0, flags));
 }
 
+/* Whether `pspec` is `border` or `border-value`, and which. */
+static bool
+is_border_property (const GParamSpec * pspec, bool *border)
+{
+  *border = g_str_equal (pspec->name, "border");
+  return *border || g_str_equal (pspec->name, "border-value");
+}
+
 gboolean
 gst_cuda_filter_set_border_property (GObject * object, const GValue * value,
     GParamSpec * pspec)
 {
   CudaFilterState & st = state_of (GST_CUDA_FILTER (object));
-  const bool border = g_str_equal (pspec->name, "border");
-  if (!border && !g_str_equal (pspec->name, "border-value"))
+  bool border;
+  if (!is_border_property (pspec, &border))
     return FALSE;
   GST_OBJECT_LOCK (object);
   if (border)
@@ -188,8 +196,8 @@ gst_cuda_filter_get_border_property (GObject * object, GValue * value,
     GParamSpec * pspec)
 {
   CudaFilterState & st = state_of (GST_CUDA_FILTER (object));
-  const bool border = g_str_equal (pspec->name, "border");
-  if (!border && !g_str_equal (pspec->name, "border-value"))
+  bool border;
+  if (!is_border_property (pspec, &border))
     return FALSE;
   GST_OBJECT_LOCK (object);
   if (border)
