@@ -73,25 +73,33 @@ struct DestinationView {
 // the device's whole opt-in limit (less its static shared memory): always that one
 // value, so that host threads launching it with different needs never lower the limit
 // under one another's launch. The queries cost microseconds of host time, as much as a
-// small frame's kernel, so each answer is kept per kernel, block shape and device.
+// small frame's kernel, so their answers are kept per kernel, block shape and device.
+// The limit itself belongs to the current context, and a device may have several
+// (GStreamer's are made with cuCtxCreate): it is set again at every call.
 template <typename Kernel>
 cudaError_t resident_blocks(Kernel kernel, int threads, size_t shared_bytes, int *blocks) {
+  struct Answers {
+    int blocks;
+    int dynamic_shared_limit;  // 0: the default is enough
+  };
   using Key = std::tuple<const void *, int, size_t, int>;
   static std::mutex mutex;
-  static std::map<Key, int> known;
+  static std::map<Key, Answers> known;
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
     return e;
   const Key key{reinterpret_cast<const void *>(kernel), threads, shared_bytes, device};
+  Answers answers{};
+  bool found = false;
   {
     const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto found = known.find(key); found != known.end()) {
-      *blocks = found->second;
-      return cudaSuccess;
+    if (const auto it = known.find(key); it != known.end()) {
+      answers = it->second;
+      found = true;
     }
   }
   constexpr size_t kDefaultSharedBytes = 48 * 1024;
-  if (shared_bytes > kDefaultSharedBytes) {
+  if (!found && shared_bytes > kDefaultSharedBytes) {
     int opt_in_limit = 0;
     cudaFuncAttributes attributes{};
     if (const cudaError_t e = cudaDeviceGetAttribute(
@@ -100,25 +108,30 @@ cudaError_t resident_blocks(Kernel kernel, int threads, size_t shared_bytes, int
       return e;
     if (const cudaError_t e = cudaFuncGetAttributes(&attributes, kernel); e != cudaSuccess)
       return e;
-    if (const cudaError_t e =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 opt_in_limit - int(attributes.sharedSizeBytes));
+    answers.dynamic_shared_limit = opt_in_limit - int(attributes.sharedSizeBytes);
+  }
+  if (answers.dynamic_shared_limit != 0) {
+    if (const cudaError_t e = cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, answers.dynamic_shared_limit);
         e != cudaSuccess)
       return e;
   }
-  int multiprocessors = 0;
-  int per_multiprocessor = 0;
-  if (const cudaError_t e =
-          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-      e != cudaSuccess)
-    return e;
-  if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_multiprocessor, kernel, threads, shared_bytes);
-      e != cudaSuccess)
-    return e;
-  *blocks = multiprocessors * per_multiprocessor;
-  const std::lock_guard<std::mutex> lock(mutex);
-  known.emplace(key, *blocks);
+  if (!found) {
+    int multiprocessors = 0;
+    int per_multiprocessor = 0;
+    if (const cudaError_t e =
+            cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+        e != cudaSuccess)
+      return e;
+    if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_multiprocessor, kernel, threads, shared_bytes);
+        e != cudaSuccess)
+      return e;
+    answers.blocks = multiprocessors * per_multiprocessor;
+    const std::lock_guard<std::mutex> lock(mutex);
+    known.emplace(key, answers);
+  }
+  *blocks = answers.blocks;
   return cudaSuccess;
 }
 

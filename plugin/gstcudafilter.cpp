@@ -92,6 +92,9 @@ struct CudaFilterState
   std::vector<GstEvent *> events_to_forward;
   /* A DISCONT frame leaves as soon as it is submitted (see submit_input_buffer). */
   bool hand_out_next = false;
+  /* The end of the last frame handed out, for POSITION queries: drained frames
+   * do not pass GstBaseTransform's own count. Under the object lock. */
+  GstClockTime position_out = GST_CLOCK_TIME_NONE;
 };
 
 struct GstCudaFilterPrivate
@@ -451,11 +454,21 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
       return ret;
     }
   }
+  GST_OBJECT_LOCK (self);
+  if (GST_BUFFER_PTS_IS_VALID (frame.output))
+    st.position_out = GST_BUFFER_PTS (frame.output) +
+        (GST_BUFFER_DURATION_IS_VALID (frame.output) ?
+        GST_BUFFER_DURATION (frame.output) : 0);
+  GST_OBJECT_UNLOCK (self);
   *outbuf = frame.output;
   return GST_FLOW_OK;
 }
 
-/* Pushes every frame in flight downstream, oldest first. */
+/* Pushes every frame in flight downstream, oldest first. GstBaseTransform has
+ * no call that pushes outside its chain function (drains come in event and
+ * query handlers), so these frames pass by its bookkeeping: the DISCONT mark
+ * is kept off them (submit_input_buffer) and the position downstream sees is
+ * ours (gst_cuda_filter_query). */
 static GstFlowReturn
 drain (GstCudaFilter * self)
 {
@@ -1047,6 +1060,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   st.configured = false;
   st.active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
   st.device = CudaDevice ();
+  st.position_out = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&st.pinned_allocator);
 #ifdef CF_HAVE_GST_CUDA
@@ -1265,6 +1279,26 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
       decide_allocation (trans, query);
 }
 
+/* Downstream asks where the stream is: the end of the last frame that left,
+ * as GstBaseTransform answers, but counting the frames drains pushed. FALSE
+ * where GstBaseTransform's answer is the right one. */
+static bool
+answer_position (GstCudaFilter * self, GstQuery * query)
+{
+  const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  GstFormat format;
+  gst_query_parse_position (query, &format, nullptr);
+  GST_OBJECT_LOCK (self);
+  const GstClockTime position = state_of (self).position_out;
+  GST_OBJECT_UNLOCK (self);
+  if (format != GST_FORMAT_TIME || segment->format != GST_FORMAT_TIME ||
+      !GST_CLOCK_TIME_IS_VALID (position))
+    return false;
+  gst_query_set_position (query, format, gst_segment_to_stream_time (segment,
+          GST_FORMAT_TIME, position));
+  return true;
+}
+
 static gboolean
 gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -1281,6 +1315,9 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       gst_cuda_handle_context_query (GST_ELEMENT (self), query, st.context))
     return TRUE;
 #endif
+  if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_POSITION
+      && answer_position (self, query))
+    return TRUE;
   if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->query (trans,
           direction, query))
     return FALSE;
@@ -1331,6 +1368,9 @@ gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
       discard_pending (self);
+      GST_OBJECT_LOCK (self);
+      st.position_out = GST_CLOCK_TIME_NONE;
+      GST_OBJECT_UNLOCK (self);
       break;
     case GST_EVENT_STREAM_START:
     case GST_EVENT_SEGMENT:

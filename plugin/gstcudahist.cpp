@@ -283,10 +283,11 @@ append_uint (GValue * array, guint value)
   gst_value_array_append_and_take_value (array, &v);
 }
 
-/* The fields of both the meta and the message, for one frame's results. */
-static GstStructure *
-make_results (GstCudaHist * self, const guint8 * bytes,
-    const HistFrameState & counted, const gchar * name)
+/* Sets the fields of both the meta and the message, for one frame's results,
+ * on `fields`. */
+static void
+set_results (GstCudaHist * self, const guint8 * bytes,
+    const HistFrameState & counted, GstStructure * fields)
 {
   const guint lower = counted.lower, upper = counted.upper;
   const guint n_bins = self->caps_bins;
@@ -334,20 +335,19 @@ make_results (GstCudaHist * self, const guint8 * bytes,
     append_uint (&p99, percentile (bins, n_bins, binned, lower, upper, 99));
   }
 
-  GstStructure *s = gst_structure_new (name, "range-min", G_TYPE_UINT, lower,
+  gst_structure_set (fields, "range-min", G_TYPE_UINT, lower,
       "range-max", G_TYPE_UINT, upper, nullptr);
-  gst_structure_take_value (s, "channels", &names);
-  gst_structure_take_value (s, "bins", &all_bins);
-  gst_structure_take_value (s, "total", &total);
-  gst_structure_take_value (s, "below", &below);
-  gst_structure_take_value (s, "above", &above);
-  gst_structure_take_value (s, "min", &min);
-  gst_structure_take_value (s, "max", &max);
-  gst_structure_take_value (s, "mean", &mean);
-  gst_structure_take_value (s, "p1", &p1);
-  gst_structure_take_value (s, "p50", &p50);
-  gst_structure_take_value (s, "p99", &p99);
-  return s;
+  gst_structure_take_value (fields, "channels", &names);
+  gst_structure_take_value (fields, "bins", &all_bins);
+  gst_structure_take_value (fields, "total", &total);
+  gst_structure_take_value (fields, "below", &below);
+  gst_structure_take_value (fields, "above", &above);
+  gst_structure_take_value (fields, "min", &min);
+  gst_structure_take_value (fields, "max", &max);
+  gst_structure_take_value (fields, "mean", &mean);
+  gst_structure_take_value (fields, "p1", &p1);
+  gst_structure_take_value (fields, "p50", &p50);
+  gst_structure_take_value (fields, "p99", &p99);
 }
 
 /* Attaches a GstCudaHistMeta holding the fields of `fields` to buffer. */
@@ -393,20 +393,22 @@ gst_cuda_hist_attach_results (GstCudaFilter * filter, GstBuffer * frame,
     gconstpointer results_bytes, gconstpointer frame_state)
 {
   auto *self = GST_CUDA_HIST (filter);
-  const auto *bytes = static_cast<const guint8 *> (results_bytes);
-
-  GstStructure *results = make_results (self, bytes,
-      *static_cast<const HistFrameState *> (frame_state), "cudahist");
-  add_meta (frame, results);
+  /* Thousands of GValues for a few kilobytes of numbers: they are made once,
+   * in the meta, and copied only for a message. */
+  GstStructure *fields =
+      gst_custom_meta_get_structure (gst_buffer_add_custom_meta (frame,
+          GST_CUDA_HIST_META_NAME));
+  set_results (self, static_cast<const guint8 *> (results_bytes),
+      *static_cast<const HistFrameState *> (frame_state), fields);
 
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
   const GstClockTime timestamp = GST_BUFFER_PTS (frame);
   const GstClockTime running_time = gst_segment_to_running_time (segment,
       GST_FORMAT_TIME, timestamp);
-  if (!message_due (self, running_time)) {
-    gst_structure_free (results);
+  if (!message_due (self, running_time))
     return GST_FLOW_OK;
-  }
+  GstStructure *results = gst_structure_copy (fields);
+  gst_structure_set_name (results, "cudahist");
   gst_structure_set (results,
       "timestamp", G_TYPE_UINT64, timestamp,
       "stream-time", G_TYPE_UINT64, gst_segment_to_stream_time (segment,

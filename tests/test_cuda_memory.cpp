@@ -4,7 +4,8 @@
 // nvh264dec) and goes back through cudadownload, so every pipeline also checks that
 // the elements share one CUDA context with nvcodec's. Sizes include 1366x768, where
 // GstCudaMemory's planes are pitched unlike GstVideoInfo's defaults. Then: two of
-// our elements in a row hand each other CUDA memory; caps in CUDA memory of a format
+// our elements in a row hand each other CUDA memory; two pipelines in contexts of
+// their own on one device; caps in CUDA memory of a format
 // gstreamer-cuda cannot hold are refused with a clear message; frames in = frames
 // out in CUDA memory with frames in flight, across EOS, a flush, a caps change and
 // state cycles; the memory type changing mid-stream at one element; frames that
@@ -512,6 +513,41 @@ GST_START_TEST(test_chain_without_copies) {
 }
 GST_END_TEST;
 
+// The GstCudaContext object a pipeline's elements share.
+GObject *context_object(const Pipeline &pipeline) {
+  GstContext *context = pipeline.cuda_context();
+  const GValue *value = gst_structure_get_value(gst_context_get_structure(context),
+                                                "gst.cuda.context");
+  fail_unless(value != nullptr && G_VALUE_HOLDS_OBJECT(value), "no gst.cuda.context field");
+  auto *object = static_cast<GObject *>(g_value_get_object(value));
+  gst_context_unref(context);
+  return object;
+}
+
+// Two pipelines, each with a context of its own on one device, one after the other:
+// what a kernel needs set in a context (more than 48 KiB of shared memory, for 16-bit
+// Gauss at sigma 20) is set in the second one too.
+GST_START_TEST(test_two_contexts_of_one_device) {
+  const std::string gauss = "cudagauss sigma=20";
+  const std::vector<Stretch> stream = {{"P016_LE", 320, 200, 2}};
+  Output want;
+  run(gauss + " backend=cpu", stream, 13, want);
+  fail_unless(want.error.empty(), "%s", want.error.c_str());
+  Output first, second;
+  const std::string line = app_line(std::string("cudaupload ! ") + kCudaCaps + " ! " + gauss +
+                                    " backend=cuda ! " + kCudaCaps + " ! cudadownload");
+  Pipeline a(line, first);
+  a.feed(stream, 13);
+  a.pull_to_eos();
+  Pipeline b(line, second);
+  b.feed(stream, 13);
+  b.pull_to_eos();
+  fail_if(context_object(a) == context_object(b), "the two pipelines share one context");
+  check_same(first, want, gauss + " in the first context");
+  check_same(second, want, gauss + " in the second context");
+}
+GST_END_TEST;
+
 // GRAY8 in CUDA memory: refused in negotiation with a message that says why, and
 // the process goes on.
 GST_START_TEST(test_format_cuda_memory_cannot_hold) {
@@ -852,6 +888,7 @@ int main(int argc, char **argv) {
                                {
                                    CF_GPU_TEST(test_four_ways),
                                    CF_GPU_TEST(test_chain_without_copies),
+                                   CF_GPU_TEST(test_two_contexts_of_one_device),
                                    CF_GPU_TEST(test_format_cuda_memory_cannot_hold),
                                    CF_GPU_TEST(test_cuda_memory_eos),
                                    CF_GPU_TEST(test_cuda_memory_flush),

@@ -316,6 +316,27 @@ class HarnessStream {
   // Every frame that came in has gone out.
   void expect_drained(const char *by) const { expect_held(0, by); }
 
+  // Downstream asking for the position hears the end of the last frame out (all
+  // drained): that of the last one pushed that had a PTS.
+  void expect_position_at_end(const char *after) const {
+    int last = next_ - 1;
+    while (last >= 0 && !GST_CLOCK_TIME_IS_VALID(pts_of(last)))
+      last--;
+    fail_unless(last >= 0, "no frame with a PTS");
+    const GstClockTime duration = duration_of(last);
+    const gint64 expected =
+        pts_of(last) + (GST_CLOCK_TIME_IS_VALID(duration) ? duration : 0);
+    GstQuery *query = gst_query_new_position(GST_FORMAT_TIME);
+    fail_unless(gst_pad_peer_query(h_->sinkpad, query), "%s: POSITION query refused after %s",
+                what_.c_str(), after);
+    gint64 position = -1;
+    gst_query_parse_position(query, nullptr, &position);
+    gst_query_unref(query);
+    fail_unless(position == expected,
+                "%s: position %" GST_TIME_FORMAT " after %s, not %" GST_TIME_FORMAT,
+                what_.c_str(), GST_TIME_ARGS(position), after, GST_TIME_ARGS(expected));
+  }
+
   // All but `held` of the frames that came in have gone out.
   void expect_held(int held, const char *by) const {
     const int out = out_.buffers(), in = in_.buffers();
@@ -347,6 +368,9 @@ class HarnessStream {
   static GstClockTime pts_of(int n) {
     return n % 7 == 6 ? GST_CLOCK_TIME_NONE : n * 40 * GST_MSECOND + (n % 3) * 7 * GST_MSECOND;
   }
+  static GstClockTime duration_of(int n) {
+    return n % 5 == 4 ? GST_CLOCK_TIME_NONE : (20 + n) * GST_MSECOND;
+  }
 
   GstBuffer *next_frame() {
     const int n = next_++;
@@ -357,7 +381,7 @@ class HarnessStream {
     memset(map.data, n, map.size);
     gst_buffer_unmap(buffer, &map);
     GST_BUFFER_PTS(buffer) = pts_of(n);
-    GST_BUFFER_DURATION(buffer) = n % 5 == 4 ? GST_CLOCK_TIME_NONE : (20 + n) * GST_MSECOND;
+    GST_BUFFER_DURATION(buffer) = duration_of(n);
     GST_BUFFER_OFFSET(buffer) = n;
     return buffer;
   }
@@ -453,8 +477,9 @@ GST_END_TEST;
 // (e) Serialized events among frames in flight. A GAP, a custom serialized event,
 // tags and a sticky custom event wait behind the frames in flight (which stay in
 // flight: the stream keeps its overlap) and keep their place among the frames; a
-// new segment (a non-flushing seek) and a DRAIN query let every frame out first. A
-// DISCONT frame leaves marked, and no other frame does.
+// new segment (a non-flushing seek) and a DRAIN query let every frame out first, and
+// the position downstream asks for then is the end of the last one. A DISCONT frame
+// leaves marked, and no other frame does.
 GST_START_TEST(test_drains) {
   for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth) {
     const int d = depth;
@@ -479,6 +504,7 @@ GST_START_TEST(test_drains) {
     stream.push_frames(d + 2);
     stream.query_drain();
     stream.expect_drained("a DRAIN query");
+    stream.expect_position_at_end("a DRAIN query");
     stream.push_frames(d - 1);
     stream.push_event(gst_event_new_custom(
         GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
