@@ -535,7 +535,8 @@ GST_START_TEST(test_two_contexts_of_one_device) {
   fail_unless(want.error.empty(), "%s", want.error.c_str());
   Output first, second;
   const std::string line = app_line(std::string("cudaupload ! ") + kCudaCaps + " ! " + gauss +
-                                    " backend=cuda ! " + kCudaCaps + " ! cudadownload");
+                                    " backend=cuda ! " + kCudaCaps +
+                                    " ! cudadownload ! video/x-raw");
   Pipeline a(line, first);
   a.feed(stream, 13);
   a.pull_to_eos();
