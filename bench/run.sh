@@ -1,8 +1,9 @@
 #!/bin/bash
 # The benchmarks in one command, on a GPU host:   bash bench/run.sh
 # Builds a release build for the local GPU, runs kernel-times and stream-bench
-# with --json, then (builds with gstreamer-cuda-1.0) stream-bench --memory cuda
-# (frames that stay on the GPU) and decode-bench (nvh264dec ! ELEMENT against the
+# with --json, then (builds with gstreamer-cuda-1.0) call-cost (the host time of
+# each CUDA call), stream-bench --memory cuda (frames that stay on the GPU) and
+# decode-bench (nvh264dec ! ELEMENT against the
 # decoder alone), and writes bench/results/<device>-<date>/ with the JSON files,
 # results.md and plot.png (bench/report.py); prints results.md. With OUT set
 # (the lab's device tool), the folder is copied there too.
@@ -55,6 +56,7 @@ gst-inspect-1.0 cudamedian > /dev/null 2>&1  # builds the registry first
 # Frames that stay on the GPU: device-resident stream level and decoder level.
 report_args=()
 if [ -x "$build/bench/decode-bench" ]; then
+  "$build/bench/call-cost" 2>&1 | tee "$res/call-cost.log"
   "$build/bench/stream-bench" --memory cuda --json "$res/device-stream.json" "$@" 2>&1 |
     tee "$res/device-stream.log"
   clip=${CLIP:-$root/.gpu/clip-1080p.mp4}
