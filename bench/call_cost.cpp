@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // call-cost: the host time of each CUDA call a frame in CUDA memory needs (a kernel
 // launch, a device-to-device copy of a 1080p chroma plane, an event record, a wait for
 // work already done, a context push and pop), in the device's primary context and in a
