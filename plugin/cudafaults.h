@@ -20,19 +20,20 @@
  *   device    cudaGetDeviceCount, context creation, making the element's
  *             context current (cudaErrorNoDevice)
  *   alloc     at the caps, for each frame slot in turn: stream, event,
- *             results and workspace (each allocated, then zeroed); then each
+ *             workspace (allocated, then zeroed); then each
  *             slot's staged input frame and output frame (host sides only,
  *             allocated, then zeroed); per frame, an output buffer from a
  *             CUDA memory pool (cudaErrorMemoryAllocation)
  *   pinned    pinned host memory: buffers of the pinned pools (proposed
  *             upstream, and the filters' output pool), each slot's results
+ *             (allocated, then their device address asked for)
  *             (cudaErrorMemoryAllocation)
  *   upload    host-to-device copies, one per plane (cudaErrorLaunchFailure)
  *   kernel    the element's kernels, one call per frame, and the
  *             device-to-device copy of samples no kernel writes
  *             (cudaErrorLaunchFailure)
- *   download  device-to-host copies: one per plane, or the results
- *             (cudaErrorLaunchFailure)
+ *   download  device-to-host copies, one per plane (the kernels write
+ *             results to pinned memory themselves) (cudaErrorLaunchFailure)
  *   sync      recording the end of a frame, waiting for one
  *             (cudaErrorLaunchFailure)
  *   free      freeing streams, events, device and pinned memory

@@ -1,5 +1,5 @@
 /* Per frame in flight on the CUDA backend: a stream, a completion event, and an
- * analysis element's results (device memory and pinned host memory) and device
+ * analysis element's results (pinned host memory the device writes) and device
  * workspace. Where the frame itself lives is FrameSide's business (framesides.h).
  * configure and the per-frame methods expect the element's context current (a
  * CudaContextScope); release makes it current itself, so that the destructor
@@ -33,8 +33,6 @@ public:
   int count () const { return static_cast<int> (slots_.size ()); }
   cudaStream_t stream (int slot) const;
 
-  /* Queues the copy of the slot's device results into its host results. */
-  cudaError_t download_result (int slot);
   /* Marks the end of the work queued for the slot's frame. */
   cudaError_t mark_done (int slot);
   /* Blocks until the slot's frame has finished (as mark_done marked it);
@@ -44,6 +42,8 @@ public:
    * work of a frame that failed before mark_done; returns its error. */
   cudaError_t wait_queued (int slot);
 
+  /* The results as the kernels address them, and as the host reads them once
+   * the slot's frame has finished. */
   void *result (int slot) const;
   void *workspace (int slot) const;
   const void *host_result (int slot) const;
@@ -51,6 +51,5 @@ public:
 private:
   struct Slot;
   CudaDevice device_;
-  size_t result_size_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
 };

@@ -666,7 +666,8 @@ run_kernels (GstCudaFilter * self, PendingFrame & frame,
 }
 
 /* Queues one frame's work on its slot: input to the device, the samples no
- * kernel writes copied through, the kernels, output or results back. Returns
+ * kernel writes copied through, the kernels (an analysis element's write its
+ * results to the host themselves), the output back. Returns
  * the first error with the step it failed at. */
 static cudaError_t
 queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
@@ -701,10 +702,9 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
     err = CF_CUDA (Kernel, run_kernels (self, frame, components, on_device,
             st.slots.result (slot), st.slots.workspace (slot)));
   }
-  if (err == cudaSuccess) {
-    *step = "Downloading the results";
-    err = analysis ? st.slots.download_result (slot) :
-        st.output_side.download (slot, frame.out_frame, stream);
+  if (err == cudaSuccess && !analysis) {
+    *step = "Downloading the frame";
+    err = st.output_side.download (slot, frame.out_frame, stream);
   }
   if (err == cudaSuccess)
     err = st.slots.mark_done (slot);

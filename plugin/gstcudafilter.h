@@ -75,7 +75,8 @@ struct _GstCudaFilterClass
   /* Analysis: whether alpha is among the components analysed (NULL: never). */
   gboolean (*includes_alpha) (GstCudaFilter * filter);
   /* Analysis: runs the kernels that put each component's results into
-   * `results` (device memory on CUDA, host memory on the CPU; `workspace`:
+   * `results` (host memory; on CUDA pinned and mapped, addressed as the
+   * device sees it, for the kernels to write; `workspace`:
    * device memory, CUDA only), and writes into `frame_state`
    * (frame_state_size bytes, kept with the frame) what attach_results needs
    * to know of how this frame was analysed: properties may change meanwhile.
