@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* Testing hooks on the plugin's CUDA calls: fault injection, and counts of the
  * CUDA resources the plugin holds. Not an interface for applications.
  *

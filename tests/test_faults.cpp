@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Fault injection on the CUDA path (plugin/cudafaults.h): for each element, each
 // fault point and frames-in-flight 1 and 3, a CUDA call made to fail becomes an
 // error from the element that names the CUDA error, the streaming thread stops
