@@ -10,6 +10,7 @@
 #include <memory>
 
 #ifdef CF_HAVE_GST_CUDA
+#include <gmodule.h>
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
