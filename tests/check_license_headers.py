@@ -8,8 +8,9 @@ license header (meson test license_headers):
   // SPDX-License-Identifier: LGPL-2.1-or-later     C, C++, CUDA, headers
   // Copyright (C) 2026 The gst-cudafilters authors
 
-or the same two lines after `# ` in meson files, Python, shell and every other
-file that starts with a `#!` line (the header then follows that line).
+or the same two lines after `# ` in meson files, Python, shell, linker version
+scripts (.map) and every other file that starts with a `#!` line (the header
+then follows that line).
 
   check_license_headers.py SOURCE_DIR
 
@@ -23,7 +24,7 @@ import sys
 SPDX = "SPDX-License-Identifier: LGPL-2.1-or-later"
 COPYRIGHT = "Copyright (C) 2026 The gst-cudafilters authors"
 SLASH_SUFFIXES = (".c", ".cpp", ".h", ".cu", ".cuh")
-HASH_SUFFIXES = (".py", ".sh")
+HASH_SUFFIXES = (".py", ".sh", ".map")
 HASH_NAMES = ("meson.build", "meson_options.txt")
 
 
