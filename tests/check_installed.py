@@ -33,9 +33,10 @@ PLUGIN_FILE = "libgstcudafilters.so"
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
-def pkg_config_variable(name, package="gstreamer-1.0"):
-    return subprocess.run(["pkg-config", f"--variable={name}", package], check=True,
-                          capture_output=True, text=True).stdout.strip()
+def gstreamer_plugins_dir():
+    """GStreamer's own plugin folder: gstreamer-1.0's pluginsdir."""
+    return subprocess.run(["pkg-config", "--variable=pluginsdir", "gstreamer-1.0"],
+                          check=True, capture_output=True, text=True).stdout.strip()
 
 
 def files_under(root):
@@ -68,7 +69,7 @@ def install_into_destdir(build_dir, destdir):
 
 
 def package_plugin_dir(root):
-    plugins_dir = pkg_config_variable("pluginsdir")
+    plugins_dir = gstreamer_plugins_dir()
     wanted = os.path.join(os.path.relpath(plugins_dir, "/"), PLUGIN_FILE)
     others = [f for f in files_under(root)
               if f != wanted and not f.startswith("usr/share/doc/")]
@@ -136,7 +137,7 @@ def demo_problems(plugin_dir, build_dir, scratch):
         return []
     # The installed plugin first; GStreamer's own folder for appsrc and appsink,
     # where a cudafilters installed on this machine must not be the one that runs.
-    env = gst_env(f"{plugin_dir}:{pkg_config_variable('pluginsdir')}",
+    env = gst_env(f"{plugin_dir}:{gstreamer_plugins_dir()}",
                   os.path.join(scratch, "demo-registry.bin"))
     problems = inspect_problems(plugin_dir, build_dir, env, ["cudamedian"])
     run = subprocess.run([demo, "--backend", "cpu", "--width", "320", "--height", "240",
