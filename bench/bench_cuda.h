@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* What the benchmarks of frames in CUDA memory share (stream-bench --memory
  * cuda, decode-bench): a GstCudaContext given to the pipeline, frames prepared
  * once in a GstCudaBufferPool, and the checks that frames stayed on the

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* What the benchmark programs share: their options, frames prepared ahead
  * in the buffer pool a source negotiating its allocation would fill, so that
  * they live where the element wants them (pinned host memory on the CUDA

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* decode-bench: frames per second of a hardware-decoded H.264 clip through our
  * elements, against the decoder alone:
  *

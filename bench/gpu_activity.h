@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* What the GPU did while a pipeline ran, from CUPTI's activity records (the
  * CUDA toolkit's profiling interface, the one Nsight Systems builds on): every
  * kernel, memset and memory copy of every CUDA context in the process, with

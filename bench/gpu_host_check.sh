@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 # On a GPU host without GStreamer (see ../shared/gpu/README.md): build for the local
 # GPU, run the whole test suite with the GPU suites, then time the median kernels and
 # a few pipelines. Logs go to $OUT (or ./gpu-results).

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Kernel-level timing on device-resident frames: CUDA events around each launch,
 // warm-up first, median of many runs, rotating over enough frames that the L2 cache
 // does not hold them. Side by side in the same run: NPP (where built in and where it

@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 # Nsight Compute sections of the project's kernels at 3840x2160 GRAY8, one launch each,
 # on a GPU host whose ncu reads hardware counters:   bash bench/profile.sh [BUILD_DIR]
 # kernel-times must already be built in BUILD_DIR (bench/run.sh builds it). Reports go

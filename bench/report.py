@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 """Turns the JSON of bench/stream-bench, bench/kernel-times and (frames on the GPU)
 stream-bench --memory cuda and bench/decode-bench into results.md (Markdown
 tables) and plot.png (bar charts) in one folder.

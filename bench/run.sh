@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 # The benchmarks in one command, on a GPU host:   bash bench/run.sh
 # Builds a release build for the local GPU, runs kernel-times and stream-bench
 # with --json, then (builds with gstreamer-cuda-1.0) call-cost (the host time of

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* stream-bench: frames per second of whole pipelines whose source costs
  * nothing, side by side with identity and with the PCIe bound measured in the
  * same run.

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 """hist-messages: cudahist's histograms from its bus messages.
 
 Runs

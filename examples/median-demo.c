@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* median-demo: salt-and-pepper noise through cudamedian.
  *
  * Makes an SMPTE test pattern, turns a share of its pixels into salt (maximum)

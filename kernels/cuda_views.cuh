@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // What the CUDA kernels share: views of a plane that apply the border, and the size
 // of one wave of resident blocks.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Gaussian blur and unsharp masking: the C++ API of the kernels, free of GStreamer.
 //
 // Exact by construction: the taps are integers that sum exactly to 2^B (derived from

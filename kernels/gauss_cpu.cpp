@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CPU backend of the Gaussian blur and unsharp mask. Each thread takes a band of rows:
 // a horizontal pass over the source rows the band's windows reach, into a buffer of
 // unrounded sums, then a vertical pass over that buffer, then the one rounding

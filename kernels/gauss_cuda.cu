@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CUDA Gaussian blur and unsharp masking in one pass over the frame.
 //
 // Each block owns a strip of kTileWidth output columns and walks down a band of rows.

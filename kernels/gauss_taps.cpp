@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // The Gaussian's integer taps, computed on the host once so that every backend
 // filters with the very same numbers.
 #include <algorithm>

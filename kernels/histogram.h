@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Histograms of one component: the C++ API of the kernels, free of GStreamer.
 //
 // Counts are exact. A sample of value v (plane.h: sample >> padding_bits, so 0..1023

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CPU backend of the histogram. Each thread counts how often every sample value occurs
 // in its rows (one increment per sample, no arithmetic); the merged value counts then
 // give the bins, below, above, min, max and sum exactly, in one pass over the at most

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CUDA histogram of one component, in one kernel launch per frame.
 //
 // Every block counts its share of the region into sub-histograms in shared memory and

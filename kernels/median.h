@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Median filter: the C++ API of the kernels, free of GStreamer.
 #pragma once
 

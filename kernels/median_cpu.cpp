@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CPU backend of the median filter: a two-level histogram of the window slides along
 // each row, so a step costs 2 * window sample updates plus two short bin walks
 // instead of a sort of window * window samples.

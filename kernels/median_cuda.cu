@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CUDA median filter. Windows 3, 5 and 7 run generated sorting networks on pairs of
 // 16-bit lanes and share the column sorts between neighbouring outputs; windows 9 to 31
 // run Huang's moving histogram down strips of rows, whose cost per output grows with

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Geometry of one colour component as the kernels see it. Kernels never see video
 // formats: the plugin maps every format to one Plane per component it filters.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Comparator networks generated at compile time from a description, not typed by hand:
 // Batcher's odd-even merge sort for any size, and the selection of the median of a
 // K x K window whose columns are already sorted. Host and device code apply the same

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* Page-locked (pinned) host memory for frames that cross PCIe: copies from and to it
  * run at full bus speed and overlap kernels, which pageable memory cannot. */
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* The CUDA context an element works in, and the scope that makes it current.
  *
  * Built with gstreamer-cuda-1.0 (CF_HAVE_GST_CUDA), an element works in a

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* Testing hooks on the plugin's CUDA calls: fault injection, and counts of the
  * CUDA resources the plugin holds. Not an interface for applications.
  *
@@ -43,7 +46,6 @@
 #pragma once
 
 #include <glib.h>
-#include <gmodule.h>
 
 #include <cuda_runtime_api.h>
 
@@ -130,8 +132,6 @@ cudaError_t cf_cuda_stream_destroy (cudaStream_t stream);
 cudaError_t cf_cuda_event_create (cudaEvent_t * event, unsigned int flags);
 cudaError_t cf_cuda_event_destroy (cudaEvent_t event);
 
-/* How many of `kind` the plugin holds now. Exported for tests, which load the
- * plugin as a module and look this symbol up. */
-#define CF_LIVE_CUDA_RESOURCES_SYMBOL "cf_live_cuda_resources"
-typedef int (*CfLiveCudaResourcesFunc) (CfCudaResource kind);
-extern "C" G_MODULE_EXPORT int cf_live_cuda_resources (CfCudaResource kind);
+/* How many of `kind` the plugin holds now. Not exported from the plugin
+ * (plugin/exports.map): the fault test links the plugin's objects and calls it. */
+int cf_live_cuda_resources (CfCudaResource kind);

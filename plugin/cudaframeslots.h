@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* Per frame in flight on the CUDA backend: a stream, a completion event, and an
  * analysis element's results (pinned host memory the device writes) and device
  * workspace. Where the frame itself lives is FrameSide's business (framesides.h).

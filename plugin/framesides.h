@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* Where a frame lives on one side of an element, and how the kernels reach it.
  *
  * A frame comes in, and goes out, in host memory (system memory: someone else's

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 #include "gstcudafilter.h"
 
 #include <cuda_runtime_api.h>
@@ -7,6 +10,7 @@
 #include <memory>
 
 #ifdef CF_HAVE_GST_CUDA
+#include <gmodule.h>
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>

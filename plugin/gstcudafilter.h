@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 /* GstCudaFilter: the private base class of the cudafilters elements.
  *
  * It owns what the elements share: device choice and the CUDA context shared with

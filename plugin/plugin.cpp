@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 #include <gst/gst.h>
 
 #include "gstcudagauss.h"
@@ -14,4 +17,4 @@ plugin_init (GstPlugin * plugin)
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudafilters,
     "Video filters on NVIDIA GPUs: median, Gaussian, histogram",
-    plugin_init, PACKAGE_VERSION, "LGPL", "gst-cudafilters", "Unknown package origin")
+    plugin_init, PACKAGE_VERSION, "LGPL", GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 """The plugin built without gstreamer-cuda-1.0 (-Dcuda-memory=disabled), checked
 without building a second tree (tests/meson.build says how it is built).
 

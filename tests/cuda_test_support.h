@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // What the GPU suites share: the device check that decides whether they run, a
 // skip that names every test it did not run, and kernels run on device copies of
 // host buffers and planes.

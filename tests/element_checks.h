@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Element-level checks through GstHarness and real pipelines, shared by every
 // element's suite and by both backends: each check demands a backend ("cpu" on CI,
 // "cuda" on GPU hosts) and compares every output sample with a reference.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // What the test matrices of every filter share: sample layouts, borders, and the
 // checks of one filter call against its reference.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // The Gaussian test matrix, shared by the test binary of every backend.
 #pragma once
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Single-sample access to a cf::Plane, the slow and obvious way the tests want.
 #pragma once
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // The plain, obviously-correct Gaussian blur and unsharp mask every backend is checked
 // against, and that is itself checked against OpenCV.
 #pragma once

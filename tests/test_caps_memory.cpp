@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Caps with and without the memory:CUDAMemory feature, on whatever machine runs the
 // suite: the pad templates, caps queries on both pads (each element alone, in READY
 // and in PAUSED, on every backend), caps transformed both ways through a peer,

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Frames in CUDA memory (gpu suite): each element with its input and its output in
 // system or CUDA memory, all four ways, gives byte for byte what the CPU backend
 // gives for the same frames. CUDA memory comes from nvcodec's cudaupload (or

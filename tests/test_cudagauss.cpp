@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // cudagauss as a user sees it. Built twice: with CF_TEST_BACKEND "cpu" (CI) and
 // "cuda" (the gpu suite, skipped by name without a device).
 #include <string>

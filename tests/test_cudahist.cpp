@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // cudahist as a user sees it: frames pass through untouched, every buffer carries the
 // histogram meta, the bus gets messages as interval says. Built twice: with
 // CF_TEST_BACKEND "cpu" (CI) and "cuda" (the gpu suite, skipped by name without a

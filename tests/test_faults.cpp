@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Fault injection on the CUDA path (plugin/cudafaults.h): for each element, each
 // fault point and frames-in-flight 1 and 3, a CUDA call made to fail becomes an
 // error from the element that names the CUDA error, the streaming thread stops
@@ -7,7 +10,6 @@
 // (77) without a usable device. Every pipeline shares one CUDA context, as an
 // application's pipelines would: the device's free memory then measures what the
 // elements allocate, not the lifetime of a context of each pipeline.
-#include <gmodule.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/gst.h>
@@ -23,6 +25,12 @@
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
+
+// The test's environment has no cudafilters on its plugin path: the plugin's
+// elements are those of its objects linked here, registered as a static plugin.
+G_BEGIN_DECLS
+GST_PLUGIN_STATIC_DECLARE(cudafilters);
+G_END_DECLS
 
 namespace {
 
@@ -161,24 +169,6 @@ std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
 
 // ---- what the plugin holds ----
 
-// cf_live_cuda_resources of the plugin module this process loaded.
-CfLiveCudaResourcesFunc live_resources() {
-  static CfLiveCudaResourcesFunc function = nullptr;
-  if (function)
-    return function;
-  GstPlugin *plugin = gst_registry_find_plugin(gst_registry_get(), "cudafilters");
-  fail_unless(plugin != nullptr, "no cudafilters plugin: is GST_PLUGIN_PATH set?");
-  // Opened once more, the module is the same; it stays open for the process.
-  GModule *module = g_module_open(gst_plugin_get_filename(plugin), G_MODULE_BIND_LOCAL);
-  fail_unless(module != nullptr, "%s", g_module_error());
-  gpointer symbol = nullptr;
-  fail_unless(g_module_symbol(module, CF_LIVE_CUDA_RESOURCES_SYMBOL, &symbol), "%s",
-              g_module_error());
-  gst_object_unref(plugin);
-  function = reinterpret_cast<CfLiveCudaResourcesFunc>(symbol);
-  return function;
-}
-
 size_t free_device_memory() {
   size_t free_bytes = 0, total_bytes = 0;
   cftest::fail_on_cuda_error(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
@@ -196,7 +186,7 @@ void expect_nothing_held(const std::string &what, size_t free_bytes) {
                {CfCudaResource::Stream, "streams"},
                {CfCudaResource::Event, "events"}};
   for (const auto &kind : kinds) {
-    const int live = live_resources()(kind.kind);
+    const int live = cf_live_cuda_resources(kind.kind);
     fail_unless(live == 0, "%s: %d %s still held after teardown", what.c_str(), live,
                 kind.name);
   }
@@ -213,6 +203,15 @@ struct Outcome {
   std::string source_debug;  // the debug text of the source's error, if asked for
   int frames_out;
 };
+
+// Once, before the first pipeline.
+void register_plugin() {
+  static const bool registered = [] {
+    GST_PLUGIN_STATIC_REGISTER(cudafilters);
+    return true;
+  }();
+  (void)registered;
+}
 
 // The CUDA context every pipeline of the test shares.
 GstCudaContext *shared_context() {
@@ -233,6 +232,7 @@ Outcome run_pipeline(const Element &element, const std::string &extra_properties
                      const std::string &output_caps,
                      guint frames_in_flight, const char *format, int frames,
                      const std::string &spec, bool source_error = false) {
+  register_plugin();
   const std::string caps = cftest::caps_string(format, kWidth, kHeight);
   const std::string description = "appsrc name=src format=time caps=\"" + caps + "\" ! " +
       element.name + " name=filter backend=cuda frames-in-flight=" +
@@ -332,7 +332,7 @@ bool run_fault(const Element &element, guint frames_in_flight, const Fault &faul
   Outcome outcome = run_pipeline(element, "", fault.output_caps, frames_in_flight,
                                  fault.format, fault.frames,
                                  fault.spec, fault.expect == Expect::Error);
-  const bool injected = live_resources()(CfCudaResource::InjectedFaults) > 0;
+  const bool injected = cf_live_cuda_resources(CfCudaResource::InjectedFaults) > 0;
   if (fault.expect == Expect::PinnedError && !injected) {
     if (outcome.first)
       gst_message_unref(outcome.first);

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Frames in equal frames out. For every element and every frames-in-flight depth,
 // the buffers that leave an element are those that came in (count, order,
 // timestamps, caps, contents), and serialized events keep their place among them,

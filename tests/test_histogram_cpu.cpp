@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // The CPU histogram backend against the reference, its results independent of the
 // thread count, samples at any alignment, P010 samples against their values, and its
 // refusal of invalid calls.

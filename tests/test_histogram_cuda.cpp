@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // The CUDA histogram kernel against the reference, on the same matrix as the CPU
 // backend; P010 samples against their values; frames queued back to back on one
 // workspace; refusal of invalid calls.

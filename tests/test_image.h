@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Test images in host memory with a cf::Plane view: any pixel stride and row padding,
 // every byte that is not a sample filled with a known pattern, so that tests see a
 // backend writing anywhere but its samples. Samples of a format with padding bits

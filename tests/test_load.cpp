@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Load: eight pipelines appsrc ! cudamedian ! cudagauss ! cudahist ! appsink, each
 // with its own format, size and properties, first one at a time, then all eight at
 // once, each in its own threads. Together they must give what each gave alone: the

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // The CUDA median kernels against the reference, on the same matrix as the CPU
 // backend, P010 samples against their values, and refusal of invalid calls. Skipped,
 // by name, where no CUDA device is usable.

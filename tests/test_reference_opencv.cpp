@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // The scalar references against OpenCV: the functions every backend is held to are
 // the median, the Gaussian and the histogram everyone else computes, borders included.
 // For P010 samples, those of the 10-bit values (OpenCV filters the values alone), and

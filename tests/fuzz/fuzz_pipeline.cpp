@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Fuzz target: the input bytes are a small program run on
 //   appsrc ! ELEMENT [! ELEMENT [! ELEMENT]] ! appsink
 // with elements among cudamedian, cudagauss and cudahist on the CPU backend, mostly

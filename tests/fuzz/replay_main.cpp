@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // Runs inputs through the fuzz target once each, without libFuzzer: the kept
 // corpus as a regression test (meson test fuzz_corpus), or one reproducer.
 //   fuzz-replay PATH...   every file of each folder PATH (sorted), or file PATH

@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 # Fuzzes the elements for a fixed time: configures build-fuzz/ beside build/ with
 # clang and -Dfuzzing=true, builds only the fuzz target, and runs it under
 # libFuzzer, seeded with the kept corpus (tests/fuzz/corpus/).

@@ -1,4 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 # exe_wrapper of the asan test setup (tests/meson.build): runs the test's command.
 # A program that was not built with AddressSanitizer (Debian's python3 running
 # examples/hist-messages.py) gets the ASan runtime ($1) preloaded, so that it can

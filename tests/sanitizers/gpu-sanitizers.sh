@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 # The gpu test suite under NVIDIA's compute-sanitizer, on a GPU host: every test of
 # meson's gpu suite in BUILD_DIR (or only the TESTs named) under each tool, memcheck
 # (with leak checking), racecheck, initcheck and synccheck, with the environment meson

@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
 # Every test suite but gpu under AddressSanitizer and LeakSanitizer, as CI runs it
 # (.ci/run, after the normal suite): configures BUILD_DIR (default build-asan/ beside
 # build/) with gcc and -Db_sanitize=address, builds it and runs
