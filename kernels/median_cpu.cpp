@@ -1,15 +1,172 @@
-// CPU backend of the median filter: a two-level histogram of the window slides along
-// each row, so a step costs 2 * window sample updates plus two short bin walks
-// instead of a sort of window * window samples.
+// CPU backend of the median filter. Windows up to 7x7 run a selection network on
+// vectors (median_network.h): every window column is sorted once per output row, then
+// each pair of neighbouring windows merges its sorted columns, many pixels per
+// instruction, as many as the target's vectors hold (Highway, chosen at run time).
+// Larger windows slide a two-level histogram of the window along each row, so a step
+// costs 2 * window sample updates plus two short bin walks instead of a sort of
+// window * window samples.
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "median_cpu.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/aligned_allocator.h>
+#include <hwy/highway.h>
+
 #include "cpu_parallel.h"
+#include "cpu_rows-inl.h"
 #include "cpu_samples.h"
 #include "median.h"
+#include "median_network.h"
 
+#ifndef CF_MEDIAN_NETWORKS_DEFINED
+#define CF_MEDIAN_NETWORKS_DEFINED
+namespace cf::median_network {
+template <int kWindow>
+inline constexpr Network kPairNetwork = make_pair_network(kWindow);
+template <int kWindow>
+inline constexpr ColumnSort kColumnSort = make_column_sort(kWindow);
+}  // namespace cf::median_network
+#endif
+
+HWY_BEFORE_NAMESPACE();
 namespace cf {
+namespace HWY_NAMESPACE {
+namespace {
+
+namespace net = median_network;
+
+template <net::OpKind kKind, int kA, int kB, class V>
+HWY_INLINE void apply_op(V *wires) {
+  if constexpr (kKind == net::OpKind::Copy) {
+    wires[kB] = wires[kA];
+  } else if constexpr (kKind == net::OpKind::MinMax) {
+    const V a = wires[kA];
+    wires[kA] = hn::Min(a, wires[kB]);
+    wires[kB] = hn::Max(a, wires[kB]);
+  } else if constexpr (kKind == net::OpKind::MinOnly) {
+    wires[kA] = hn::Min(wires[kA], wires[kB]);
+  } else {
+    wires[kB] = hn::Max(wires[kA], wires[kB]);
+  }
+}
+
+// The ops as template arguments: every wire index a constant, so the wires live in
+// registers rather than in the array.
+template <const auto &kNet, class V, size_t... kI>
+HWY_INLINE void apply_ops(V *wires, std::index_sequence<kI...>) {
+  (apply_op<kNet.ops[kI].kind, kNet.ops[kI].a, kNet.ops[kI].b>(wires), ...);
+}
+
+// Rows [y_begin, y_end) of a window of kWindow x kWindow. Lane j of a vector works on
+// the pair of outputs 2j and 2j + 1, whose windows span padded columns 2j .. 2j +
+// kWindow: the sorted columns are kept split into even and odd ones so that each of
+// the kWindow + 1 columns is one contiguous load.
+template <typename T, int kWindow>
+void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  constexpr int kRadius = kWindow / 2;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const int width = job.src.width;
+  const int pairs = (width + 1) / 2;
+  // Columns of each half (even, odd): every pair block and the last block's window,
+  // in whole vectors, so that every half starts aligned.
+  const int half_columns = (pairs + kWindow + 2 * lanes - 1) / lanes * lanes;
+  const size_t row_length = 2 * static_cast<size_t>(half_columns);
+
+  // The last kWindow source rows read, each in slot row % kWindow: the rows a window
+  // reaches (border rows included) lie within kWindow consecutive rows.
+  auto rows = hwy::AllocateAligned<T>(kWindow * row_length);
+  std::fill(rows.get(), rows.get() + kWindow * row_length, T{0});
+  int slot_row[kWindow];
+  std::fill(slot_row, slot_row + kWindow, -1);
+  auto constant_row = hwy::AllocateAligned<T>(row_length);
+  std::fill(constant_row.get(), constant_row.get() + row_length, static_cast<T>(job.constant));
+  // sorted[(half * kWindow + k) * half_columns + j]: rank k of column 2j + half.
+  auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(half_columns));
+  auto out = hwy::AllocateAligned<T>(row_length);
+  const auto sorted_at = [&](int half, int rank) {
+    return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(half_columns);
+  };
+
+  for (int y = y_begin; y < y_end; ++y) {
+    const T *window_rows[kWindow];
+    for (int i = 0; i < kWindow; ++i) {
+      const int row = border_index(y + i - kRadius, job.src.height, job.border_mode);
+      if (row < 0) {
+        window_rows[i] = constant_row.get();
+        continue;
+      }
+      T *slot = rows.get() + (row % kWindow) * row_length;
+      if (slot_row[row % kWindow] != row) {
+        load_padded_row(job, row, slot);
+        slot_row[row % kWindow] = row;
+      }
+      window_rows[i] = slot;
+    }
+
+    for (int j = 0; j < half_columns; j += lanes) {
+      V even[kWindow], odd[kWindow];
+      for (int i = 0; i < kWindow; ++i)
+        hn::LoadInterleaved2(d, window_rows[i] + 2 * j, even[i], odd[i]);
+      apply_ops<net::kColumnSort<kWindow>>(even, std::make_index_sequence<net::kColumnSort<kWindow>.count>());
+      apply_ops<net::kColumnSort<kWindow>>(odd, std::make_index_sequence<net::kColumnSort<kWindow>.count>());
+      for (int k = 0; k < kWindow; ++k) {
+        hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
+        hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
+      }
+    }
+
+    for (int j = 0; j < pairs; j += lanes) {
+      V wires[net::kPairNetwork<kWindow>.wires];
+      for (int c = 0; c <= kWindow; ++c)
+        for (int k = 0; k < kWindow; ++k)
+          wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
+      apply_ops<net::kPairNetwork<kWindow>>(wires, std::make_index_sequence<net::kPairNetwork<kWindow>.count>());
+      hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first], wires[net::kPairNetwork<kWindow>.second], d, out.get() + 2 * j);
+    }
+    store_values(out.get(), width, job.dst.data + y * job.dst.row_pitch, job.dst.pixel_stride,
+                 job.padding_bits);
+  }
+}
+
+template <typename T>
+void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
+  switch (2 * job.radius_x + 1) {
+  case 3:
+    return median_network_rows<T, 3>(job, y_begin, y_end);
+  case 5:
+    return median_network_rows<T, 5>(job, y_begin, y_end);
+  default:
+    static_assert(net::kMaxNetworkWindow == 7, "a case per network window");
+    return median_network_rows<T, 7>(job, y_begin, y_end);
+  }
+}
+
+}  // namespace
+
+void MedianNetworkRows8(const RowFilterJob &job, int y_begin, int y_end) {
+  median_network_rows<uint8_t>(job, y_begin, y_end);
+}
+
+void MedianNetworkRows16(const RowFilterJob &job, int y_begin, int y_end) {
+  median_network_rows<uint16_t>(job, y_begin, y_end);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace cf
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace cf {
+HWY_EXPORT(MedianNetworkRows8);
+HWY_EXPORT(MedianNetworkRows16);
+
 namespace {
 
 // Counts of the window's samples at two resolutions: the coarse bins (a value's top
@@ -108,7 +265,7 @@ void median_rows(const Plane &src, const Plane &dst, SampleFormat format,
 }
 
 template <typename Sample>
-void median_plane(const Plane &src, const Plane &dst, SampleFormat format,
+void median_histogram_plane(const Plane &src, const Plane &dst, SampleFormat format,
                   const MedianParams &params, int threads) {
   const int radius = params.window / 2;
   std::vector<ptrdiff_t> column_offsets(src.width + params.window - 1);
@@ -125,17 +282,41 @@ void median_plane(const Plane &src, const Plane &dst, SampleFormat format,
   });
 }
 
+// Windows up to net::kMaxNetworkWindow: the selection networks.
+void median_network_plane(const Plane &src, const Plane &dst, SampleFormat format,
+                          const MedianParams &params, int threads) {
+  const int radius = params.window / 2;
+  const RowFilterJob job{src,
+                         dst,
+                         format.padding_bits,
+                         params.border.mode,
+                         sample_value(format, border_sample(params.border, format)),
+                         radius,
+                         radius};
+  // Per pixel: a column sort and about half a pair network, on whole vectors.
+  const long work_per_row = static_cast<long>(src.width) * params.window * params.window;
+  parallel_ranges(src.height, threads, work_per_row, [&](int begin, int end) {
+    if (format.depth == SampleDepth::U8)
+      HWY_DYNAMIC_DISPATCH(MedianNetworkRows8)(job, begin, end);
+    else
+      HWY_DYNAMIC_DISPATCH(MedianNetworkRows16)(job, begin, end);
+  });
+}
+
 }  // namespace
 
 cudaError_t median_cpu(const Plane &src, const Plane &dst, SampleFormat format,
                        const MedianParams &params, int threads) {
   if (!is_valid(params, src, dst, format))
     return cudaErrorInvalidValue;
-  if (format.depth == SampleDepth::U8)
-    median_plane<uint8_t>(src, dst, format, params, threads);
+  if (params.window <= median_network::kMaxNetworkWindow)
+    median_network_plane(src, dst, format, params, threads);
+  else if (format.depth == SampleDepth::U8)
+    median_histogram_plane<uint8_t>(src, dst, format, params, threads);
   else
-    median_plane<uint16_t>(src, dst, format, params, threads);
+    median_histogram_plane<uint16_t>(src, dst, format, params, threads);
   return cudaSuccess;
 }
 
 }  // namespace cf
+#endif  // HWY_ONCE
