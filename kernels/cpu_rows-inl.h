@@ -86,9 +86,19 @@ void store_values(const T *HWY_RESTRICT in, int count, uint8_t *row, int pixel_s
     for (; x + lanes <= count; x += lanes)
       hn::StoreU(hn::ShiftLeftSame(hn::LoadU(d, in + x), padding_bits), d, out + x);
   }
-  for (; x < count; ++x)
-    store_sample(row + x * static_cast<ptrdiff_t>(pixel_stride),
-                 static_cast<T>(in[x] << padding_bits));
+  // Interleaved samples one by one: a vector store would write the other components'
+  // bytes too.
+  uint8_t *sample = row + x * static_cast<ptrdiff_t>(pixel_stride);
+  if (padding_bits == 0) {
+    for (; x + 4 <= count; x += 4, sample += 4 * static_cast<ptrdiff_t>(pixel_stride)) {
+      store_sample(sample, in[x]);
+      store_sample(sample + pixel_stride, in[x + 1]);
+      store_sample(sample + 2 * pixel_stride, in[x + 2]);
+      store_sample(sample + 3 * pixel_stride, in[x + 3]);
+    }
+  }
+  for (; x < count; ++x, sample += pixel_stride)
+    store_sample(sample, static_cast<T>(in[x] << padding_bits));
 }
 
 // Source row `y` (border_index's result, >= 0) as values with job.radius_x border
