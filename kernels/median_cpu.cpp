@@ -2,9 +2,10 @@
 // vectors (median_network.h): every window column is sorted once per output row, then
 // each pair of neighbouring windows merges its sorted columns, many pixels per
 // instruction, as many as the target's vectors hold (Highway, chosen at run time).
-// Larger windows slide a two-level histogram of the window along each row, so a step
-// costs 2 * window sample updates plus two short bin walks instead of a sort of
-// window * window samples.
+// Larger windows count: 8-bit samples in column histograms (Perreault and Hebert,
+// vector steps), 16-bit samples in a two-level histogram of the window slid along
+// each row, so a step costs 2 * window sample updates plus two short bin walks
+// instead of a sort of window * window samples.
 #include <algorithm>
 #include <limits>
 #include <utility>
@@ -148,7 +149,138 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   }
 }
 
+// 8-bit windows wider than the networks: Perreault and Hebert's constant-time median.
+// Every image column keeps a histogram of its window's rows, coarse (16 bins of 16
+// values, one 16-lane vector) and fine (256 bins); moving down a row updates each
+// column by one sample out and one in. Along a row the window's coarse histogram
+// gains the entering column's and loses the leaving one's (one vector each), the
+// coarse bin holding the median is found, and only that bin's 16 fine counts are
+// brought up to date: from the columns that moved since it was last used, or summed
+// afresh where that is more than a window ago.
+class ColumnHistograms {
+public:
+  static constexpr int kCoarse = 16;  // bins of 16 values; 16 values per fine segment
+  using D = hn::CappedTag<uint16_t, kCoarse>;
+
+  explicit ColumnHistograms(int columns)
+      : coarse_(hwy::AllocateAligned<uint16_t>(columns * kCoarse)),
+        fine_(hwy::AllocateAligned<uint16_t>(columns * 256)) {
+    std::fill(coarse_.get(), coarse_.get() + columns * kCoarse, uint16_t{0});
+    std::fill(fine_.get(), fine_.get() + columns * 256, uint16_t{0});
+  }
+
+  void change(int column, uint8_t value, int delta) {
+    coarse_[column * kCoarse + (value >> 4)] += delta;
+    fine_[column * 256 + value] += delta;
+  }
+  const uint16_t *coarse(int column) const { return coarse_.get() + column * kCoarse; }
+  const uint16_t *fine(int column, int bin) const { return fine_.get() + column * 256 + bin * 16; }
+
+private:
+  hwy::AlignedFreeUniquePtr<uint16_t[]> coarse_;
+  hwy::AlignedFreeUniquePtr<uint16_t[]> fine_;
+};
+
+// window += histogram of `in` - histogram of `out`, 16 counts.
+HWY_INLINE void slide(uint16_t *HWY_RESTRICT window, const uint16_t *in, const uint16_t *out) {
+  const ColumnHistograms::D d;
+  for (int k = 0; k < 16; k += static_cast<int>(hn::Lanes(d)))
+    hn::Store(hn::Sub(hn::Add(hn::Load(d, window + k), hn::Load(d, in + k)), hn::Load(d, out + k)),
+              d, window + k);
+}
+
+// Rows [y_begin, y_end), in strips of columns whose histograms stay in cache (all of
+// a 4K row's would not: every step would miss it twice).
+void median_histogram_rows_8bit(const RowFilterJob &job, int window, int y_begin, int y_end) {
+  constexpr int kStripWidth = 256;
+  const ColumnHistograms::D d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const int width = job.src.width;
+  const int radius = window / 2;
+  const int median_rank = (window * window - 1) / 2;
+  const auto constant = static_cast<uint8_t>(job.constant);
+  // column_of[j]: the image column padded column j stands for, or -1 (the constant).
+  std::vector<int> column_of(width + 2 * radius);
+  for (int j = 0; j < static_cast<int>(column_of.size()); ++j)
+    column_of[j] = border_index(j - radius, width, job.border_mode);
+  auto values = hwy::AllocateAligned<uint8_t>(width);
+  auto out = hwy::AllocateAligned<uint8_t>(kStripWidth);
+  alignas(64) uint16_t coarse[16];
+  alignas(64) uint16_t fine[16][16];
+  int fine_x[16];  // the window position each fine segment was counted for
+
+  for (int x_begin = 0; x_begin < width; x_begin += kStripWidth) {
+    const int x_end = std::min(width, x_begin + kStripWidth);
+    // Histogram i: padded column x_begin + i. The image columns they stand for.
+    const int columns = x_end - x_begin + window - 1;
+    const int *strip_column = column_of.data() + x_begin;
+    int first = width, last = -1;
+    for (int i = 0; i < columns; ++i)
+      if (strip_column[i] >= 0) {
+        first = std::min(first, strip_column[i]);
+        last = std::max(last, strip_column[i]);
+      }
+    ColumnHistograms histograms(columns);
+    // Adds (+1) or removes (-1) source row `row` (border_index's result) in every column.
+    const auto change_row = [&](int row, int delta) {
+      if (row >= 0 && last >= first)
+        load_values(job.src.data + row * job.src.row_pitch + first * ptrdiff_t{job.src.pixel_stride},
+                    last - first + 1, job.src.pixel_stride, 0, values.get());
+      for (int i = 0; i < columns; ++i)
+        histograms.change(i, row < 0 || strip_column[i] < 0 ? constant
+                                                            : values[strip_column[i] - first],
+                          delta);
+    };
+    for (int i = -radius; i <= radius; ++i)
+      change_row(border_index(y_begin + i, job.src.height, job.border_mode), +1);
+
+    for (int y = y_begin; y < y_end; ++y) {
+      if (y > y_begin) {
+        change_row(border_index(y - 1 - radius, job.src.height, job.border_mode), -1);
+        change_row(border_index(y + radius, job.src.height, job.border_mode), +1);
+      }
+      std::fill(coarse, coarse + 16, uint16_t{0});
+      for (int i = 0; i < window; ++i)
+        for (int k = 0; k < 16; k += lanes)
+          hn::Store(hn::Add(hn::Load(d, coarse + k), hn::Load(d, histograms.coarse(i) + k)), d,
+                    coarse + k);
+      std::fill(fine_x, fine_x + 16, -window);
+      for (int x = 0; x < x_end - x_begin; ++x) {
+        if (x > 0)
+          slide(coarse, histograms.coarse(x + window - 1), histograms.coarse(x - 1));
+        int below = 0;
+        int bin = 0;
+        while (below + coarse[bin] <= median_rank)
+          below += coarse[bin++];
+        uint16_t *segment = fine[bin];
+        if (x - fine_x[bin] >= window) {
+          std::fill(segment, segment + 16, uint16_t{0});
+          for (int i = x; i < x + window; ++i)
+            for (int k = 0; k < 16; k += lanes)
+              hn::Store(hn::Add(hn::Load(d, segment + k), hn::Load(d, histograms.fine(i, bin) + k)),
+                        d, segment + k);
+        } else {
+          for (int t = fine_x[bin] + 1; t <= x; ++t)
+            slide(segment, histograms.fine(t + window - 1, bin), histograms.fine(t - 1, bin));
+        }
+        fine_x[bin] = x;
+        int value = 0;
+        while (below + segment[value] <= median_rank)
+          below += segment[value++];
+        out[x] = static_cast<uint8_t>(bin * 16 + value);
+      }
+      store_values(out.get(), x_end - x_begin,
+                   job.dst.data + y * job.dst.row_pitch + x_begin * ptrdiff_t{job.dst.pixel_stride},
+                   job.dst.pixel_stride, 0);
+    }
+  }
+}
+
 }  // namespace
+
+void MedianHistogramRows8(const RowFilterJob &job, int y_begin, int y_end) {
+  median_histogram_rows_8bit(job, 2 * job.radius_x + 1, y_begin, y_end);
+}
 
 void MedianNetworkRows8(const RowFilterJob &job, int y_begin, int y_end) {
   median_network_rows<uint8_t>(job, y_begin, y_end);
@@ -166,6 +298,7 @@ HWY_AFTER_NAMESPACE();
 namespace cf {
 HWY_EXPORT(MedianNetworkRows8);
 HWY_EXPORT(MedianNetworkRows16);
+HWY_EXPORT(MedianHistogramRows8);
 
 namespace {
 
@@ -176,7 +309,7 @@ template <typename Sample>
 class WindowHistogram {
 public:
   static constexpr int kValueBits = 8 * sizeof(Sample);
-  // 8-bit: 16 coarse bins of 16 values; 16-bit: 256 coarse bins of 256 values.
+  // 16-bit: 256 coarse bins of 256 values (8-bit samples use ColumnHistograms).
   static constexpr int kCoarseShift = kValueBits / 2;
   static constexpr int kCoarseBins = 1 << (kValueBits - kCoarseShift);
 
@@ -322,6 +455,19 @@ void median_network_planes(const std::vector<MedianPlane> &planes, int threads) 
   });
 }
 
+// 8-bit planes of wider windows: column histograms (MedianHistogramRows8).
+void median_column_histograms_plane(const MedianPlane &plane, int threads) {
+  const int radius = plane.params.window / 2;
+  const RowFilterJob job{plane.src, plane.dst, 0, plane.params.border.mode,
+                         border_sample(plane.params.border, plane.format), radius, radius};
+  // Per pixel: a few vector steps and two walks of up to 16 bins; per band, the
+  // column histograms of its first window.
+  const long work_per_row = static_cast<long>(plane.src.width) * (64 + plane.params.window);
+  parallel_ranges(plane.src.height, threads, work_per_row, [&](int begin, int end) {
+    HWY_DYNAMIC_DISPATCH(MedianHistogramRows8)(job, begin, end);
+  });
+}
+
 }  // namespace
 
 cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
@@ -333,7 +479,7 @@ cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
     if (plane.params.window <= median_network::kMaxNetworkWindow)
       network_planes.push_back(plane);
     else if (plane.format.depth == SampleDepth::U8)
-      median_histogram_plane<uint8_t>(plane.src, plane.dst, plane.format, plane.params, threads);
+      median_column_histograms_plane(plane, threads);
     else
       median_histogram_plane<uint16_t>(plane.src, plane.dst, plane.format, plane.params, threads);
   }

@@ -3,10 +3,10 @@
 //
 // The CPU backends' vector code where it has edges of its own, against the scalar
 // references: widths around every target's vector length and twice it (the median
-// works on pairs of columns), one-pixel and one-row images, samples 2, 3 and 4 apart
-// (split with interleaved vector loads) and 5 apart (not), padded rows, samples at odd
-// addresses, every border mode; and the median's selection networks on every input
-// that decides them.
+// works on pairs of columns) and around the median's strips of 256 columns, one-pixel
+// and one-row images, samples 2, 3 and 4 apart (split with interleaved vector loads)
+// and 5 apart (not), padded rows, samples at odd addresses, every border mode; and the
+// median's selection networks on every input that decides them.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -118,7 +118,8 @@ void run_edge_cases(const char *what, int variants,
 }  // namespace
 
 GST_START_TEST(test_median_edges) {
-  constexpr int kWindows[] = {3, 5, 7};
+  // The networks, and 8-bit column histograms in strips of 256 columns.
+  constexpr int kWindows[] = {3, 5, 7, 9, 15};
   run_edge_cases("median edge", std::size(kWindows),
                  [&](int width, int height, cf::SampleFormat format, const cf::Border &border,
                      int variant, const EdgeLayout &layout,
