@@ -41,6 +41,10 @@ namespace cf {
 namespace HWY_NAMESPACE {
 namespace {
 
+// Vectors a pass works on at once: four independent sums hide the multiplies
+// latency, and each tap is broadcast once for all four.
+constexpr int kBlock = 4;
+
 // Unsharp masking of one vector of 32-bit values, as gauss.h says.
 template <class DI32, class VI32 = hn::Vec<DI32>>
 HWY_INLINE VI32 unsharp(DI32 di32, const GaussParams &params, uint32_t max_value,
@@ -67,23 +71,31 @@ struct Sums8 {
 
   static int lanes() { return static_cast<int>(hn::Lanes(D())); }
 
-  // sums[0][x] = sum_j taps[j] * padded[x + j], x < count rounded up to whole vectors.
+  // sums[0][x] = sum_j taps[j] * padded[x + j], x < count rounded up to kBlock vectors.
   static void horizontal(const std::vector<int32_t> &taps, const Sample *padded, int count,
                          Sum *const *sums) {
     const D d;
     const hn::Rebind<Sample, D> d_in;
     const int radius = static_cast<int>(taps.size()) / 2;
+    const int lanes = Sums8::lanes();
     const auto load = [&](const Sample *p) { return hn::PromoteTo(d, hn::LoadU(d_in, p)); };
-    for (int x = 0; x < count; x += lanes()) {
+    for (int x = 0; x < count; x += kBlock * lanes) {
       const Sample *in = padded + x;
-      auto sum = hn::Mul(load(in + radius), hn::Set(d, static_cast<Sum>(taps[radius])));
+      hn::Vec<D> sum[kBlock];
+      const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
+      for (int b = 0; b < kBlock; ++b)
+        sum[b] = hn::Mul(load(in + b * lanes + radius), centre);
       for (int j = 0; j < radius; ++j) {
         if (taps[j] == 0)
           continue;  // the tails of long kernels of small sigma
-        sum = hn::Add(sum, hn::Mul(hn::Add(load(in + j), load(in + 2 * radius - j)),
-                                   hn::Set(d, static_cast<Sum>(taps[j]))));
+        const auto tap = hn::Set(d, static_cast<Sum>(taps[j]));
+        for (int b = 0; b < kBlock; ++b)
+          sum[b] = hn::Add(sum[b], hn::Mul(hn::Add(load(in + b * lanes + j),
+                                                   load(in + b * lanes + 2 * radius - j)),
+                                           tap));
       }
-      hn::Store(sum, d, sums[0] + x);
+      for (int b = 0; b < kBlock; ++b)
+        hn::Store(sum[b], d, sums[0] + x + b * lanes);
     }
   }
 
@@ -100,22 +112,31 @@ struct Sums8 {
     const hn::Rebind<Sample, D> d_out;
     const std::vector<int32_t> &taps = job.params.taps_y;
     const int radius = static_cast<int>(taps.size()) / 2;
+    const int lanes = Sums8::lanes();
     const auto half = hn::Set(d, Sum{1} << (2 * kBits - 1));
-    for (int x = 0; x < count; x += lanes()) {
-      auto sum = hn::Mul(hn::Load(d, rows[radius][0] + x),
-                         hn::Set(d, static_cast<Sum>(taps[radius])));
+    for (int x = 0; x < count; x += kBlock * lanes) {
+      hn::Vec<D> sum[kBlock];
+      const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
+      for (int b = 0; b < kBlock; ++b)
+        sum[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
       for (int i = 0; i < radius; ++i) {
         if (taps[i] == 0)
           continue;
-        sum = hn::Add(sum, hn::Mul(hn::Add(hn::Load(d, rows[i][0] + x),
-                                           hn::Load(d, rows[2 * radius - i][0] + x)),
-                                   hn::Set(d, static_cast<Sum>(taps[i]))));
+        const auto tap = hn::Set(d, static_cast<Sum>(taps[i]));
+        const Sum *top = rows[i][0] + x;
+        const Sum *bottom = rows[2 * radius - i][0] + x;
+        for (int b = 0; b < kBlock; ++b)
+          sum[b] = hn::Add(sum[b], hn::Mul(hn::Add(hn::Load(d, top + b * lanes),
+                                                   hn::Load(d, bottom + b * lanes)),
+                                           tap));
       }
-      auto value = hn::BitCast(di32, hn::ShiftRight<2 * kBits>(hn::Add(sum, half)));
-      if (job.params.mode == GaussMode::Unsharp)
-        value = unsharp(di32, job.params, job.max_value,
-                        hn::PromoteTo(di32, hn::LoadU(d_out, original + x)), value);
-      hn::StoreU(hn::DemoteTo(d_out, value), d_out, out + x);
+      for (int b = 0; b < kBlock; ++b) {
+        auto value = hn::BitCast(di32, hn::ShiftRight<2 * kBits>(hn::Add(sum[b], half)));
+        if (job.params.mode == GaussMode::Unsharp)
+          value = unsharp(di32, job.params, job.max_value,
+                          hn::PromoteTo(di32, hn::LoadU(d_out, original + x + b * lanes)), value);
+        hn::StoreU(hn::DemoteTo(d_out, value), d_out, out + x + b * lanes);
+      }
     }
   }
 };
@@ -148,19 +169,28 @@ struct Sums16 {
                          Sum *const *sums) {
     const D d;
     const int radius = static_cast<int>(taps.size()) / 2;
-    for (int x = 0; x < count; x += lanes()) {
+    const int lanes = Sums16::lanes();
+    for (int x = 0; x < count; x += kBlock * lanes) {
       const Sample *in = padded + x;
-      auto sum = hn::Mul(load(in + radius), hn::Set(d, double{1} * taps[radius]));
+      hn::Vec<D> sum[kBlock];
+      const auto centre = hn::Set(d, double{1} * taps[radius]);
+      for (int b = 0; b < kBlock; ++b)
+        sum[b] = hn::Mul(load(in + b * lanes + radius), centre);
       for (int j = 0; j < radius; ++j) {
         if (taps[j] == 0)
           continue;
-        sum = hn::MulAdd(hn::Add(load(in + j), load(in + 2 * radius - j)), hn::Set(d, double{1} * taps[j]),
-                         sum);
+        const auto tap = hn::Set(d, double{1} * taps[j]);
+        for (int b = 0; b < kBlock; ++b)
+          sum[b] = hn::MulAdd(
+              hn::Add(load(in + b * lanes + j), load(in + b * lanes + 2 * radius - j)), tap,
+              sum[b]);
       }
-      hn::Vec<D> hi, lo;
-      split(sum, hi, lo);
-      hn::Store(hi, d, sums[0] + x);
-      hn::Store(lo, d, sums[1] + x);
+      for (int b = 0; b < kBlock; ++b) {
+        hn::Vec<D> hi, lo;
+        split(sum[b], hi, lo);
+        hn::Store(hi, d, sums[0] + x + b * lanes);
+        hn::Store(lo, d, sums[1] + x + b * lanes);
+      }
     }
   }
 
@@ -176,35 +206,47 @@ struct Sums16 {
     const hn::Rebind<Sample, D> d_out;
     const std::vector<int32_t> &taps = job.params.taps_y;
     const int radius = static_cast<int>(taps.size()) / 2;
-    for (int x = 0; x < count; x += lanes()) {
-      const auto tap = hn::Set(d, double{1} * taps[radius]);
-      auto hi_sum = hn::Mul(hn::Load(d, rows[radius][0] + x), tap);
-      auto lo_sum = hn::Mul(hn::Load(d, rows[radius][1] + x), tap);
+    const int lanes = Sums16::lanes();
+    for (int x = 0; x < count; x += kBlock * lanes) {
+      hn::Vec<D> hi_sums[kBlock], lo_sums[kBlock];
+      const auto centre = hn::Set(d, double{1} * taps[radius]);
+      for (int b = 0; b < kBlock; ++b) {
+        hi_sums[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
+        lo_sums[b] = hn::Mul(hn::Load(d, rows[radius][1] + x + b * lanes), centre);
+      }
       for (int i = 0; i < radius; ++i) {
         if (taps[i] == 0)
           continue;
-        const auto tap_i = hn::Set(d, double{1} * taps[i]);
+        const auto tap = hn::Set(d, double{1} * taps[i]);
         const Sum *const *top = rows[i];
         const Sum *const *bottom = rows[2 * radius - i];
-        hi_sum = hn::MulAdd(hn::Add(hn::Load(d, top[0] + x), hn::Load(d, bottom[0] + x)), tap_i,
-                            hi_sum);
-        lo_sum = hn::MulAdd(hn::Add(hn::Load(d, top[1] + x), hn::Load(d, bottom[1] + x)), tap_i,
-                            lo_sum);
+        for (int b = 0; b < kBlock; ++b) {
+          const int at = x + b * lanes;
+          hi_sums[b] = hn::MulAdd(hn::Add(hn::Load(d, top[0] + at), hn::Load(d, bottom[0] + at)),
+                                  tap, hi_sums[b]);
+          lo_sums[b] = hn::MulAdd(hn::Add(hn::Load(d, top[1] + at), hn::Load(d, bottom[1] + at)),
+                                  tap, lo_sums[b]);
+        }
       }
-      // The window sum is hi_sum * 2^B + lo_sum; with hi_sum = a * 2^B + b,
-      // (sum + 2^(2B-1)) >> 2B = a + floor((b * 2^B + lo_sum + 2^(2B-1)) / 2^2B), every
-      // term exact (below 2^42).
-      hn::Vec<D> a, b;
-      split(hi_sum, a, b);
-      const auto rest = hn::MulAdd(b, hn::Set(d, double{1 << kBits}),
-                                   hn::Add(lo_sum, hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
-      const auto blurred =
-          hn::Add(a, hn::Floor(hn::Mul(rest, hn::Set(d, 1.0 / double(uint64_t{1} << (2 * kBits))))));
-      auto value = hn::DemoteTo(di32, blurred);
-      if (job.params.mode == GaussMode::Unsharp)
-        value = unsharp(di32, job.params, job.max_value,
-                        hn::PromoteTo(di32, hn::LoadU(d_out, original + x)), value);
-      hn::StoreU(hn::DemoteTo(d_out, value), d_out, out + x);
+      for (int b = 0; b < kBlock; ++b) {
+        // The window sum is hi * 2^B + lo; with hi = q * 2^B + r,
+        // (sum + 2^(2B-1)) >> 2B = q + floor((r * 2^B + lo + 2^(2B-1)) / 2^2B), every
+        // term exact (below 2^42).
+        hn::Vec<D> quotient, remainder;
+        split(hi_sums[b], quotient, remainder);
+        const auto rest =
+            hn::MulAdd(remainder, hn::Set(d, double{1 << kBits}),
+                       hn::Add(lo_sums[b], hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
+        const auto blurred = hn::Add(
+            quotient,
+            hn::Floor(hn::Mul(rest, hn::Set(d, 1.0 / double(uint64_t{1} << (2 * kBits))))));
+        const int at = x + b * lanes;
+        auto value = hn::DemoteTo(di32, blurred);
+        if (job.params.mode == GaussMode::Unsharp)
+          value = unsharp(di32, job.params, job.max_value,
+                          hn::PromoteTo(di32, hn::LoadU(d_out, original + at)), value);
+        hn::StoreU(hn::DemoteTo(d_out, value), d_out, out + at);
+      }
     }
   }
 };
@@ -218,7 +260,7 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   const Plane &src = rows_job.src;
   const int lanes = Sums::lanes();
   const int width = src.width;
-  const int padded_width = (width + lanes - 1) / lanes * lanes;
+  const int padded_width = (width + kBlock * lanes - 1) / (kBlock * lanes) * (kBlock * lanes);
   const int taps_y = static_cast<int>(job.params.taps_y.size());
   const int radius_y = taps_y / 2;
 
