@@ -27,18 +27,32 @@ std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &regi
   std::mutex merge;
   const ptrdiff_t stride = src.pixel_stride;
   parallel_ranges(region.height, threads, region.width, [&](int begin, int end) {
+    // Copies in locals: the counters are uint32_t, which may alias what the lambda
+    // holds by reference, so those would be read again after every increment.
+    const int shift = padding_bits;
+    const ptrdiff_t step = stride;
+    const HistogramRegion area = region;
     std::vector<uint32_t> local(kTables * values, 0);
     uint32_t *tables[kTables];
     for (int t = 0; t < kTables; ++t)
       tables[t] = local.data() + t * values;
     for (int y = begin; y < end; ++y) {
-      const uint8_t *sample = src.data + (region.y + y) * src.row_pitch + region.x * stride;
+      const uint8_t *sample = src.data + (area.y + y) * src.row_pitch + area.x * step;
       int x = 0;
-      for (; x + kTables <= region.width; x += kTables)
-        for (int t = 0; t < kTables; ++t, sample += stride)
-          ++tables[t][load_sample<Sample>(sample) >> padding_bits];
-      for (; x < region.width; ++x, sample += stride)
-        ++tables[0][load_sample<Sample>(sample) >> padding_bits];
+      if constexpr (sizeof(Sample) == 1) {
+        // Packed 8-bit rows: eight samples per load (8-bit formats have no padding bits).
+        if (step == 1)
+          for (; x + 8 <= area.width; x += 8, sample += 8) {
+            const auto eight = load_sample<uint64_t>(sample);
+            for (int k = 0; k < 8; ++k)
+              ++tables[k % kTables][(eight >> (8 * k)) & 0xff];
+          }
+      }
+      for (; x + kTables <= area.width; x += kTables)
+        for (int t = 0; t < kTables; ++t, sample += step)
+          ++tables[t][load_sample<Sample>(sample) >> shift];
+      for (; x < area.width; ++x, sample += step)
+        ++tables[0][load_sample<Sample>(sample) >> shift];
     }
     const std::lock_guard<std::mutex> lock(merge);
     for (int t = 0; t < kTables; ++t)
