@@ -29,7 +29,7 @@ std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &regi
   parallel_ranges(region.height, threads, region.width, [&](int begin, int end) {
     // Copies in locals: the counters are uint32_t, which may alias what the lambda
     // holds by reference, so those would be read again after every increment.
-    const int shift = padding_bits;
+    const int shift = sizeof(Sample) == 1 ? 0 : padding_bits;  // 8-bit formats have none
     const ptrdiff_t step = stride;
     const HistogramRegion area = region;
     std::vector<uint32_t> local(kTables * values, 0);
