@@ -58,9 +58,21 @@ HWY_INLINE void apply_op(V *wires) {
 
 // The ops as template arguments: every wire index a constant, so the wires live in
 // registers rather than in the array.
-template <const auto &kNet, class V, size_t... kI>
-HWY_INLINE void apply_ops(V *wires, std::index_sequence<kI...>) {
-  (apply_op<kNet.ops[kI].kind, kNet.ops[kI].a, kNet.ops[kI].b>(wires), ...);
+template <const auto &kNet, size_t kFirst, class V, size_t... kI>
+HWY_INLINE void apply_op_run(V *wires, std::index_sequence<kI...>) {
+  (apply_op<kNet.ops[kFirst + kI].kind, kNet.ops[kFirst + kI].a, kNet.ops[kFirst + kI].b>(wires),
+   ...);
+}
+
+// In runs of at most 128: clang refuses fold expressions nested deeper than 256.
+template <const auto &kNet, size_t kFirst = 0, class V>
+HWY_INLINE void apply_ops(V *wires) {
+  constexpr size_t kLeft = static_cast<size_t>(kNet.count) - kFirst;
+  if constexpr (kLeft > 0) {
+    constexpr size_t kRun = kLeft < 128 ? kLeft : 128;
+    apply_op_run<kNet, kFirst>(wires, std::make_index_sequence<kRun>());
+    apply_ops<kNet, kFirst + kRun>(wires);
+  }
 }
 
 // Rows [y_begin, y_end) of a window of kWindow x kWindow. Lane j of a vector works on
@@ -115,8 +127,8 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
       V even[kWindow], odd[kWindow];
       for (int i = 0; i < kWindow; ++i)
         hn::LoadInterleaved2(d, window_rows[i] + 2 * j, even[i], odd[i]);
-      apply_ops<net::kColumnSort<kWindow>>(even, std::make_index_sequence<net::kColumnSort<kWindow>.count>());
-      apply_ops<net::kColumnSort<kWindow>>(odd, std::make_index_sequence<net::kColumnSort<kWindow>.count>());
+      apply_ops<net::kColumnSort<kWindow>>(even);
+      apply_ops<net::kColumnSort<kWindow>>(odd);
       for (int k = 0; k < kWindow; ++k) {
         hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
         hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
@@ -128,7 +140,7 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
       for (int c = 0; c <= kWindow; ++c)
         for (int k = 0; k < kWindow; ++k)
           wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
-      apply_ops<net::kPairNetwork<kWindow>>(wires, std::make_index_sequence<net::kPairNetwork<kWindow>.count>());
+      apply_ops<net::kPairNetwork<kWindow>>(wires);
       hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first], wires[net::kPairNetwork<kWindow>.second], d, out.get() + 2 * j);
     }
     store_values(out.get(), width, job.dst.data + y * job.dst.row_pitch, job.dst.pixel_stride,
