@@ -68,9 +68,21 @@ std::vector<std::string> split(const std::string &text) {
   return parts;
 }
 
+void usage() {
+  std::fprintf(stderr,
+               "usage: cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]\n"
+               "                 [--kernels median3,...,gauss1,...,hist] [--threads 1,all]\n"
+               "                 [--runs N] [--json FILE]\n"
+               "kernels: medianN (window N), gaussS (sigma S, automatic size), hist\n");
+}
+
 bool parse(int argc, char **argv, Options &options) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      usage();
+      return false;
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "cpu-bench: %s needs a value\n", arg.c_str());
       return false;
@@ -98,10 +110,7 @@ bool parse(int argc, char **argv, Options &options) {
     } else if (arg == "--json") {
       options.json = value;
     } else {
-      std::fprintf(stderr,
-                   "usage: cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]\n"
-                   "                 [--kernels median3,...,gauss1,...,hist] [--threads 1,all]\n"
-                   "                 [--runs N] [--json FILE]\n");
+      usage();
       return false;
     }
   }
