@@ -7,8 +7,8 @@
 // call so that both see the same machine; median of the runs, wall time per frame.
 // RGBA is filtered as the plugin does it: the median in one call for all four
 // components, Gauss and histogram one call per component; OpenCV's call takes the
-// 4-channel image (calcHist: one call per channel). Border: replicate for the median (medianBlur's only one),
-// reflect-101 for Gauss (GaussianBlur's default). Needs no GPU.
+// 4-channel image (calcHist: one call per channel). Border: replicate for the median
+// (medianBlur's only one), reflect-101 for Gauss (GaussianBlur's default). No GPU needed.
 //
 //   cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]
 //             [--kernels median3,median5,median7,median9,median15,gauss1,gauss2,gauss10,hist]

@@ -141,7 +141,8 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
         for (int k = 0; k < kWindow; ++k)
           wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
       apply_ops<net::kPairNetwork<kWindow>>(wires);
-      hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first], wires[net::kPairNetwork<kWindow>.second], d, out.get() + 2 * j);
+      hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first],
+                            wires[net::kPairNetwork<kWindow>.second], d, out.get() + 2 * j);
     }
     store_values(out.get(), width, job.dst.data + y * job.dst.row_pitch, job.dst.pixel_stride,
                  job.padding_bits);
@@ -236,7 +237,8 @@ void median_histogram_rows_8bit(const RowFilterJob &job, int window, int y_begin
     // Adds (+1) or removes (-1) source row `row` (border_index's result) in every column.
     const auto change_row = [&](int row, int delta) {
       if (row >= 0 && last >= first)
-        load_values(job.src.data + row * job.src.row_pitch + first * ptrdiff_t{job.src.pixel_stride},
+        load_values(job.src.data + row * job.src.row_pitch +
+                        first * ptrdiff_t{job.src.pixel_stride},
                     last - first + 1, job.src.pixel_stride, 0, values.get());
       for (int i = 0; i < columns; ++i)
         histograms.change(i, row < 0 || strip_column[i] < 0 ? constant
@@ -411,7 +413,7 @@ void median_rows(const Plane &src, const Plane &dst, SampleFormat format,
 
 template <typename Sample>
 void median_histogram_plane(const Plane &src, const Plane &dst, SampleFormat format,
-                  const MedianParams &params, int threads) {
+                            const MedianParams &params, int threads) {
   const int radius = params.window / 2;
   std::vector<ptrdiff_t> column_offsets(src.width + params.window - 1);
   for (int j = 0; j < static_cast<int>(column_offsets.size()); ++j) {

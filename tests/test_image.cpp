@@ -32,8 +32,8 @@ TestImage::TestImage(int width, int height, cf::SampleFormat format, int pixel_s
   for (size_t i = 0; i < storage_.size(); ++i)
     storage_[i] = filler_byte(i);
   const auto start = reinterpret_cast<uintptr_t>(storage_.data()) + kGuardBytes;
-  data_offset_ = kGuardBytes + static_cast<ptrdiff_t>((kVectorAlignment - start % kVectorAlignment) %
-                                                      kVectorAlignment) + misalignment;
+  const auto to_alignment = (kVectorAlignment - start % kVectorAlignment) % kVectorAlignment;
+  data_offset_ = kGuardBytes + static_cast<ptrdiff_t>(to_alignment) + misalignment;
   plane_.data = storage_.data() + data_offset_;
   fill_constant(*this, 0);
 }
