@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CPU backend of the Gaussian blur and unsharp mask, on vectors (Highway, the target
 // chosen at run time). Each thread takes a band of rows. A source row is read once
 // into a row of values with its border columns (cpu_rows-inl.h), its horizontal sums

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
 // CPU backend of the median filter. Windows up to 7x7 run a selection network on
 // vectors (median_network.h): every window column is sorted once per output row, then
 // each pair of neighbouring windows merges its sorted columns, many pixels per
