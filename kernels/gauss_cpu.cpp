@@ -1,178 +1,355 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CPU backend of the Gaussian blur and unsharp mask. Each thread takes a band of rows:
-// a horizontal pass over the source rows the band's windows reach, into a buffer of
-// unrounded sums, then a vertical pass over that buffer, then the one rounding
-// of gauss.h. Both passes add one tap's products to a whole row at a time; borders are
-// dealt with before, where a source row is gathered into a padded one and where a tap
-// of the vertical pass picks its row. Samples become values (plane.h) as they are
-// gathered, and values samples as they are stored: the sums are those of the values.
+// CPU backend of the Gaussian blur and unsharp mask, on vectors (Highway, the target
+// chosen at run time). Each thread takes a band of rows. A source row is read once
+// into a row of values with its border columns (cpu_rows-inl.h), its horizontal sums
+// go into a ring holding the last rows a window reaches, and each output row is the
+// vertical sum of the ring's rows, rounded once as gauss.h says, unsharp-masked and
+// stored. Mirrored taps are applied to the sum of their two inputs.
+//
+// Every sum is an exact integer, in one of two arithmetics:
+// - 8-bit samples: 32-bit lanes. Row sums reach 255 * 2^12, window sums 255 * 2^24.
+// - 16-bit samples: window sums reach 65535 * 2^40, beyond 32-bit lanes and beyond the
+//   vector units' multiplies. Doubles hold integers below 2^53 exactly: a row sum
+//   (< 2^36) is kept as hi * 2^20 + lo (hi < 2^16, lo < 2^20) and the window sums of
+//   both parts (< 2^36, < 2^40) are exact; the rounding is done on those parts.
 #include <algorithm>
-#include <cstdlib>
-#include <type_traits>
 #include <vector>
 
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "gauss_cpu.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/aligned_allocator.h>
+#include <hwy/highway.h>
+
 #include "cpu_parallel.h"
-#include "cpu_samples.h"
+#include "cpu_rows-inl.h"
 #include "gauss.h"
 
+#ifndef CF_GAUSS_JOB_DEFINED
+#define CF_GAUSS_JOB_DEFINED
 namespace cf {
+struct GaussJob {
+  RowFilterJob rows;
+  const GaussParams &params;
+  uint32_t max_value;  // of the format's values
+};
+}  // namespace cf
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace cf {
+namespace HWY_NAMESPACE {
 namespace {
 
-// floor(value / 256), negative values included (C++17 leaves >> of them to the compiler).
-int32_t floor_div_256(int32_t value) { return value >= 0 ? value / 256 : -((255 - value) / 256); }
+// Vectors a pass works on at once: four independent sums hide the multiplies
+// latency, and each tap is broadcast once for all four.
+constexpr int kBlock = 4;
 
-// Fixed per call: the geometry, the taps and where every window column and row lies.
-template <typename Sample>
-struct GaussJob {
-  // Sums of one row (sample * 2^B) and of the window (sample * 2^(2B)) fit 32 bits
-  // for 8-bit samples only (gauss_tap_bits).
-  using HorizontalSum = std::conditional_t<sizeof(Sample) == 1, uint32_t, uint64_t>;
-  using VerticalSum = HorizontalSum;
+// Unsharp masking of one vector of 32-bit values, as gauss.h says.
+template <class DI32, class VI32 = hn::Vec<DI32>>
+HWY_INLINE VI32 unsharp(DI32 di32, const GaussParams &params, uint32_t max_value,
+                        VI32 source, VI32 blurred) {
+  const VI32 detail = hn::Sub(source, blurred);
+  // floor((amount_q8 * detail + 128) / 256): >> of a signed lane is arithmetic.
+  const VI32 sharpened = hn::Add(
+      source, hn::ShiftRight<8>(hn::Add(hn::Mul(hn::Set(di32, params.amount_q8), detail),
+                                        hn::Set(di32, 128))));
+  const VI32 clamped = hn::Min(hn::Max(sharpened, hn::Zero(di32)),
+                               hn::Set(di32, static_cast<int32_t>(max_value)));
+  const auto below_threshold =
+      hn::Lt(hn::Abs(detail), hn::Set(di32, static_cast<int32_t>(params.threshold)));
+  return hn::IfThenElse(below_threshold, source, clamped);
+}
 
-  const Plane &src;
-  const Plane &dst;
-  const GaussParams &params;
-  int bits;                  // B of gauss.h
-  int padding_bits;          // of the format: value = sample >> padding_bits
-  uint32_t constant;         // border constant, a value clamped to the format's range
-  uint32_t max_value;        // of the format's values
-  // column_offsets[j]: byte offset within a source row of padded column j, that is
-  // image column j - radius_x (or kConstantColumn).
-  std::vector<ptrdiff_t> column_offsets;
+// 8-bit samples: sums in 32-bit lanes, one ring row per source row.
+struct Sums8 {
+  using Sample = uint8_t;
+  using Sum = uint32_t;
+  static constexpr int kSumRows = 1;
+  static constexpr int kBits = gauss_tap_bits(SampleDepth::U8);
+  using D = hn::ScalableTag<uint32_t>;
 
-  int radius_x() const { return static_cast<int>(params.taps_x.size()) / 2; }
-  int radius_y() const { return static_cast<int>(params.taps_y.size()) / 2; }
+  static int lanes() { return static_cast<int>(hn::Lanes(D())); }
+
+  // sums[0][x] = sum_j taps[j] * padded[x + j], x < count rounded up to kBlock vectors.
+  static void horizontal(const std::vector<int32_t> &taps, const Sample *padded, int count,
+                         Sum *const *sums) {
+    const D d;
+    const hn::Rebind<Sample, D> d_in;
+    const int radius = static_cast<int>(taps.size()) / 2;
+    const int lanes = Sums8::lanes();
+    const auto load = [&](const Sample *p) { return hn::PromoteTo(d, hn::LoadU(d_in, p)); };
+    for (int x = 0; x < count; x += kBlock * lanes) {
+      const Sample *in = padded + x;
+      hn::Vec<D> sum[kBlock];
+      const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
+      for (int b = 0; b < kBlock; ++b)
+        sum[b] = hn::Mul(load(in + b * lanes + radius), centre);
+      for (int j = 0; j < radius; ++j) {
+        if (taps[j] == 0)
+          continue;  // the tails of long kernels of small sigma
+        const auto tap = hn::Set(d, static_cast<Sum>(taps[j]));
+        for (int b = 0; b < kBlock; ++b)
+          sum[b] = hn::Add(sum[b], hn::Mul(hn::Add(load(in + b * lanes + j),
+                                                   load(in + b * lanes + 2 * radius - j)),
+                                           tap));
+      }
+      for (int b = 0; b < kBlock; ++b)
+        hn::Store(sum[b], d, sums[0] + x + b * lanes);
+    }
+  }
+
+  // The ring row of a constant row: the taps sum to 2^B.
+  static void constant_row(uint32_t constant, int count, Sum *const *sums) {
+    std::fill(sums[0], sums[0] + count, constant << kBits);
+  }
+
+  // out[x] = the output value of the window whose rows' sums are rows[i][0].
+  static void vertical(const GaussJob &job, const Sum *const *const *rows, const Sample *original,
+                       int count, Sample *out) {
+    const D d;
+    const hn::Repartition<int32_t, D> di32;
+    const hn::Rebind<Sample, D> d_out;
+    const std::vector<int32_t> &taps = job.params.taps_y;
+    const int radius = static_cast<int>(taps.size()) / 2;
+    const int lanes = Sums8::lanes();
+    const auto half = hn::Set(d, Sum{1} << (2 * kBits - 1));
+    for (int x = 0; x < count; x += kBlock * lanes) {
+      hn::Vec<D> sum[kBlock];
+      const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
+      for (int b = 0; b < kBlock; ++b)
+        sum[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
+      for (int i = 0; i < radius; ++i) {
+        if (taps[i] == 0)
+          continue;
+        const auto tap = hn::Set(d, static_cast<Sum>(taps[i]));
+        const Sum *top = rows[i][0] + x;
+        const Sum *bottom = rows[2 * radius - i][0] + x;
+        for (int b = 0; b < kBlock; ++b)
+          sum[b] = hn::Add(sum[b], hn::Mul(hn::Add(hn::Load(d, top + b * lanes),
+                                                   hn::Load(d, bottom + b * lanes)),
+                                           tap));
+      }
+      for (int b = 0; b < kBlock; ++b) {
+        auto value = hn::BitCast(di32, hn::ShiftRight<2 * kBits>(hn::Add(sum[b], half)));
+        if (job.params.mode == GaussMode::Unsharp)
+          value = unsharp(di32, job.params, job.max_value,
+                          hn::PromoteTo(di32, hn::LoadU(d_out, original + x + b * lanes)), value);
+        hn::StoreU(hn::DemoteTo(d_out, value), d_out, out + x + b * lanes);
+      }
+    }
+  }
 };
 
-// Horizontal sums of one source row's values: out[x] = sum_j taps_x[j] *
-// row(x + j - radius_x), at most max_value * 2^B.
-template <typename Sample>
-void horizontal_pass(const GaussJob<Sample> &job, const uint8_t *row, std::vector<uint32_t> &padded,
-                     typename GaussJob<Sample>::HorizontalSum *out) {
-  using HorizontalSum = typename GaussJob<Sample>::HorizontalSum;
-  const int width = job.src.width;
-  for (size_t j = 0; j < padded.size(); ++j) {
-    const ptrdiff_t offset = job.column_offsets[j];
-    padded[j] = offset == kConstantColumn
-                    ? job.constant
-                    : uint32_t{load_sample<Sample>(row + offset)} >> job.padding_bits;
-  }
-  std::fill(out, out + width, HorizontalSum{0});
-  for (size_t j = 0; j < job.params.taps_x.size(); ++j) {
-    const auto tap = static_cast<HorizontalSum>(job.params.taps_x[j]);
-    if (tap == 0)
-      continue;  // the tails of long kernels of small sigma
-    const uint32_t *in = padded.data() + j;
-    for (int x = 0; x < width; ++x)
-      out[x] += tap * in[x];
-  }
-}
+// 16-bit samples: exact integers in doubles, each row sum kept in two parts.
+struct Sums16 {
+  using Sample = uint16_t;
+  using Sum = double;
+  static constexpr int kSumRows = 2;  // hi, lo: row sum = hi * 2^kBits + lo
+  static constexpr int kBits = gauss_tap_bits(SampleDepth::U16);
+  using D = hn::ScalableTag<double>;
 
-// Writes dst(x, y) from the blurred (unrounded) sums of row y.
-template <typename Sample>
-void store_row(const GaussJob<Sample> &job, int y,
-               const std::vector<typename GaussJob<Sample>::VerticalSum> &sums) {
-  using VerticalSum = typename GaussJob<Sample>::VerticalSum;
-  const int shift = 2 * job.bits;
-  const VerticalSum half = VerticalSum{1} << (shift - 1);
-  const uint8_t *src_row = job.src.data + y * job.src.row_pitch;
-  uint8_t *dst_row = job.dst.data + y * job.dst.row_pitch;
-  const auto dst_stride = static_cast<ptrdiff_t>(job.dst.pixel_stride);
-  const auto src_stride = static_cast<ptrdiff_t>(job.src.pixel_stride);
-  const GaussParams &params = job.params;
-  for (int x = 0; x < job.src.width; ++x) {
-    const auto blurred = static_cast<int32_t>((sums[x] + half) >> shift);
-    int32_t out = blurred;
-    if (params.mode == GaussMode::Unsharp) {
-      const auto original =
-          static_cast<int32_t>(load_sample<Sample>(src_row + x * src_stride) >> job.padding_bits);
-      const int32_t detail = original - blurred;
-      out = original;
-      if (static_cast<uint32_t>(std::abs(detail)) >= params.threshold)
-        out = std::clamp(original + floor_div_256(params.amount_q8 * detail + 128), 0,
-                         static_cast<int32_t>(job.max_value));
-    }
-    store_sample(dst_row + x * dst_stride, static_cast<Sample>(out << job.padding_bits));
+  static int lanes() { return static_cast<int>(hn::Lanes(D())); }
+
+  // Values of samples as doubles.
+  static hn::Vec<D> load(const Sample *p) {
+    const D d;
+    const hn::Rebind<int32_t, D> di32;
+    return hn::PromoteTo(d, hn::PromoteTo(di32, hn::LoadU(hn::Rebind<Sample, D>(), p)));
   }
-}
+
+  // Splits v (an integer below 2^(2 kBits)) into v = hi * 2^kBits + lo.
+  static void split(hn::Vec<D> v, hn::Vec<D> &hi, hn::Vec<D> &lo) {
+    const D d;
+    hi = hn::Floor(hn::Mul(v, hn::Set(d, 1.0 / (1 << kBits))));
+    lo = hn::NegMulAdd(hi, hn::Set(d, double{1 << kBits}), v);
+  }
+
+  static void horizontal(const std::vector<int32_t> &taps, const Sample *padded, int count,
+                         Sum *const *sums) {
+    const D d;
+    const int radius = static_cast<int>(taps.size()) / 2;
+    const int lanes = Sums16::lanes();
+    for (int x = 0; x < count; x += kBlock * lanes) {
+      const Sample *in = padded + x;
+      hn::Vec<D> sum[kBlock];
+      const auto centre = hn::Set(d, double{1} * taps[radius]);
+      for (int b = 0; b < kBlock; ++b)
+        sum[b] = hn::Mul(load(in + b * lanes + radius), centre);
+      for (int j = 0; j < radius; ++j) {
+        if (taps[j] == 0)
+          continue;
+        const auto tap = hn::Set(d, double{1} * taps[j]);
+        for (int b = 0; b < kBlock; ++b)
+          sum[b] = hn::MulAdd(
+              hn::Add(load(in + b * lanes + j), load(in + b * lanes + 2 * radius - j)), tap,
+              sum[b]);
+      }
+      for (int b = 0; b < kBlock; ++b) {
+        hn::Vec<D> hi, lo;
+        split(sum[b], hi, lo);
+        hn::Store(hi, d, sums[0] + x + b * lanes);
+        hn::Store(lo, d, sums[1] + x + b * lanes);
+      }
+    }
+  }
+
+  static void constant_row(uint32_t constant, int count, Sum *const *sums) {
+    std::fill(sums[0], sums[0] + count, static_cast<Sum>(constant));  // constant * 2^kBits
+    std::fill(sums[1], sums[1] + count, Sum{0});
+  }
+
+  static void vertical(const GaussJob &job, const Sum *const *const *rows, const Sample *original,
+                       int count, Sample *out) {
+    const D d;
+    const hn::Rebind<int32_t, D> di32;
+    const hn::Rebind<Sample, D> d_out;
+    const std::vector<int32_t> &taps = job.params.taps_y;
+    const int radius = static_cast<int>(taps.size()) / 2;
+    const int lanes = Sums16::lanes();
+    for (int x = 0; x < count; x += kBlock * lanes) {
+      hn::Vec<D> hi_sums[kBlock], lo_sums[kBlock];
+      const auto centre = hn::Set(d, double{1} * taps[radius]);
+      for (int b = 0; b < kBlock; ++b) {
+        hi_sums[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
+        lo_sums[b] = hn::Mul(hn::Load(d, rows[radius][1] + x + b * lanes), centre);
+      }
+      for (int i = 0; i < radius; ++i) {
+        if (taps[i] == 0)
+          continue;
+        const auto tap = hn::Set(d, double{1} * taps[i]);
+        const Sum *const *top = rows[i];
+        const Sum *const *bottom = rows[2 * radius - i];
+        for (int b = 0; b < kBlock; ++b) {
+          const int at = x + b * lanes;
+          hi_sums[b] = hn::MulAdd(hn::Add(hn::Load(d, top[0] + at), hn::Load(d, bottom[0] + at)),
+                                  tap, hi_sums[b]);
+          lo_sums[b] = hn::MulAdd(hn::Add(hn::Load(d, top[1] + at), hn::Load(d, bottom[1] + at)),
+                                  tap, lo_sums[b]);
+        }
+      }
+      for (int b = 0; b < kBlock; ++b) {
+        // The window sum is hi * 2^B + lo; with hi = q * 2^B + r,
+        // (sum + 2^(2B-1)) >> 2B = q + floor((r * 2^B + lo + 2^(2B-1)) / 2^2B), every
+        // term exact (below 2^42).
+        hn::Vec<D> quotient, remainder;
+        split(hi_sums[b], quotient, remainder);
+        const auto rest =
+            hn::MulAdd(remainder, hn::Set(d, double{1 << kBits}),
+                       hn::Add(lo_sums[b], hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
+        const auto blurred = hn::Add(
+            quotient,
+            hn::Floor(hn::Mul(rest, hn::Set(d, 1.0 / double(uint64_t{1} << (2 * kBits))))));
+        const int at = x + b * lanes;
+        auto value = hn::DemoteTo(di32, blurred);
+        if (job.params.mode == GaussMode::Unsharp)
+          value = unsharp(di32, job.params, job.max_value,
+                          hn::PromoteTo(di32, hn::LoadU(d_out, original + at)), value);
+        hn::StoreU(hn::DemoteTo(d_out, value), d_out, out + at);
+      }
+    }
+  }
+};
 
 // Filters dst rows [y_begin, y_end).
-template <typename Sample>
-void gauss_rows(const GaussJob<Sample> &job, int y_begin, int y_end) {
-  using HorizontalSum = typename GaussJob<Sample>::HorizontalSum;
-  using VerticalSum = typename GaussJob<Sample>::VerticalSum;
-  const Plane &src = job.src;
+template <class Sums>
+void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
+  using Sample = typename Sums::Sample;
+  using Sum = typename Sums::Sum;
+  const RowFilterJob &rows_job = job.rows;
+  const Plane &src = rows_job.src;
+  const int lanes = Sums::lanes();
   const int width = src.width;
-  const int radius_y = job.radius_y();
-  const BorderMode mode = job.params.border.mode;
+  const int padded_width = (width + kBlock * lanes - 1) / (kBlock * lanes) * (kBlock * lanes);
+  const int taps_y = static_cast<int>(job.params.taps_y.size());
+  const int radius_y = taps_y / 2;
 
-  // The source rows the band's windows reach, [first_row, last_row]: rows beyond an
-  // edge stand for rows in this range (or for the constant).
-  const int first_row = std::max(0, y_begin - radius_y);
-  const int last_row = std::min(src.height - 1, y_end - 1 + radius_y);
-  std::vector<HorizontalSum> horizontal(static_cast<size_t>(last_row - first_row + 1) * width);
-  std::vector<uint32_t> padded(job.column_offsets.size());
-  for (int row = first_row; row <= last_row; ++row)
-    horizontal_pass(job, src.data + row * src.row_pitch, padded,
-                    horizontal.data() + static_cast<size_t>(row - first_row) * width);
-  // A row of the constant border: the taps sum to 2^B.
-  const std::vector<HorizontalSum> constant_row(width, HorizontalSum{job.constant} << job.bits);
+  // A source row as values with its border columns, read up to whole vectors.
+  const size_t padded_length = padded_width + 2 * rows_job.radius_x + lanes;
+  auto padded = hwy::AllocateAligned<Sample>(padded_length);
+  std::fill(padded.get(), padded.get() + padded_length, Sample{0});
+  // The sums of the last taps_y source rows, row r in slot r % taps_y: the rows one
+  // output row reaches lie within taps_y consecutive rows. One more slot: the constant.
+  const size_t slot_length = static_cast<size_t>(Sums::kSumRows) * padded_width;
+  auto ring = hwy::AllocateAligned<Sum>((taps_y + 1) * slot_length);
+  const auto slot_rows = [&](int slot) {
+    std::vector<Sum *> parts(Sums::kSumRows);
+    for (int part = 0; part < Sums::kSumRows; ++part)
+      parts[part] = ring.get() + slot * slot_length + part * static_cast<size_t>(padded_width);
+    return parts;
+  };
+  std::vector<std::vector<Sum *>> slots;
+  for (int slot = 0; slot <= taps_y; ++slot)
+    slots.push_back(slot_rows(slot));
+  Sums::constant_row(rows_job.constant, padded_width, slots[taps_y].data());
+  std::vector<int> slot_row(taps_y, -1);
+  auto original = hwy::AllocateAligned<Sample>(padded_width);
+  std::fill(original.get(), original.get() + padded_width, Sample{0});
+  auto out = hwy::AllocateAligned<Sample>(padded_width);
+  std::vector<const Sum *const *> window_rows(taps_y);
 
-  std::vector<VerticalSum> sums(width);
   for (int y = y_begin; y < y_end; ++y) {
-    std::fill(sums.begin(), sums.end(), VerticalSum{0});
-    for (int i = 0; i <= 2 * radius_y; ++i) {
-      const auto tap = static_cast<VerticalSum>(job.params.taps_y[i]);
-      if (tap == 0)
-        continue;
-      const int row = border_index(y + i - radius_y, src.height, mode);
-      const HorizontalSum *in =
-          row < 0 ? constant_row.data()
-                  : horizontal.data() + static_cast<size_t>(row - first_row) * width;
-      for (int x = 0; x < width; ++x)
-        sums[x] += tap * in[x];
+    for (int i = 0; i < taps_y; ++i) {
+      const int row = border_index(y + i - radius_y, src.height, rows_job.border_mode);
+      const int slot = row < 0 ? taps_y : row % taps_y;
+      if (row >= 0 && slot_row[slot] != row) {
+        load_padded_row(rows_job, row, padded.get());
+        Sums::horizontal(job.params.taps_x, padded.get(), width, slots[slot].data());
+        slot_row[slot] = row;
+      }
+      window_rows[i] = slots[slot].data();
     }
-    store_row(job, y, sums);
+    if (job.params.mode == GaussMode::Unsharp)
+      load_values(src.data + y * src.row_pitch, width, src.pixel_stride, rows_job.padding_bits,
+                  original.get());
+    Sums::vertical(job, window_rows.data(), original.get(), width, out.get());
+    store_values(out.get(), width, rows_job.dst.data + y * rows_job.dst.row_pitch,
+                 rows_job.dst.pixel_stride, rows_job.padding_bits);
   }
-}
-
-template <typename Sample>
-void gauss_plane(const Plane &src, const Plane &dst, SampleFormat format,
-                 const GaussParams &params, int threads) {
-  GaussJob<Sample> job{src,
-                       dst,
-                       params,
-                       gauss_tap_bits(format),
-                       format.padding_bits,
-                       std::min<uint32_t>(params.border.constant, max_sample_value(format)),
-                       max_sample_value(format),
-                       {}};
-  const int radius_x = job.radius_x();
-  job.column_offsets.resize(src.width + 2 * radius_x);
-  for (int j = 0; j < static_cast<int>(job.column_offsets.size()); ++j) {
-    const int column = border_index(j - radius_x, src.width, params.border.mode);
-    job.column_offsets[j] =
-        column < 0 ? kConstantColumn : column * static_cast<ptrdiff_t>(src.pixel_stride);
-  }
-  const long work_per_row =
-      static_cast<long>(src.width) * (params.taps_x.size() + params.taps_y.size());
-  parallel_ranges(src.height, threads, work_per_row,
-                  [&](int begin, int end) { gauss_rows(job, begin, end); });
 }
 
 }  // namespace
+
+void GaussRows8(const GaussJob &job, int y_begin, int y_end) {
+  gauss_rows<Sums8>(job, y_begin, y_end);
+}
+
+void GaussRows16(const GaussJob &job, int y_begin, int y_end) {
+  gauss_rows<Sums16>(job, y_begin, y_end);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace cf
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace cf {
+HWY_EXPORT(GaussRows8);
+HWY_EXPORT(GaussRows16);
 
 cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,
                       const GaussParams &params, int threads) {
   if (!is_valid(params, src, dst, format))
     return cudaErrorInvalidValue;
-  if (format.depth == SampleDepth::U8)
-    gauss_plane<uint8_t>(src, dst, format, params, threads);
-  else
-    gauss_plane<uint16_t>(src, dst, format, params, threads);
+  const GaussJob job{{src, dst, format.padding_bits, params.border.mode,
+                      std::min<uint32_t>(params.border.constant, max_sample_value(format)),
+                      static_cast<int>(params.taps_x.size()) / 2,
+                      static_cast<int>(params.taps_y.size()) / 2},
+                     params,
+                     max_sample_value(format)};
+  const long work_per_row =
+      static_cast<long>(src.width) * (params.taps_x.size() + params.taps_y.size());
+  parallel_ranges(src.height, threads, work_per_row, [&](int begin, int end) {
+    if (format.depth == SampleDepth::U8)
+      HWY_DYNAMIC_DISPATCH(GaussRows8)(job, begin, end);
+    else
+      HWY_DYNAMIC_DISPATCH(GaussRows16)(job, begin, end);
+  });
   return cudaSuccess;
 }
 
 }  // namespace cf
+#endif  // HWY_ONCE

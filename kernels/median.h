@@ -6,6 +6,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <vector>
+
 #include "executor.h"
 #include "plane.h"
 
@@ -49,6 +51,21 @@ cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleFormat format,
 // alignment. cudaSuccess once done.
 cudaError_t median_cpu(const Plane &src, const Plane &dst, SampleFormat format,
                        const MedianParams &params, int threads = 0);
+
+// One plane of several filtered at once by median_cpu below.
+struct MedianPlane {
+  Plane src;
+  Plane dst;
+  SampleFormat format;
+  MedianParams params;
+};
+
+// The same for several planes (the components of one frame), host memory: rows are
+// filtered band by band, every plane's in turn, so that interleaved components (RGBx)
+// are read from memory once rather than once per component. Planes may differ in
+// size (subsampled chroma); no dst may overlap any src or another dst. Writes nothing
+// and returns cudaErrorInvalidValue where any plane's call is not valid.
+cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads = 0);
 
 // Planes in device memory with exec.on_device, host memory otherwise.
 inline cudaError_t median(const Executor &exec, const Plane &src, const Plane &dst,

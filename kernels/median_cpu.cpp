@@ -1,18 +1,322 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CPU backend of the median filter: a two-level histogram of the window slides along
+// CPU backend of the median filter. Windows up to 7x7 run a selection network on
+// vectors (median_network.h): every window column is sorted once per output row, then
+// each pair of neighbouring windows merges its sorted columns, many pixels per
+// instruction, as many as the target's vectors hold (Highway, chosen at run time).
+// Larger windows count: 8-bit samples in column histograms (Perreault and Hebert,
+// vector steps), 16-bit samples in a two-level histogram of the window slid along
 // each row, so a step costs 2 * window sample updates plus two short bin walks
 // instead of a sort of window * window samples.
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "median_cpu.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/aligned_allocator.h>
+#include <hwy/highway.h>
+
 #include "cpu_parallel.h"
+#include "cpu_rows-inl.h"
 #include "cpu_samples.h"
 #include "median.h"
+#include "median_network.h"
 
+#ifndef CF_MEDIAN_NETWORKS_DEFINED
+#define CF_MEDIAN_NETWORKS_DEFINED
+namespace cf::median_network {
+template <int kWindow>
+inline constexpr Network kPairNetwork = make_pair_network(kWindow);
+template <int kWindow>
+inline constexpr ColumnSort kColumnSort = make_column_sort(kWindow);
+}  // namespace cf::median_network
+#endif
+
+HWY_BEFORE_NAMESPACE();
 namespace cf {
+namespace HWY_NAMESPACE {
+namespace {
+
+namespace net = median_network;
+
+template <net::OpKind kKind, int kA, int kB, class V>
+HWY_INLINE void apply_op(V *wires) {
+  if constexpr (kKind == net::OpKind::Copy) {
+    wires[kB] = wires[kA];
+  } else if constexpr (kKind == net::OpKind::MinMax) {
+    const V a = wires[kA];
+    wires[kA] = hn::Min(a, wires[kB]);
+    wires[kB] = hn::Max(a, wires[kB]);
+  } else if constexpr (kKind == net::OpKind::MinOnly) {
+    wires[kA] = hn::Min(wires[kA], wires[kB]);
+  } else {
+    wires[kB] = hn::Max(wires[kA], wires[kB]);
+  }
+}
+
+// The ops as template arguments: every wire index a constant, so the wires live in
+// registers rather than in the array.
+template <const auto &kNet, size_t kFirst, class V, size_t... kI>
+HWY_INLINE void apply_op_run(V *wires, std::index_sequence<kI...>) {
+  (apply_op<kNet.ops[kFirst + kI].kind, kNet.ops[kFirst + kI].a, kNet.ops[kFirst + kI].b>(wires),
+   ...);
+}
+
+// In runs of at most 128: clang refuses fold expressions nested deeper than 256.
+template <const auto &kNet, size_t kFirst = 0, class V>
+HWY_INLINE void apply_ops(V *wires) {
+  constexpr size_t kLeft = static_cast<size_t>(kNet.count) - kFirst;
+  if constexpr (kLeft > 0) {
+    constexpr size_t kRun = kLeft < 128 ? kLeft : 128;
+    apply_op_run<kNet, kFirst>(wires, std::make_index_sequence<kRun>());
+    apply_ops<kNet, kFirst + kRun>(wires);
+  }
+}
+
+// Rows [y_begin, y_end) of a window of kWindow x kWindow. Lane j of a vector works on
+// the pair of outputs 2j and 2j + 1, whose windows span padded columns 2j .. 2j +
+// kWindow: the sorted columns are kept split into even and odd ones so that each of
+// the kWindow + 1 columns is one contiguous load.
+template <typename T, int kWindow>
+void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  constexpr int kRadius = kWindow / 2;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const int width = job.src.width;
+  const int pairs = (width + 1) / 2;
+  // Columns of each half (even, odd): every pair block and the last block's window,
+  // in whole vectors, so that every half starts aligned.
+  const int half_columns = (pairs + kWindow + 2 * lanes - 1) / lanes * lanes;
+  const size_t row_length = 2 * static_cast<size_t>(half_columns);
+
+  // The last kWindow source rows read, each in slot row % kWindow: the rows a window
+  // reaches (border rows included) lie within kWindow consecutive rows.
+  auto rows = hwy::AllocateAligned<T>(kWindow * row_length);
+  std::fill(rows.get(), rows.get() + kWindow * row_length, T{0});
+  int slot_row[kWindow];
+  std::fill(slot_row, slot_row + kWindow, -1);
+  auto constant_row = hwy::AllocateAligned<T>(row_length);
+  std::fill(constant_row.get(), constant_row.get() + row_length, static_cast<T>(job.constant));
+  // sorted[(half * kWindow + k) * half_columns + j]: rank k of column 2j + half.
+  auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(half_columns));
+  auto out = hwy::AllocateAligned<T>(row_length);
+  const auto sorted_at = [&](int half, int rank) {
+    return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(half_columns);
+  };
+
+  for (int y = y_begin; y < y_end; ++y) {
+    const T *window_rows[kWindow];
+    for (int i = 0; i < kWindow; ++i) {
+      const int row = border_index(y + i - kRadius, job.src.height, job.border_mode);
+      if (row < 0) {
+        window_rows[i] = constant_row.get();
+        continue;
+      }
+      T *slot = rows.get() + (row % kWindow) * row_length;
+      if (slot_row[row % kWindow] != row) {
+        load_padded_row(job, row, slot);
+        slot_row[row % kWindow] = row;
+      }
+      window_rows[i] = slot;
+    }
+
+    for (int j = 0; j < half_columns; j += lanes) {
+      V even[kWindow], odd[kWindow];
+      for (int i = 0; i < kWindow; ++i)
+        hn::LoadInterleaved2(d, window_rows[i] + 2 * j, even[i], odd[i]);
+      apply_ops<net::kColumnSort<kWindow>>(even);
+      apply_ops<net::kColumnSort<kWindow>>(odd);
+      for (int k = 0; k < kWindow; ++k) {
+        hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
+        hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
+      }
+    }
+
+    for (int j = 0; j < pairs; j += lanes) {
+      V wires[net::kPairNetwork<kWindow>.wires];
+      for (int c = 0; c <= kWindow; ++c)
+        for (int k = 0; k < kWindow; ++k)
+          wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
+      apply_ops<net::kPairNetwork<kWindow>>(wires);
+      hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first],
+                            wires[net::kPairNetwork<kWindow>.second], d, out.get() + 2 * j);
+    }
+    store_values(out.get(), width, job.dst.data + y * job.dst.row_pitch, job.dst.pixel_stride,
+                 job.padding_bits);
+  }
+}
+
+template <typename T>
+void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
+  switch (2 * job.radius_x + 1) {
+  case 3:
+    return median_network_rows<T, 3>(job, y_begin, y_end);
+  case 5:
+    return median_network_rows<T, 5>(job, y_begin, y_end);
+  default:
+    static_assert(net::kMaxNetworkWindow == 7, "a case per network window");
+    return median_network_rows<T, 7>(job, y_begin, y_end);
+  }
+}
+
+// 8-bit windows wider than the networks: Perreault and Hebert's constant-time median.
+// Every image column keeps a histogram of its window's rows, coarse (16 bins of 16
+// values, one 16-lane vector) and fine (256 bins); moving down a row updates each
+// column by one sample out and one in. Along a row the window's coarse histogram
+// gains the entering column's and loses the leaving one's (one vector each), the
+// coarse bin holding the median is found, and only that bin's 16 fine counts are
+// brought up to date: from the columns that moved since it was last used, or summed
+// afresh where that is more than a window ago.
+class ColumnHistograms {
+public:
+  static constexpr int kCoarse = 16;  // bins of 16 values; 16 values per fine segment
+  using D = hn::CappedTag<uint16_t, kCoarse>;
+
+  explicit ColumnHistograms(int columns)
+      : coarse_(hwy::AllocateAligned<uint16_t>(columns * kCoarse)),
+        fine_(hwy::AllocateAligned<uint16_t>(columns * 256)) {
+    std::fill(coarse_.get(), coarse_.get() + columns * kCoarse, uint16_t{0});
+    std::fill(fine_.get(), fine_.get() + columns * 256, uint16_t{0});
+  }
+
+  void change(int column, uint8_t value, int delta) {
+    coarse_[column * kCoarse + (value >> 4)] += delta;
+    fine_[column * 256 + value] += delta;
+  }
+  const uint16_t *coarse(int column) const { return coarse_.get() + column * kCoarse; }
+  const uint16_t *fine(int column, int bin) const { return fine_.get() + column * 256 + bin * 16; }
+
+private:
+  hwy::AlignedFreeUniquePtr<uint16_t[]> coarse_;
+  hwy::AlignedFreeUniquePtr<uint16_t[]> fine_;
+};
+
+// window += histogram of `in` - histogram of `out`, 16 counts.
+HWY_INLINE void slide(uint16_t *HWY_RESTRICT window, const uint16_t *in, const uint16_t *out) {
+  const ColumnHistograms::D d;
+  for (int k = 0; k < 16; k += static_cast<int>(hn::Lanes(d)))
+    hn::Store(hn::Sub(hn::Add(hn::Load(d, window + k), hn::Load(d, in + k)), hn::Load(d, out + k)),
+              d, window + k);
+}
+
+// Rows [y_begin, y_end), in strips of columns whose histograms stay in cache (all of
+// a 4K row's would not: every step would miss it twice).
+void median_histogram_rows_8bit(const RowFilterJob &job, int window, int y_begin, int y_end) {
+  constexpr int kStripWidth = 256;
+  const ColumnHistograms::D d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const int width = job.src.width;
+  const int radius = window / 2;
+  const int median_rank = (window * window - 1) / 2;
+  const auto constant = static_cast<uint8_t>(job.constant);
+  // column_of[j]: the image column padded column j stands for, or -1 (the constant).
+  std::vector<int> column_of(width + 2 * radius);
+  for (int j = 0; j < static_cast<int>(column_of.size()); ++j)
+    column_of[j] = border_index(j - radius, width, job.border_mode);
+  auto values = hwy::AllocateAligned<uint8_t>(width);
+  auto out = hwy::AllocateAligned<uint8_t>(kStripWidth);
+  alignas(64) uint16_t coarse[16];
+  alignas(64) uint16_t fine[16][16];
+  int fine_x[16];  // the window position each fine segment was counted for
+
+  for (int x_begin = 0; x_begin < width; x_begin += kStripWidth) {
+    const int x_end = std::min(width, x_begin + kStripWidth);
+    // Histogram i: padded column x_begin + i. The image columns they stand for.
+    const int columns = x_end - x_begin + window - 1;
+    const int *strip_column = column_of.data() + x_begin;
+    int first = width, last = -1;
+    for (int i = 0; i < columns; ++i)
+      if (strip_column[i] >= 0) {
+        first = std::min(first, strip_column[i]);
+        last = std::max(last, strip_column[i]);
+      }
+    ColumnHistograms histograms(columns);
+    // Adds (+1) or removes (-1) source row `row` (border_index's result) in every column.
+    const auto change_row = [&](int row, int delta) {
+      if (row >= 0 && last >= first)
+        load_values(job.src.data + row * job.src.row_pitch +
+                        first * ptrdiff_t{job.src.pixel_stride},
+                    last - first + 1, job.src.pixel_stride, 0, values.get());
+      for (int i = 0; i < columns; ++i)
+        histograms.change(i, row < 0 || strip_column[i] < 0 ? constant
+                                                            : values[strip_column[i] - first],
+                          delta);
+    };
+    for (int i = -radius; i <= radius; ++i)
+      change_row(border_index(y_begin + i, job.src.height, job.border_mode), +1);
+
+    for (int y = y_begin; y < y_end; ++y) {
+      if (y > y_begin) {
+        change_row(border_index(y - 1 - radius, job.src.height, job.border_mode), -1);
+        change_row(border_index(y + radius, job.src.height, job.border_mode), +1);
+      }
+      std::fill(coarse, coarse + 16, uint16_t{0});
+      for (int i = 0; i < window; ++i)
+        for (int k = 0; k < 16; k += lanes)
+          hn::Store(hn::Add(hn::Load(d, coarse + k), hn::Load(d, histograms.coarse(i) + k)), d,
+                    coarse + k);
+      std::fill(fine_x, fine_x + 16, -window);
+      for (int x = 0; x < x_end - x_begin; ++x) {
+        if (x > 0)
+          slide(coarse, histograms.coarse(x + window - 1), histograms.coarse(x - 1));
+        int below = 0;
+        int bin = 0;
+        while (below + coarse[bin] <= median_rank)
+          below += coarse[bin++];
+        uint16_t *segment = fine[bin];
+        if (x - fine_x[bin] >= window) {
+          std::fill(segment, segment + 16, uint16_t{0});
+          for (int i = x; i < x + window; ++i)
+            for (int k = 0; k < 16; k += lanes)
+              hn::Store(hn::Add(hn::Load(d, segment + k), hn::Load(d, histograms.fine(i, bin) + k)),
+                        d, segment + k);
+        } else {
+          for (int t = fine_x[bin] + 1; t <= x; ++t)
+            slide(segment, histograms.fine(t + window - 1, bin), histograms.fine(t - 1, bin));
+        }
+        fine_x[bin] = x;
+        int value = 0;
+        while (below + segment[value] <= median_rank)
+          below += segment[value++];
+        out[x] = static_cast<uint8_t>(bin * 16 + value);
+      }
+      store_values(out.get(), x_end - x_begin,
+                   job.dst.data + y * job.dst.row_pitch + x_begin * ptrdiff_t{job.dst.pixel_stride},
+                   job.dst.pixel_stride, 0);
+    }
+  }
+}
+
+}  // namespace
+
+void MedianHistogramRows8(const RowFilterJob &job, int y_begin, int y_end) {
+  median_histogram_rows_8bit(job, 2 * job.radius_x + 1, y_begin, y_end);
+}
+
+void MedianNetworkRows8(const RowFilterJob &job, int y_begin, int y_end) {
+  median_network_rows<uint8_t>(job, y_begin, y_end);
+}
+
+void MedianNetworkRows16(const RowFilterJob &job, int y_begin, int y_end) {
+  median_network_rows<uint16_t>(job, y_begin, y_end);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace cf
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace cf {
+HWY_EXPORT(MedianNetworkRows8);
+HWY_EXPORT(MedianNetworkRows16);
+HWY_EXPORT(MedianHistogramRows8);
+
 namespace {
 
 // Counts of the window's samples at two resolutions: the coarse bins (a value's top
@@ -22,7 +326,7 @@ template <typename Sample>
 class WindowHistogram {
 public:
   static constexpr int kValueBits = 8 * sizeof(Sample);
-  // 8-bit: 16 coarse bins of 16 values; 16-bit: 256 coarse bins of 256 values.
+  // 16-bit: 256 coarse bins of 256 values (8-bit samples use ColumnHistograms).
   static constexpr int kCoarseShift = kValueBits / 2;
   static constexpr int kCoarseBins = 1 << (kValueBits - kCoarseShift);
 
@@ -111,8 +415,8 @@ void median_rows(const Plane &src, const Plane &dst, SampleFormat format,
 }
 
 template <typename Sample>
-void median_plane(const Plane &src, const Plane &dst, SampleFormat format,
-                  const MedianParams &params, int threads) {
+void median_histogram_plane(const Plane &src, const Plane &dst, SampleFormat format,
+                            const MedianParams &params, int threads) {
   const int radius = params.window / 2;
   std::vector<ptrdiff_t> column_offsets(src.width + params.window - 1);
   for (int j = 0; j < static_cast<int>(column_offsets.size()); ++j) {
@@ -128,17 +432,83 @@ void median_plane(const Plane &src, const Plane &dst, SampleFormat format,
   });
 }
 
+// Planes of windows up to kMaxNetworkWindow: the selection networks, band by band,
+// each band of every plane in turn. A band's source rows (a few hundred KB of
+// interleaved RGBA at 4K) then stay in cache from one component to the next, where
+// plane after plane would read the whole frame from memory once per component.
+void median_network_planes(const std::vector<MedianPlane> &planes, int threads) {
+  std::vector<RowFilterJob> jobs;
+  int tallest = 0;
+  int widest_window = 0;
+  long work_per_row = 0;
+  for (const MedianPlane &plane : planes) {
+    const int radius = plane.params.window / 2;
+    jobs.push_back({plane.src, plane.dst, plane.format.padding_bits, plane.params.border.mode,
+                    sample_value(plane.format, border_sample(plane.params.border, plane.format)),
+                    radius, radius});
+    tallest = std::max(tallest, plane.src.height);
+    widest_window = std::max(widest_window, plane.params.window);
+    // Per pixel: a column sort and about half a pair network, on whole vectors.
+    work_per_row += static_cast<long>(plane.src.width) * plane.params.window * plane.params.window;
+  }
+  // Each band reads window - 1 rows beyond its own again: bands of many rows keep that
+  // small, and few enough to stay in cache.
+  const int band_rows = std::max(32, 8 * widest_window);
+  const int bands = (tallest + band_rows - 1) / band_rows;
+  parallel_ranges(bands, threads, work_per_row * band_rows, [&](int begin, int end) {
+    for (int band = begin; band < end; ++band)
+      for (size_t i = 0; i < jobs.size(); ++i) {
+        // Planes of fewer rows (subsampled chroma) in as many bands.
+        const int height = jobs[i].src.height;
+        const int y_begin = static_cast<int>(static_cast<long>(band) * height / bands);
+        const int y_end = static_cast<int>(static_cast<long>(band + 1) * height / bands);
+        if (y_begin == y_end)
+          continue;
+        if (planes[i].format.depth == SampleDepth::U8)
+          HWY_DYNAMIC_DISPATCH(MedianNetworkRows8)(jobs[i], y_begin, y_end);
+        else
+          HWY_DYNAMIC_DISPATCH(MedianNetworkRows16)(jobs[i], y_begin, y_end);
+      }
+  });
+}
+
+// 8-bit planes of wider windows: column histograms (MedianHistogramRows8).
+void median_column_histograms_plane(const MedianPlane &plane, int threads) {
+  const int radius = plane.params.window / 2;
+  const RowFilterJob job{plane.src, plane.dst, 0, plane.params.border.mode,
+                         border_sample(plane.params.border, plane.format), radius, radius};
+  // Per pixel: a few vector steps and two walks of up to 16 bins; per band, the
+  // column histograms of its first window.
+  const long work_per_row = static_cast<long>(plane.src.width) * (64 + plane.params.window);
+  parallel_ranges(plane.src.height, threads, work_per_row, [&](int begin, int end) {
+    HWY_DYNAMIC_DISPATCH(MedianHistogramRows8)(job, begin, end);
+  });
+}
+
 }  // namespace
 
-cudaError_t median_cpu(const Plane &src, const Plane &dst, SampleFormat format,
-                       const MedianParams &params, int threads) {
-  if (!is_valid(params, src, dst, format))
-    return cudaErrorInvalidValue;
-  if (format.depth == SampleDepth::U8)
-    median_plane<uint8_t>(src, dst, format, params, threads);
-  else
-    median_plane<uint16_t>(src, dst, format, params, threads);
+cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
+  for (const MedianPlane &plane : planes)
+    if (!is_valid(plane.params, plane.src, plane.dst, plane.format))
+      return cudaErrorInvalidValue;
+  std::vector<MedianPlane> network_planes;
+  for (const MedianPlane &plane : planes) {
+    if (plane.params.window <= median_network::kMaxNetworkWindow)
+      network_planes.push_back(plane);
+    else if (plane.format.depth == SampleDepth::U8)
+      median_column_histograms_plane(plane, threads);
+    else
+      median_histogram_plane<uint16_t>(plane.src, plane.dst, plane.format, plane.params, threads);
+  }
+  if (!network_planes.empty())
+    median_network_planes(network_planes, threads);
   return cudaSuccess;
 }
 
+cudaError_t median_cpu(const Plane &src, const Plane &dst, SampleFormat format,
+                       const MedianParams &params, int threads) {
+  return median_cpu({{src, dst, format, params}}, threads);
+}
+
 }  // namespace cf
+#endif  // HWY_ONCE

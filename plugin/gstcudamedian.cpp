@@ -68,14 +68,27 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
   const gint size = self->size;
   GST_OBJECT_UNLOCK (self);
 
+  std::vector<cf::MedianPlane> planes;
   for (const auto & component : components) {
     cf::MedianParams params;
     params.window = size;
     params.border = gst_cuda_filter_border (filter, component.format);
-    const cudaError_t err = cf::median (exec, component.src, component.dst,
-        component.format, params);
+    planes.push_back ({component.src, component.dst, component.format, params});
+  }
+  /* On the CPU all components in one call: it reads interleaved ones (RGBx) from
+   * memory once rather than once per component. */
+  if (!exec.on_device) {
+    const cudaError_t err = cf::median_cpu (planes, exec.cpu_threads);
+    GST_LOG_OBJECT (self, "%zu components, %dx%d window, on the CPU: %s",
+        planes.size (), size, size, cudaGetErrorName (err));
+    return err;
+  }
+  for (size_t i = 0; i < planes.size (); ++i) {
+    const cf::MedianPlane & plane = planes[i];
+    const cudaError_t err = cf::median (exec, plane.src, plane.dst, plane.format,
+        plane.params);
     GST_LOG_OBJECT (self, "component %d: %d x %d, %dx%d window: %s",
-        component.index, component.src.width, component.src.height, size, size,
+        components[i].index, plane.src.width, plane.src.height, size, size,
         cudaGetErrorName (err));
     if (err != cudaSuccess)
       return err;

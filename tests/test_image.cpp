@@ -22,16 +22,22 @@ uint32_t ramp_value(int position, int length, uint32_t max_value) {
 }  // namespace
 
 TestImage::TestImage(int width, int height, cf::SampleFormat format, int pixel_stride,
-                     int row_padding)
+                     int row_padding, int misalignment)
     : format_(format) {
   plane_.width = width;
   plane_.height = height;
   plane_.pixel_stride = pixel_stride > 0 ? pixel_stride : cf::bytes_per_sample(format);
   plane_.row_pitch = static_cast<ptrdiff_t>(width) * plane_.pixel_stride + row_padding;
-  storage_.resize(2 * kGuardBytes + plane_.row_pitch * height);
+  // The guard before the plane ends where the plane starts, misaligned as asked from
+  // an address aligned for any vector.
+  constexpr size_t kVectorAlignment = 64;
+  storage_.resize(2 * kGuardBytes + kVectorAlignment + misalignment + plane_.row_pitch * height);
   for (size_t i = 0; i < storage_.size(); ++i)
     storage_[i] = filler_byte(i);
-  plane_.data = storage_.data() + kGuardBytes;
+  const auto start = reinterpret_cast<uintptr_t>(storage_.data()) + kGuardBytes;
+  const auto to_alignment = (kVectorAlignment - start % kVectorAlignment) % kVectorAlignment;
+  data_offset_ = kGuardBytes + static_cast<ptrdiff_t>(to_alignment) + misalignment;
+  plane_.data = storage_.data() + data_offset_;
   fill_constant(*this, 0);
 }
 
@@ -57,7 +63,7 @@ bool TestImage::is_sample_byte(ptrdiff_t offset) const {
 
 std::optional<ptrdiff_t> TestImage::first_changed_filler() const {
   for (size_t i = 0; i < storage_.size(); ++i) {
-    const ptrdiff_t offset = static_cast<ptrdiff_t>(i) - kGuardBytes;
+    const ptrdiff_t offset = static_cast<ptrdiff_t>(i) - data_offset_;
     if (!is_sample_byte(offset) && storage_[i] != filler_byte(i))
       return offset;
   }
@@ -65,11 +71,13 @@ std::optional<ptrdiff_t> TestImage::first_changed_filler() const {
 }
 
 std::string TestImage::describe() const {
+  const auto misalignment = reinterpret_cast<uintptr_t>(plane_.data) % 64;
   const std::string padding =
       format_.padding_bits != 0 ? ">>" + std::to_string(format_.padding_bits) : "";
   return std::to_string(width()) + "x" + std::to_string(height()) +
          (format_.depth == cf::SampleDepth::U8 ? " U8" : " U16") + padding + " stride " +
-         std::to_string(plane_.pixel_stride) + " pitch " + std::to_string(plane_.row_pitch);
+         std::to_string(plane_.pixel_stride) + " pitch " + std::to_string(plane_.row_pitch) +
+         (misalignment != 0 ? " misaligned by " + std::to_string(misalignment) : "");
 }
 
 std::optional<Mismatch> first_mismatch(const TestImage &got, const TestImage &expected) {

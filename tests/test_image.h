@@ -19,9 +19,11 @@ namespace cftest {
 class TestImage {
 public:
   // pixel_stride: bytes from one sample to the next, 0 for packed samples (e.g. 3 or 4
-  // for one channel of RGB or RGBA); row_padding: bytes after each row's last sample.
+  // for one channel of RGB or RGBA); row_padding: bytes after each row's last sample;
+  // misalignment: bytes the first sample lies past an address aligned for any vector
+  // (1 puts 16-bit samples at odd addresses).
   TestImage(int width, int height, cf::SampleFormat format, int pixel_stride = 0,
-            int row_padding = 0);
+            int row_padding = 0, int misalignment = 0);
   // The plane points into storage_: moving keeps the buffer, copying would not.
   TestImage(const TestImage &) = delete;
   TestImage &operator=(const TestImage &) = delete;
@@ -48,7 +50,8 @@ public:
   // Offset from plane().data (negative: in the guard before it) of the first filler
   // byte that no longer holds its pattern.
   std::optional<ptrdiff_t> first_changed_filler() const;
-  // "17x9 U16 stride 4 pitch 70", "17x9 U16>>6 stride 2 pitch 34" (6 padding bits)
+  // "17x9 U16 stride 4 pitch 70", "17x9 U16>>6 stride 2 pitch 34" (6 padding bits),
+  // "... misaligned by 1"
   std::string describe() const;
 
 private:
@@ -57,6 +60,7 @@ private:
   // Filler bytes before the first and after the last row catch writes outside the plane.
   static constexpr ptrdiff_t kGuardBytes = 64;
   std::vector<uint8_t> storage_;
+  ptrdiff_t data_offset_ = kGuardBytes;  // of plane_.data in storage_
   cf::Plane plane_;
   cf::SampleFormat format_;
 };

@@ -3,11 +3,13 @@
 
 // The CPU median backend against the reference, its results independent of the
 // thread count, P010 samples against their values, and its refusal of invalid calls.
+#include <random>
 #include <vector>
 
 #include "filter_cases.h"
 #include "median.h"
 #include "median_cases.h"
+#include "reference_median.h"
 #include "test_image.h"
 
 // Last: Check defines macros (fail, ...) that break C++ and OpenCV headers.
@@ -129,6 +131,51 @@ GST_START_TEST(test_invalid_calls_refused) {
 }
 GST_END_TEST;
 
+// Several planes in one call (the plugin's CPU path): the four components of an
+// interleaved RGBA-like frame and a subsampled plane of its own size, windows of both
+// kinds (network and sliding histogram), each plane as the reference filters it; an
+// invalid plane among them refuses the whole call, writing nothing.
+GST_START_TEST(test_planes_in_one_call) {
+  constexpr int kWidth = 301, kHeight = 97;
+  std::vector<uint8_t> rgba(kWidth * 4 * kHeight), rgba_out(rgba.size(), 0);
+  std::mt19937 generator(5);
+  for (uint8_t &byte : rgba)
+    byte = static_cast<uint8_t>(generator());
+  TestImage chroma(kWidth / 2, kHeight / 2, cf::SampleDepth::U8, 2);
+  cftest::fill_random(chroma, 6);
+  TestImage chroma_out(chroma.width(), chroma.height(), cf::SampleDepth::U8, 2);
+  const auto component = [&](std::vector<uint8_t> &frame, int c) {
+    return cf::Plane{frame.data() + c, kWidth, kHeight, kWidth * 4, 4};
+  };
+  for (const int window : {3, 7, 9}) {
+    const cf::MedianParams params{window, {cf::BorderMode::Reflect101, 0}};
+    std::vector<cf::MedianPlane> planes;
+    for (int c = 0; c < 4; ++c)
+      planes.push_back({component(rgba, c), component(rgba_out, c), cf::SampleDepth::U8,
+                        {window, {cf::BorderMode::Constant, static_cast<uint16_t>(60 * c)}}});
+    planes.push_back({chroma.plane(), chroma_out.plane(), cf::SampleDepth::U8, params});
+    fail_unless(cf::median_cpu(planes, 2) == cudaSuccess);
+    for (const cf::MedianPlane &plane : planes) {
+      TestImage expected(plane.src.width, plane.src.height, cf::SampleDepth::U8);
+      cftest::reference_median(plane.src, expected.plane(), plane.format, plane.params);
+      for (int y = 0; y < plane.src.height; ++y)
+        for (int x = 0; x < plane.src.width; ++x)
+          fail_unless(plane.dst.data[y * plane.dst.row_pitch + x * plane.dst.pixel_stride] ==
+                          expected.at(x, y),
+                      "window %d, plane of %dx%d at (%d, %d)", window, plane.src.width,
+                      plane.src.height, x, y);
+    }
+  }
+
+  const std::vector<uint8_t> before = rgba_out;
+  std::vector<cf::MedianPlane> planes = {
+      {component(rgba, 0), component(rgba_out, 0), cf::SampleDepth::U8, {3, {}}},
+      {component(rgba, 1), component(rgba_out, 1), cf::SampleDepth::U8, {4, {}}}};
+  fail_unless(cf::median_cpu(planes) == cudaErrorInvalidValue);
+  fail_unless(rgba_out == before, "a refused call wrote");
+}
+GST_END_TEST;
+
 static Suite *median_cpu_suite(void) {
   Suite *suite = suite_create("median_cpu");
   TCase *tc = tcase_create("general");
@@ -139,6 +186,7 @@ static Suite *median_cpu_suite(void) {
   tcase_add_test(tc, test_padding_bits);
   tcase_add_test(tc, test_thread_counts_agree);
   tcase_add_test(tc, test_invalid_calls_refused);
+  tcase_add_test(tc, test_planes_in_one_call);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+//
+// The CPU backends' vector code where it has edges of its own, against the scalar
+// references: widths around every target's vector length and twice it (the median
+// works on pairs of columns) and around the median's strips of 256 columns, one-pixel
+// and one-row images, samples 2, 3 and 4 apart (split with interleaved vector loads)
+// and 5 apart (not), padded rows, samples at odd addresses, every border mode; and the
+// median's selection networks on every input that decides them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "filter_cases.h"
+#include "gauss.h"
+#include "median.h"
+#include "median_network.h"
+#include "reference_gauss.h"
+#include "reference_median.h"
+#include "test_image.h"
+
+// Last: Check defines macros (fail, ...) that break C++ and OpenCV headers.
+#include <gst/check/gstcheck.h>
+
+using cftest::TestImage;
+
+namespace {
+
+// Around 16, 32 and 64 lanes (8- and 16-bit samples on SSE4, AVX2, AVX-512) and
+// around twice that many columns.
+constexpr int kWidths[] = {1,  2,  3,  4,  5,   7,   8,   9,   15,  16,  17,  31,  32, 33,
+                           34, 63, 64, 65, 66, 127, 128, 129, 130, 255, 256, 257, 258};
+constexpr int kHeights[] = {1, 2, 5, 9};
+// Pixel strides in samples, with the row padding (samples) and misalignment (bytes)
+// that go with each in turn.
+constexpr int kStrides[] = {1, 2, 3, 4, 5};
+
+struct EdgeLayout {
+  int src_stride;
+  int dst_stride;
+  int padding;
+  int misalignment;
+};
+
+// The layout of case `index`: every src stride meets every dst stride in turn.
+EdgeLayout layout_for(size_t index) {
+  const size_t strides = std::size(kStrides);
+  return {kStrides[index % strides], kStrides[(index / strides + index) % strides],
+          static_cast<int>(index % 3), static_cast<int>(index / 2 % 2)};
+}
+
+using PlaneFilter = std::function<void(const cf::Plane &src, const cf::Plane &dst)>;
+
+// Filters a random image of the case with `filter` and `reference`; what differs, or
+// nothing. Padding bits of P010 samples are set at random (they must be ignored).
+std::optional<std::string> check_edge_case(int width, int height, cf::SampleFormat format,
+                                           const EdgeLayout &layout, uint32_t seed,
+                                           const PlaneFilter &filter,
+                                           const PlaneFilter &reference) {
+  const int bytes = cf::bytes_per_sample(format);
+  TestImage src(width, height, format, layout.src_stride * bytes, layout.padding * bytes,
+                layout.misalignment);
+  cftest::fill_random_samples(src, seed);
+  TestImage expected(width, height, format);
+  reference(src.plane(), expected.plane());
+  TestImage dst(width, height, format, layout.dst_stride * bytes, layout.padding * bytes,
+                layout.misalignment);
+  cftest::fill_random_samples(dst, seed + 1);
+  const std::vector<uint8_t> src_before = src.bytes();
+  filter(src.plane(), dst.plane());
+  std::string what;
+  if (src.bytes() != src_before)
+    what = "src was modified";
+  else if (const auto offset = dst.first_changed_filler())
+    what = "dst byte at offset " + std::to_string(*offset) + " is not a sample but was written";
+  else if (const auto mismatch = cftest::first_mismatch(dst, expected))
+    what = cftest::describe(*mismatch);
+  else
+    return std::nullopt;
+  return "seed " + std::to_string(seed) + ", src " + src.describe() + ", dst " +
+         dst.describe() + ": " + what;
+}
+
+std::vector<cf::SampleFormat> formats() {
+  return {cf::SampleDepth::U8, cf::SampleDepth::U16, cftest::kP010};
+}
+
+// Runs `check(width, height, format, border, layout, seed)` over the widths x formats x
+// `variants`, the height, border and layout taken in turn.
+void run_edge_cases(const char *what, int variants,
+                    const std::function<std::optional<std::string>(
+                        int width, int height, cf::SampleFormat format, const cf::Border &border,
+                        int variant, const EdgeLayout &layout, uint32_t seed)> &check) {
+  struct Case {
+    int width;
+    cf::SampleFormat format;
+    int variant;
+  };
+  std::vector<Case> cases;
+  for (const int width : kWidths)
+    for (const cf::SampleFormat format : formats())
+      for (int variant = 0; variant < variants; ++variant)
+        cases.push_back({width, format, variant});
+  cftest::run_cases(what, cases.size(), [&](size_t index) -> std::optional<std::string> {
+    const Case &test = cases[index];
+    const std::vector<cf::Border> borders = cftest::test_borders(test.format);
+    const cf::Border &border = borders[index % borders.size()];
+    const int height = kHeights[index / 3 % std::size(kHeights)];
+    const auto failure = check(test.width, height, test.format, border, test.variant,
+                               layout_for(index), static_cast<uint32_t>(index + 1));
+    if (!failure)
+      return std::nullopt;
+    return cftest::describe(border) + ", " + *failure;
+  });
+}
+
+}  // namespace
+
+GST_START_TEST(test_median_edges) {
+  // The networks, and 8-bit column histograms in strips of 256 columns.
+  constexpr int kWindows[] = {3, 5, 7, 9, 15};
+  run_edge_cases("median edge", std::size(kWindows),
+                 [&](int width, int height, cf::SampleFormat format, const cf::Border &border,
+                     int variant, const EdgeLayout &layout,
+                     uint32_t seed) -> std::optional<std::string> {
+                   const cf::MedianParams params{kWindows[variant], border};
+                   const auto failure = check_edge_case(
+                       width, height, format, layout, seed,
+                       [&](const cf::Plane &src, const cf::Plane &dst) {
+                         fail_unless(cf::median_cpu(src, dst, format, params) == cudaSuccess);
+                       },
+                       [&](const cf::Plane &src, const cf::Plane &dst) {
+                         cftest::reference_median(src, dst, format, params);
+                       });
+                   if (!failure)
+                     return std::nullopt;
+                   return "window " + std::to_string(params.window) + ", " + *failure;
+                 });
+}
+GST_END_TEST;
+
+GST_START_TEST(test_gauss_edges) {
+  // Kernels of 3, 5 and 11 taps, blurred and unsharp-masked (threshold 0 and 12).
+  struct Variant {
+    double sigma;
+    int size;
+    cf::GaussMode mode;
+    uint32_t threshold;
+  };
+  const Variant variants[] = {{0.6, 3, cf::GaussMode::Blur, 0},
+                              {0.8, 0, cf::GaussMode::Unsharp, 0},
+                              {1.6, 0, cf::GaussMode::Blur, 0},
+                              {1.6, 0, cf::GaussMode::Unsharp, 12}};
+  run_edge_cases("gauss edge", std::size(variants),
+                 [&](int width, int height, cf::SampleFormat format, const cf::Border &border,
+                     int index, const EdgeLayout &layout,
+                     uint32_t seed) -> std::optional<std::string> {
+                   const Variant &variant = variants[index];
+                   cf::GaussParams params = cf::make_gauss_params(
+                       variant.sigma, 0, variant.size, variant.size, format, border);
+                   params.mode = variant.mode;
+                   params.amount_q8 = 448;
+                   params.threshold = variant.threshold;
+                   const auto failure = check_edge_case(
+                       width, height, format, layout, seed,
+                       [&](const cf::Plane &src, const cf::Plane &dst) {
+                         fail_unless(cf::gauss_cpu(src, dst, format, params) == cudaSuccess);
+                       },
+                       [&](const cf::Plane &src, const cf::Plane &dst) {
+                         cftest::reference_gauss(src, dst, format, params);
+                       });
+                   if (!failure)
+                     return std::nullopt;
+                   return std::to_string(params.taps_x.size()) + " taps, " +
+                          (variant.mode == cf::GaussMode::Unsharp ? "unsharp, " : "blur, ") +
+                          *failure;
+                 });
+}
+GST_END_TEST;
+
+// The 0-1 principle: a comparator network selects ranks correctly on all inputs if it
+// does on all inputs of zeros and ones. A sorted column of 0s and 1s is its number of
+// 0s; every combination of those over the pair network's W + 1 columns is checked, 64
+// at a time (one per bit: min is AND, max is OR).
+template <int kWindow>
+void check_pair_network() {
+  namespace net = cf::median_network;
+  constexpr net::Network network = net::make_pair_network(kWindow);
+  constexpr int kColumns = kWindow + 1;
+  const int median_rank = (kWindow * kWindow - 1) / 2;
+  std::vector<uint64_t> wires(network.wires);
+  int zeros[kColumns] = {};
+  uint64_t combinations = 1;
+  for (int c = 0; c < kColumns; ++c)
+    combinations *= kWindow + 1;
+  uint64_t expected_first = 0, expected_second = 0;
+  std::vector<std::vector<int>> batch_zeros(64, std::vector<int>(kColumns));
+  for (uint64_t combination = 0; combination < combinations;) {
+    std::fill(wires.begin(), wires.end(), 0);
+    expected_first = expected_second = 0;
+    int bit = 0;
+    for (; bit < 64 && combination < combinations; ++bit, ++combination) {
+      int ones_first = 0, ones_second = 0;
+      for (int c = 0; c < kColumns; ++c) {
+        for (int k = zeros[c]; k < kWindow; ++k)
+          wires[c * kWindow + k] |= uint64_t{1} << bit;
+        if (c < kWindow)
+          ones_first += kWindow - zeros[c];
+        if (c > 0)
+          ones_second += kWindow - zeros[c];
+      }
+      // The median of 0s and 1s is 1 where fewer than median_rank + 1 are 0.
+      const int samples = kWindow * kWindow;
+      expected_first |= uint64_t{samples - ones_first <= median_rank} << bit;
+      expected_second |= uint64_t{samples - ones_second <= median_rank} << bit;
+      for (int c = 0; c < kColumns && ++zeros[c] > kWindow; ++c)
+        zeros[c] = 0;
+    }
+    for (int i = 0; i < network.count; ++i) {
+      const net::Op op = network.ops[i];
+      const uint64_t a = wires[op.a], b = wires[op.b];
+      switch (op.kind) {
+      case net::OpKind::Copy:
+        wires[op.b] = a;
+        break;
+      case net::OpKind::MinMax:
+        wires[op.a] = a & b;
+        wires[op.b] = a | b;
+        break;
+      case net::OpKind::MinOnly:
+        wires[op.a] = a & b;
+        break;
+      case net::OpKind::MaxOnly:
+        wires[op.b] = a | b;
+        break;
+      }
+    }
+    const uint64_t used = bit == 64 ? ~uint64_t{0} : (uint64_t{1} << bit) - 1;
+    fail_unless(((wires[network.first] ^ expected_first) & used) == 0 &&
+                    ((wires[network.second] ^ expected_second) & used) == 0,
+                "%dx%d pair network: wrong median before combination %llu", kWindow, kWindow,
+                static_cast<unsigned long long>(combination));
+  }
+
+  // The column sort, on every column of 0s and 1s.
+  constexpr net::ColumnSort sort = net::make_column_sort(kWindow);
+  for (unsigned column = 0; column < (1u << kWindow); ++column) {
+    int values[kWindow];
+    for (int k = 0; k < kWindow; ++k)
+      values[k] = (column >> k) & 1;
+    for (int i = 0; i < sort.count; ++i) {
+      const net::Op op = sort.ops[i];
+      const int a = values[op.a], b = values[op.b];
+      values[op.a] = std::min(a, b);
+      values[op.b] = std::max(a, b);
+    }
+    for (int k = 1; k < kWindow; ++k)
+      fail_unless(values[sort.rank_wire[k - 1]] <= values[sort.rank_wire[k]],
+                  "%d-wire column sort: ranks %d and %d out of order for column %u", kWindow,
+                  k - 1, k, column);
+  }
+}
+
+GST_START_TEST(test_median_networks) {
+  static_assert(cf::median_network::kMaxNetworkWindow == 7, "a check per network");
+  check_pair_network<3>();
+  check_pair_network<5>();
+  check_pair_network<7>();
+}
+GST_END_TEST;
+
+static Suite *cpu_vector_edges_suite(void) {
+  Suite *suite = suite_create("cpu_vector_edges");
+  TCase *tc = tcase_create("general");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_median_edges);
+  tcase_add_test(tc, test_gauss_edges);
+  tcase_add_test(tc, test_median_networks);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+GST_CHECK_MAIN(cpu_vector_edges);
