@@ -382,6 +382,14 @@ void check_latency(const char *backend, const FilterUnderTest &filter) {
   }
 }
 
+void stop_and_free(GstElement *element, GstBus *bus) {
+  fail_unless_equals_int(gst_element_set_state(element, GST_STATE_NULL),
+                         GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_bus(element, nullptr);
+  gst_object_unref(bus);
+  gst_object_unref(element);
+}
+
 namespace {
 
 GstElement *make_element(const char *element) {
@@ -396,14 +404,6 @@ bool cuda_device_usable() { return probe_cuda_device() == cudaSuccess; }
 GstStateChangeReturn start_with_bus(GstElement *element, GstBus *bus) {
   gst_element_set_bus(element, bus);
   return gst_element_set_state(element, GST_STATE_PAUSED);
-}
-
-void stop_and_free(GstElement *element, GstBus *bus) {
-  fail_unless_equals_int(gst_element_set_state(element, GST_STATE_NULL),
-                         GST_STATE_CHANGE_SUCCESS);
-  gst_element_set_bus(element, nullptr);
-  gst_object_unref(bus);
-  gst_object_unref(element);
 }
 
 // The message of the error on the bus; fails if there is none.

@@ -45,6 +45,9 @@ struct FilterUnderTest {
       reference;
 };
 
+// Back to NULL (which must succeed), then `element` and its own `bus` unreffed.
+void stop_and_free(GstElement *element, GstBus *bus);
+
 // The launch line of `filter` on `backend`: the filter's properties, then the data
 // path's (frames-in-flight) and `extra` on top.
 std::string element_line(const char *backend, const FilterUnderTest &filter,

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "cuda_test_support.h"
+#include "element_checks.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -166,14 +167,6 @@ void set_state(GstElement *element, GstBus *bus, GstState state) {
               gst_element_state_get_name(state));
 }
 
-void free_element(GstElement *element, GstBus *bus) {
-  fail_unless_equals_int(gst_element_set_state(element, GST_STATE_NULL),
-                         GST_STATE_CHANGE_SUCCESS);
-  gst_element_set_bus(element, nullptr);
-  gst_object_unref(bus);
-  gst_object_unref(element);
-}
-
 // The text (message and debug) of an error or warning message.
 std::string text_of(GstMessage *message) {
   GError *error = nullptr;
@@ -289,7 +282,7 @@ GST_START_TEST(test_query_caps_unlinked) {
           fail_unless(warnings[0].find("No usable CUDA device") != std::string::npos, "%s",
                       warnings[0].c_str());
       }
-      free_element(made, bus);
+      cftest::stop_and_free(made, bus);
     }
   }
 }
@@ -433,7 +426,7 @@ GST_START_TEST(test_transform_caps_through_peer) {
         gst_object_unref(queried);
         gst_object_unref(peer_pad);
       }
-      free_element(made, bus);
+      cftest::stop_and_free(made, bus);
     }
   }
 }
@@ -640,7 +633,7 @@ GST_START_TEST(test_accept_cuda_caps) {
       gst_caps_unref(caps);
     }
     gst_object_unref(sink);
-    free_element(made, bus);
+    cftest::stop_and_free(made, bus);
   }
 }
 GST_END_TEST;
