@@ -353,18 +353,12 @@ set_results (GstCudaHist * self, const guint8 * bytes,
   gst_structure_take_value (fields, "p99", &p99);
 }
 
-/* Attaches a GstCudaHistMeta holding the fields of `fields` to buffer. */
-static void
-add_meta (GstBuffer * buffer, const GstStructure * fields)
+/* Attaches an empty GstCudaHistMeta to `buffer`: its structure, to fill. */
+static GstStructure *
+add_meta (GstBuffer * buffer)
 {
-  GstCustomMeta *meta = gst_buffer_add_custom_meta (buffer,
-      GST_CUDA_HIST_META_NAME);
-  gst_structure_foreach (fields, [](GQuark field, const GValue * value,
-          gpointer target) -> gboolean {
-        gst_structure_id_set_value (static_cast<GstStructure *> (target), field,
-            value);
-        return TRUE;
-      }, gst_custom_meta_get_structure (meta));
+  return gst_custom_meta_get_structure (gst_buffer_add_custom_meta (buffer,
+          GST_CUDA_HIST_META_NAME));
 }
 
 /* Whether a message is due for this frame, as post-messages, interval and
@@ -396,11 +390,9 @@ gst_cuda_hist_attach_results (GstCudaFilter * filter, GstBuffer * frame,
     gconstpointer results_bytes, gconstpointer frame_state)
 {
   auto *self = GST_CUDA_HIST (filter);
-  /* Thousands of GValues for a few kilobytes of numbers: they are made once,
-   * in the meta, and copied only for a message. */
-  GstStructure *fields =
-      gst_custom_meta_get_structure (gst_buffer_add_custom_meta (frame,
-          GST_CUDA_HIST_META_NAME));
+  /* Hundreds of GValues for a kilobyte of numbers: they are made once, in the
+   * meta, and copied only for a message. */
+  GstStructure *fields = add_meta (frame);
   set_results (self, static_cast<const guint8 *> (results_bytes),
       *static_cast<const HistFrameState *> (frame_state), fields);
 
@@ -534,7 +526,12 @@ gst_cuda_hist_meta_transform (GstBuffer * dest, GstCustomMeta * meta,
 {
   if (!GST_META_TRANSFORM_IS_COPY (type))
     return FALSE;
-  add_meta (dest, gst_custom_meta_get_structure (meta));
+  gst_structure_foreach (gst_custom_meta_get_structure (meta),
+      [](GQuark field, const GValue * value, gpointer copy) -> gboolean {
+        gst_structure_id_set_value (static_cast<GstStructure *> (copy), field,
+            value);
+        return TRUE;
+      }, add_meta (dest));
   return TRUE;
 }
 
