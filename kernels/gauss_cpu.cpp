@@ -254,7 +254,9 @@ struct Sums16 {
   }
 };
 
-// Filters dst rows [y_begin, y_end).
+// Filters dst rows [y_begin, y_end). The computed channels of a packed plane have
+// rows of their own, side by side in every buffer: the vertical sums, unsharp masking
+// and the output run over all of them at once.
 template <class Sums>
 void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   using Sample = typename Sums::Sample;
@@ -266,29 +268,41 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   const int padded_width = (width + kBlock * lanes - 1) / (kBlock * lanes) * (kBlock * lanes);
   const int taps_y = static_cast<int>(job.params.taps_y.size());
   const int radius_y = taps_y / 2;
+  int channels[kMaxChannels];
+  const int computed = computed_channels(src, channels);
+  const int channels_width = computed * padded_width;  // a row of every computed channel
 
   // A source row as values with its border columns, read up to whole vectors.
   const size_t padded_length = padded_width + 2 * rows_job.radius_x + lanes;
-  auto padded = hwy::AllocateAligned<Sample>(padded_length);
-  std::fill(padded.get(), padded.get() + padded_length, Sample{0});
+  auto padded = hwy::AllocateAligned<Sample>(computed * padded_length);
+  std::fill(padded.get(), padded.get() + computed * padded_length, Sample{0});
+  Sample *padded_rows[kMaxChannels];
+  for (int k = 0; k < computed; ++k)
+    padded_rows[k] = padded.get() + k * padded_length;
   // The sums of the last taps_y source rows, row r in slot r % taps_y: the rows one
   // output row reaches lie within taps_y consecutive rows. One more slot: the constant.
-  const size_t slot_length = static_cast<size_t>(Sums::kSumRows) * padded_width;
+  const size_t slot_length = static_cast<size_t>(Sums::kSumRows) * channels_width;
   auto ring = hwy::AllocateAligned<Sum>((taps_y + 1) * slot_length);
   const auto slot_rows = [&](int slot) {
     std::vector<Sum *> parts(Sums::kSumRows);
     for (int part = 0; part < Sums::kSumRows; ++part)
-      parts[part] = ring.get() + slot * slot_length + part * static_cast<size_t>(padded_width);
+      parts[part] = ring.get() + slot * slot_length + part * static_cast<size_t>(channels_width);
     return parts;
   };
   std::vector<std::vector<Sum *>> slots;
   for (int slot = 0; slot <= taps_y; ++slot)
     slots.push_back(slot_rows(slot));
-  Sums::constant_row(rows_job.constant, padded_width, slots[taps_y].data());
+  Sums::constant_row(rows_job.constant, channels_width, slots[taps_y].data());
   std::vector<int> slot_row(taps_y, -1);
-  auto original = hwy::AllocateAligned<Sample>(padded_width);
-  std::fill(original.get(), original.get() + padded_width, Sample{0});
-  auto out = hwy::AllocateAligned<Sample>(padded_width);
+  auto original = hwy::AllocateAligned<Sample>(channels_width);
+  std::fill(original.get(), original.get() + channels_width, Sample{0});
+  auto out = hwy::AllocateAligned<Sample>(channels_width);
+  Sample *original_rows[kMaxChannels];
+  const Sample *out_rows[kMaxChannels];
+  for (int k = 0; k < computed; ++k) {
+    original_rows[k] = original.get() + k * padded_width;
+    out_rows[k] = out.get() + k * padded_width;
+  }
   std::vector<const Sum *const *> window_rows(taps_y);
 
   for (int y = y_begin; y < y_end; ++y) {
@@ -296,18 +310,24 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
       const int row = border_index(y + i - radius_y, src.height, rows_job.border_mode);
       const int slot = row < 0 ? taps_y : row % taps_y;
       if (row >= 0 && slot_row[slot] != row) {
-        load_padded_row(rows_job, row, padded.get());
-        Sums::horizontal(job.params.taps_x, padded.get(), width, slots[slot].data());
+        load_padded_rows(rows_job, row, padded_rows);
+        for (int k = 0; k < computed; ++k) {
+          Sum *channel_sums[Sums::kSumRows];
+          for (int part = 0; part < Sums::kSumRows; ++part)
+            channel_sums[part] = slots[slot][part] + k * padded_width;
+          Sums::horizontal(job.params.taps_x, padded_rows[k], width, channel_sums);
+        }
         slot_row[slot] = row;
       }
       window_rows[i] = slots[slot].data();
     }
+    const uint8_t *src_row = src.data + y * src.row_pitch;
     if (job.params.mode == GaussMode::Unsharp)
-      load_values(src.data + y * src.row_pitch, width, src.pixel_stride, rows_job.padding_bits,
-                  original.get());
-    Sums::vertical(job, window_rows.data(), original.get(), width, out.get());
-    store_values(out.get(), width, rows_job.dst.data + y * rows_job.dst.row_pitch,
-                 rows_job.dst.pixel_stride, rows_job.padding_bits);
+      load_channel_values(src_row, width, src, rows_job.padding_bits, channels, computed,
+                          original_rows);
+    Sums::vertical(job, window_rows.data(), original.get(), channels_width, out.get());
+    store_channel_values(out_rows, channels, computed, width, src, src_row, rows_job.dst,
+                         rows_job.dst.data + y * rows_job.dst.row_pitch, rows_job.padding_bits);
   }
 }
 
@@ -340,8 +360,9 @@ cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,
                       static_cast<int>(params.taps_y.size()) / 2},
                      params,
                      max_sample_value(format)};
-  const long work_per_row =
-      static_cast<long>(src.width) * (params.taps_x.size() + params.taps_y.size());
+  int channels[kMaxChannels];
+  const long work_per_row = static_cast<long>(src.width) * computed_channels(src, channels) *
+                            (params.taps_x.size() + params.taps_y.size());
   parallel_ranges(src.height, threads, work_per_row, [&](int begin, int end) {
     if (format.depth == SampleDepth::U8)
       HWY_DYNAMIC_DISPATCH(GaussRows8)(job, begin, end);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// Histograms of one component: the C++ API of the kernels, free of GStreamer.
+// Histograms of each computed channel of a plane (plane.h: one component, or several
+// interleaved in a packed plane, counted in one pass): the C++ API of the kernels, free
+// of GStreamer.
 //
 // Counts are exact. A sample of value v (plane.h: sample >> padding_bits, so 0..1023
 // for P010) of the region of interest with lower <= v <= upper goes to bin
@@ -60,37 +62,62 @@ HistogramRegion resolve_region(const HistogramParams &params, const Plane &src);
 // samples, so that every count fits its uint32.
 bool is_valid(const HistogramParams &params, const Plane &src, SampleFormat format);
 
+// Where the results of one counted channel go: bins[params.bins] and *summary.
+struct HistogramOutput {
+  uint32_t *bins;
+  HistogramSummary *summary;
+};
+
+// Whether outputs (not null) has bins and a summary (not null) for every counted
+// channel of src.
+bool are_valid_outputs(const Plane &src, const HistogramOutput *outputs);
+
 // Device workspace histogram_cuda needs for `bins` bins on the current device. A
 // workspace for more bins serves fewer too.
 size_t histogram_cuda_workspace_bytes(int bins);
 
-// Counts src (device memory) into bins[params.bins] and *summary (device memory), in
-// one kernel queued on `stream`: nothing needs clearing beforehand. workspace: device
-// memory of histogram_cuda_workspace_bytes(bins) bytes, zeroed once after allocation
+// Counts every channel of src.channel_mask (device memory) into outputs[k] (device
+// memory), k-th counted channel in ascending order, one kernel per channel queued on
+// `stream`: nothing needs clearing beforehand. workspace: device memory of
+// histogram_cuda_workspace_bytes(bins) bytes, zeroed once after allocation
 // (cudaMemset) and then left to the kernel, which leaves it zeroed again after every
 // frame; reused from frame to frame but not shared by launches that may run at the
 // same time. src's samples must be aligned to their size (are_samples_aligned).
 // Returns the launch error; cudaErrorInvalidValue, with nothing queued, for invalid
 // params (is_valid), unaligned samples or null pointers.
 cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const HistogramParams &params,
-                           uint32_t *bins, HistogramSummary *summary, void *workspace,
-                           cudaStream_t stream);
+                           const HistogramOutput *outputs, void *workspace, cudaStream_t stream);
 
-// The same on the host (bins and summary in host memory, no workspace), with `threads`
-// threads (0: one per core), for samples at any alignment. cudaSuccess once done;
-// cudaErrorInvalidValue, leaving bins and *summary as they were, for invalid params
-// (is_valid) or null pointers.
+// The same on the host (outputs in host memory, no workspace), with `threads` threads
+// (0: one per core), for samples at any alignment, every channel in one pass over src.
+// cudaSuccess once done; cudaErrorInvalidValue, leaving the outputs as they were, for
+// invalid params (is_valid) or null pointers.
 cudaError_t histogram_cpu(const Plane &src, SampleFormat format, const HistogramParams &params,
-                          uint32_t *bins, HistogramSummary *summary, int threads = 0);
+                          const HistogramOutput *outputs, int threads = 0);
 
-// bins, summary and src in device memory with exec.on_device (and the workspace of
+// outputs and src in device memory with exec.on_device (and the workspace of
 // histogram_cuda), host memory otherwise (workspace unused).
 inline cudaError_t histogram(const Executor &exec, const Plane &src, SampleFormat format,
-                             const HistogramParams &params, uint32_t *bins,
-                             HistogramSummary *summary, void *workspace) {
+                             const HistogramParams &params, const HistogramOutput *outputs,
+                             void *workspace) {
   if (exec.on_device)
-    return histogram_cuda(src, format, params, bins, summary, workspace, exec.stream);
-  return histogram_cpu(src, format, params, bins, summary, exec.cpu_threads);
+    return histogram_cuda(src, format, params, outputs, workspace, exec.stream);
+  return histogram_cpu(src, format, params, outputs, exec.cpu_threads);
+}
+
+// Planes of one counted channel: its bins and summary.
+inline cudaError_t histogram_cuda(const Plane &src, SampleFormat format,
+                                  const HistogramParams &params, uint32_t *bins,
+                                  HistogramSummary *summary, void *workspace,
+                                  cudaStream_t stream) {
+  const HistogramOutput output{bins, summary};
+  return histogram_cuda(src, format, params, &output, workspace, stream);
+}
+inline cudaError_t histogram_cpu(const Plane &src, SampleFormat format,
+                                 const HistogramParams &params, uint32_t *bins,
+                                 HistogramSummary *summary, int threads = 0) {
+  const HistogramOutput output{bins, summary};
+  return histogram_cpu(src, format, params, &output, threads);
 }
 
 }  // namespace cf

@@ -2,9 +2,10 @@
 // Copyright (C) 2026 The gst-cudafilters authors
 
 // CPU backend of the histogram. Each thread counts how often every sample value occurs
-// in its rows (one increment per sample, no arithmetic); the merged value counts then
-// give the bins, below, above, min, max and sum exactly, in one pass over the at most
-// 65536 values instead of one per sample. Samples are counted by value (plane.h).
+// in its rows, per channel (one increment per sample, no arithmetic; every channel of
+// a packed plane in the same pass over its pixels); the merged value counts then give
+// the bins, below, above, min, max and sum exactly, in one pass over the at most 65536
+// values instead of one per sample. Samples are counted by value (plane.h).
 #include <algorithm>
 #include <mutex>
 #include <vector>
@@ -16,72 +17,89 @@
 namespace cf {
 namespace {
 
-// Counts per thread. A run of equal samples would make every increment wait for the
-// one before it (the same counter, through memory): 8-bit samples are spread over four
-// tables of counts in turn, which keeps four increments in flight. Four tables of
-// 65536 counts would not stay in cache: 16-bit samples count into one.
-template <typename Sample>
+// Counts per thread, per channel: counts[c * values + v] for channel c of every pixel
+// (the channels not counted too: skipping them would cost more than counting). A run
+// of equal samples would make every increment wait for the one before it (the same
+// counter, through memory): 8-bit samples are spread over four tables of counts in turn
+// (kCopies of each channel's), which keeps four increments in flight. Four tables of
+// 65536 counts would not stay in cache: 16-bit samples count into one per channel.
+template <typename Sample, int kChannels>
 std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &region,
                                    SampleFormat format, int threads) {
-  constexpr int kTables = sizeof(Sample) == 1 ? 4 : 1;
+  constexpr int kCopies = sizeof(Sample) == 1 ? (kChannels < 4 ? 4 / kChannels : 1) : 1;
+  constexpr int kTables = kChannels * kCopies;
   const size_t values = size_t{max_sample_value(format)} + 1;
   const int padding_bits = format.padding_bits;
-  std::vector<uint32_t> counts(values, 0);
+  std::vector<uint32_t> counts(kChannels * values, 0);
   std::mutex merge;
   const ptrdiff_t stride = src.pixel_stride;
-  parallel_ranges(region.height, threads, region.width, [&](int begin, int end) {
+  parallel_ranges(region.height, threads, long{region.width} * kChannels, [&](int begin, int end) {
     // Copies in locals: the counters are uint32_t, which may alias what the lambda
     // holds by reference, so those would be read again after every increment.
     const int shift = sizeof(Sample) == 1 ? 0 : padding_bits;  // 8-bit formats have none
     const ptrdiff_t step = stride;
     const HistogramRegion area = region;
     std::vector<uint32_t> local(kTables * values, 0);
-    uint32_t *tables[kTables];
+    uint32_t *tables[kTables];  // channel c's copy k: tables[c * kCopies + k]
     for (int t = 0; t < kTables; ++t)
       tables[t] = local.data() + t * values;
     for (int y = begin; y < end; ++y) {
-      const uint8_t *sample = src.data + (area.y + y) * src.row_pitch + area.x * step;
+      const uint8_t *pixel = src.data + (area.y + y) * src.row_pitch + area.x * step;
       int x = 0;
-      if constexpr (sizeof(Sample) == 1) {
-        // Packed 8-bit rows: eight samples per load (8-bit formats have no padding bits).
-        if (step == 1)
-          for (; x + 8 <= area.width; x += 8, sample += 8) {
-            const auto eight = load_sample<uint64_t>(sample);
+      if constexpr (sizeof(Sample) == 1 && 8 % kChannels == 0) {
+        // Dense 8-bit rows: eight samples per load (8-bit formats have no padding bits).
+        constexpr int kPixels = 8 / kChannels;
+        if (step == kChannels)
+          for (; x + kPixels <= area.width; x += kPixels, pixel += 8) {
+            const auto eight = load_sample<uint64_t>(pixel);
             for (int k = 0; k < 8; ++k)
-              ++tables[k % kTables][(eight >> (8 * k)) & 0xff];
+              ++tables[(k % kChannels) * kCopies + (k / kChannels) % kCopies]
+                      [(eight >> (8 * k)) & 0xff];
           }
       }
-      for (; x + kTables <= area.width; x += kTables)
-        for (int t = 0; t < kTables; ++t, sample += step)
-          ++tables[t][load_sample<Sample>(sample) >> shift];
-      for (; x < area.width; ++x, sample += step)
-        ++tables[0][load_sample<Sample>(sample) >> shift];
+      for (; x + kCopies <= area.width; x += kCopies)
+        for (int k = 0; k < kCopies; ++k, pixel += step)
+          for (int c = 0; c < kChannels; ++c)
+            ++tables[c * kCopies + k][load_sample<Sample>(pixel + c * sizeof(Sample)) >> shift];
+      for (; x < area.width; ++x, pixel += step)
+        for (int c = 0; c < kChannels; ++c)
+          ++tables[c * kCopies][load_sample<Sample>(pixel + c * sizeof(Sample)) >> shift];
     }
     const std::lock_guard<std::mutex> lock(merge);
-    for (int t = 0; t < kTables; ++t)
+    for (int t = 0; t < kTables; ++t) {
+      uint32_t *channel_counts = counts.data() + (t / kCopies) * values;
       for (size_t v = 0; v < values; ++v)
-        counts[v] += tables[t][v];
+        channel_counts[v] += tables[t][v];
+    }
   });
   return counts;
 }
 
-}  // namespace
+template <typename Sample>
+std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &region,
+                                   SampleFormat format, int threads) {
+  switch (src.channels) {
+  case 1:
+    return count_values<Sample, 1>(src, region, format, threads);
+  case 2:
+    return count_values<Sample, 2>(src, region, format, threads);
+  case 3:
+    return count_values<Sample, 3>(src, region, format, threads);
+  default:
+    return count_values<Sample, 4>(src, region, format, threads);
+  }
+}
 
-cudaError_t histogram_cpu(const Plane &src, SampleFormat format, const HistogramParams &params,
-                          uint32_t *bins, HistogramSummary *summary, int threads) {
-  if (!is_valid(params, src, format) || bins == nullptr || summary == nullptr)
-    return cudaErrorInvalidValue;
-  const HistogramRegion region = resolve_region(params, src);
-  const std::vector<uint32_t> counts =
-      format.depth == SampleDepth::U8 ? count_values<uint8_t>(src, region, format, threads)
-                                      : count_values<uint16_t>(src, region, format, threads);
-
+// Bins and summary of one channel's `values` counts (count of value v: counts[v]).
+void bin_counts(const uint32_t *counts, size_t values, SampleFormat format,
+                const HistogramParams &params, const HistogramRegion &region,
+                const HistogramOutput &output) {
   const uint32_t range = params.upper - params.lower + 1;
   HistogramSummary result;
   result.samples = static_cast<uint32_t>(region.width) * static_cast<uint32_t>(region.height);
   result.min = max_sample_value(format);
-  std::fill(bins, bins + params.bins, 0u);
-  for (uint32_t value = 0; value < counts.size(); ++value) {
+  std::fill(output.bins, output.bins + params.bins, 0u);
+  for (uint32_t value = 0; value < values; ++value) {
     const uint32_t count = counts[value];
     if (count == 0)
       continue;
@@ -93,9 +111,26 @@ cudaError_t histogram_cpu(const Plane &src, SampleFormat format, const Histogram
     else if (value > params.upper)
       result.above += count;
     else  // (value - lower) * bins < 2^16 * 2^16: no overflow
-      bins[(value - params.lower) * uint32_t(params.bins) / range] += count;
+      output.bins[(value - params.lower) * uint32_t(params.bins) / range] += count;
   }
-  *summary = result;
+  *output.summary = result;
+}
+
+}  // namespace
+
+cudaError_t histogram_cpu(const Plane &src, SampleFormat format, const HistogramParams &params,
+                          const HistogramOutput *outputs, int threads) {
+  if (!is_valid(params, src, format) || !are_valid_outputs(src, outputs))
+    return cudaErrorInvalidValue;
+  const HistogramRegion region = resolve_region(params, src);
+  const std::vector<uint32_t> counts =
+      format.depth == SampleDepth::U8 ? count_values<uint8_t>(src, region, format, threads)
+                                      : count_values<uint16_t>(src, region, format, threads);
+  const size_t values = size_t{max_sample_value(format)} + 1;
+  const HistogramOutput *output = outputs;
+  for (int c = 0; c < src.channels; ++c)
+    if (src.channel_mask & (1u << c))
+      bin_counts(counts.data() + c * values, values, format, params, region, *output++);
   return cudaSuccess;
 }
 

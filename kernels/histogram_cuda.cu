@@ -873,12 +873,12 @@ size_t histogram_cuda_workspace_bytes(int bins) {
   return kCountsOffset + counts * sizeof(uint32_t);
 }
 
-cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const HistogramParams &params,
-                           uint32_t *bins, HistogramSummary *summary, void *workspace,
-                           cudaStream_t stream) {
-  if (!is_valid(params, src, format) || !are_samples_aligned(src, format) || bins == nullptr ||
-      summary == nullptr || workspace == nullptr)
-    return cudaErrorInvalidValue;
+namespace {
+
+// One channel (a plane of one).
+cudaError_t histogram_channel(const Plane &src, SampleFormat format, const HistogramParams &params,
+                              uint32_t *bins, HistogramSummary *summary, void *workspace,
+                              cudaStream_t stream) {
   if (format.depth == SampleDepth::U8)  // no padding bits (is_valid)
     return launch_8bit(src, params, bins, summary, workspace, stream);
   if (src.pixel_stride == int(sizeof(uint16_t)))
@@ -886,6 +886,27 @@ cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const Histogra
                                               stream);
   return launch_slots<StridedRows<uint16_t>>(src, format, params, bins, summary, workspace,
                                              stream);
+}
+
+}  // namespace
+
+// Packed planes channel by channel for now (packed_cuda.h).
+cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const HistogramParams &params,
+                           const HistogramOutput *outputs, void *workspace, cudaStream_t stream) {
+  if (!is_valid(params, src, format) || !are_samples_aligned(src, format) ||
+      !are_valid_outputs(src, outputs) || workspace == nullptr)
+    return cudaErrorInvalidValue;
+  const HistogramOutput *output = outputs;
+  for (int c = 0; c < src.channels; ++c)
+    if (src.channel_mask & (1u << c)) {
+      if (const cudaError_t err = histogram_channel(channel_plane(src, c, format), format, params,
+                                                    output->bins, output->summary, workspace,
+                                                    stream);
+          err != cudaSuccess)
+        return err;
+      ++output;
+    }
+  return cudaSuccess;
 }
 
 }  // namespace cf

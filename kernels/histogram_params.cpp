@@ -32,4 +32,17 @@ bool is_valid(const HistogramParams &params, const Plane &src, SampleFormat form
          uint64_t(region.width) * uint64_t(region.height) <= std::numeric_limits<uint32_t>::max();
 }
 
+bool are_valid_outputs(const Plane &src, const HistogramOutput *outputs) {
+  if (outputs == nullptr)
+    return false;
+  const HistogramOutput *output = outputs;
+  for (int c = 0; c < src.channels; ++c)
+    if (src.channel_mask & (1u << c)) {
+      if (output->bins == nullptr || output->summary == nullptr)
+        return false;
+      ++output;
+    }
+  return true;
+}
+
 }  // namespace cf

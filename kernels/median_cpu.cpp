@@ -10,6 +10,7 @@
 // each row, so a step costs 2 * window sample updates plus two short bin walks
 // instead of a sort of window * window samples.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -81,7 +82,8 @@ HWY_INLINE void apply_ops(V *wires) {
 // Rows [y_begin, y_end) of a window of kWindow x kWindow. Lane j of a vector works on
 // the pair of outputs 2j and 2j + 1, whose windows span padded columns 2j .. 2j +
 // kWindow: the sorted columns are kept split into even and odd ones so that each of
-// the kWindow + 1 columns is one contiguous load.
+// the kWindow + 1 columns is one contiguous load. Each computed channel of a packed
+// plane has rows of its own.
 template <typename T, int kWindow>
 void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   const hn::ScalableTag<T> d;
@@ -90,65 +92,83 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   const int lanes = static_cast<int>(hn::Lanes(d));
   const int width = job.src.width;
   const int pairs = (width + 1) / 2;
+  int channels[kMaxChannels];
+  const int computed = computed_channels(job.src, channels);
   // Columns of each half (even, odd): every pair block and the last block's window,
   // in whole vectors, so that every half starts aligned.
   const int half_columns = (pairs + kWindow + 2 * lanes - 1) / lanes * lanes;
   const size_t row_length = 2 * static_cast<size_t>(half_columns);
 
-  // The last kWindow source rows read, each in slot row % kWindow: the rows a window
-  // reaches (border rows included) lie within kWindow consecutive rows.
-  auto rows = hwy::AllocateAligned<T>(kWindow * row_length);
-  std::fill(rows.get(), rows.get() + kWindow * row_length, T{0});
+  // The last kWindow source rows read, each in slot row % kWindow (a row per computed
+  // channel): the rows a window reaches (border rows included) lie within kWindow
+  // consecutive rows.
+  const size_t slot_length = computed * row_length;
+  auto rows = hwy::AllocateAligned<T>(kWindow * slot_length);
+  std::fill(rows.get(), rows.get() + kWindow * slot_length, T{0});
   int slot_row[kWindow];
   std::fill(slot_row, slot_row + kWindow, -1);
   auto constant_row = hwy::AllocateAligned<T>(row_length);
   std::fill(constant_row.get(), constant_row.get() + row_length, static_cast<T>(job.constant));
   // sorted[(half * kWindow + k) * half_columns + j]: rank k of column 2j + half.
   auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(half_columns));
-  auto out = hwy::AllocateAligned<T>(row_length);
+  auto out = hwy::AllocateAligned<T>(computed * row_length);
+  const T *out_rows[kMaxChannels];
+  for (int k = 0; k < computed; ++k)
+    out_rows[k] = out.get() + k * row_length;
   const auto sorted_at = [&](int half, int rank) {
     return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(half_columns);
   };
 
   for (int y = y_begin; y < y_end; ++y) {
-    const T *window_rows[kWindow];
+    const T *window_slots[kWindow];  // the first channel's row; the others follow
+    size_t channel_step[kWindow];
     for (int i = 0; i < kWindow; ++i) {
       const int row = border_index(y + i - kRadius, job.src.height, job.border_mode);
       if (row < 0) {
-        window_rows[i] = constant_row.get();
+        window_slots[i] = constant_row.get();
+        channel_step[i] = 0;
         continue;
       }
-      T *slot = rows.get() + (row % kWindow) * row_length;
+      T *slot = rows.get() + (row % kWindow) * slot_length;
       if (slot_row[row % kWindow] != row) {
-        load_padded_row(job, row, slot);
+        T *channel_rows[kMaxChannels];
+        for (int k = 0; k < computed; ++k)
+          channel_rows[k] = slot + k * row_length;
+        load_padded_rows(job, row, channel_rows);
         slot_row[row % kWindow] = row;
       }
-      window_rows[i] = slot;
+      window_slots[i] = slot;
+      channel_step[i] = row_length;
     }
 
-    for (int j = 0; j < half_columns; j += lanes) {
-      V even[kWindow], odd[kWindow];
-      for (int i = 0; i < kWindow; ++i)
-        hn::LoadInterleaved2(d, window_rows[i] + 2 * j, even[i], odd[i]);
-      apply_ops<net::kColumnSort<kWindow>>(even);
-      apply_ops<net::kColumnSort<kWindow>>(odd);
-      for (int k = 0; k < kWindow; ++k) {
-        hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
-        hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
+    for (int channel = 0; channel < computed; ++channel) {
+      for (int j = 0; j < half_columns; j += lanes) {
+        V even[kWindow], odd[kWindow];
+        for (int i = 0; i < kWindow; ++i)
+          hn::LoadInterleaved2(d, window_slots[i] + channel * channel_step[i] + 2 * j, even[i],
+                               odd[i]);
+        apply_ops<net::kColumnSort<kWindow>>(even);
+        apply_ops<net::kColumnSort<kWindow>>(odd);
+        for (int k = 0; k < kWindow; ++k) {
+          hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
+          hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
+        }
+      }
+
+      T *channel_out = out.get() + channel * row_length;
+      for (int j = 0; j < pairs; j += lanes) {
+        V wires[net::kPairNetwork<kWindow>.wires];
+        for (int c = 0; c <= kWindow; ++c)
+          for (int k = 0; k < kWindow; ++k)
+            wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
+        apply_ops<net::kPairNetwork<kWindow>>(wires);
+        hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first],
+                              wires[net::kPairNetwork<kWindow>.second], d, channel_out + 2 * j);
       }
     }
-
-    for (int j = 0; j < pairs; j += lanes) {
-      V wires[net::kPairNetwork<kWindow>.wires];
-      for (int c = 0; c <= kWindow; ++c)
-        for (int k = 0; k < kWindow; ++k)
-          wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
-      apply_ops<net::kPairNetwork<kWindow>>(wires);
-      hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first],
-                            wires[net::kPairNetwork<kWindow>.second], d, out.get() + 2 * j);
-    }
-    store_values(out.get(), width, job.dst.data + y * job.dst.row_pitch, job.dst.pixel_stride,
-                 job.padding_bits);
+    store_channel_values(out_rows, channels, computed, width, job.src,
+                         job.src.data + y * job.src.row_pitch, job.dst,
+                         job.dst.data + y * job.dst.row_pitch, job.padding_bits);
   }
 }
 
@@ -448,8 +468,10 @@ void median_network_planes(const std::vector<MedianPlane> &planes, int threads) 
                     radius, radius});
     tallest = std::max(tallest, plane.src.height);
     widest_window = std::max(widest_window, plane.params.window);
-    // Per pixel: a column sort and about half a pair network, on whole vectors.
-    work_per_row += static_cast<long>(plane.src.width) * plane.params.window * plane.params.window;
+    // Per sample: a column sort and about half a pair network, on whole vectors.
+    int channels[kMaxChannels];
+    work_per_row += static_cast<long>(plane.src.width) * computed_channels(plane.src, channels) *
+                    plane.params.window * plane.params.window;
   }
   // Each band reads window - 1 rows beyond its own again: bands of many rows keep that
   // small, and few enough to stay in cache.
@@ -485,6 +507,39 @@ void median_column_histograms_plane(const MedianPlane &plane, int threads) {
   });
 }
 
+// The channels of a packed plane that the median does not compute, copied from src to dst.
+void copy_unfiltered_channels(const MedianPlane &plane) {
+  const int sample_bytes = bytes_per_sample(plane.format);
+  for (int c = 0; c < plane.src.channels; ++c) {
+    if (plane.src.channel_mask & (1u << c))
+      continue;
+    for (int y = 0; y < plane.src.height; ++y)
+      for (int x = 0; x < plane.src.width; ++x)
+        std::memcpy(plane.dst.data + y * plane.dst.row_pitch + x * ptrdiff_t{plane.dst.pixel_stride} +
+                        c * sample_bytes,
+                    plane.src.data + y * plane.src.row_pitch + x * ptrdiff_t{plane.src.pixel_stride} +
+                        c * sample_bytes,
+                    sample_bytes);
+  }
+}
+
+// Windows wider than the networks count each channel of a packed plane on its own.
+void median_histogram_plane(const MedianPlane &plane, int threads) {
+  for (int c = 0; c < plane.src.channels; ++c) {
+    if (!(plane.src.channel_mask & (1u << c)))
+      continue;
+    const MedianPlane channel{channel_plane(plane.src, c, plane.format),
+                              channel_plane(plane.dst, c, plane.format), plane.format,
+                              plane.params};
+    if (plane.format.depth == SampleDepth::U8)
+      median_column_histograms_plane(channel, threads);
+    else
+      median_histogram_plane<uint16_t>(channel.src, channel.dst, channel.format, channel.params,
+                                       threads);
+  }
+  copy_unfiltered_channels(plane);
+}
+
 }  // namespace
 
 cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
@@ -495,10 +550,8 @@ cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
   for (const MedianPlane &plane : planes) {
     if (plane.params.window <= median_network::kMaxNetworkWindow)
       network_planes.push_back(plane);
-    else if (plane.format.depth == SampleDepth::U8)
-      median_column_histograms_plane(plane, threads);
     else
-      median_histogram_plane<uint16_t>(plane.src, plane.dst, plane.format, plane.params, threads);
+      median_histogram_plane(plane, threads);
   }
   if (!network_planes.empty())
     median_network_planes(network_planes, threads);

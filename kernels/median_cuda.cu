@@ -17,6 +17,7 @@
 
 #include "cuda_views.cuh"
 #include "median.h"
+#include "packed_cuda.h"
 #include "sorting_network.cuh"
 
 namespace cf {
@@ -607,8 +608,14 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
 
 cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleFormat format,
                         const MedianParams &params, cudaStream_t stream) {
-  if (!is_valid(params, src, dst, format) || !are_samples_aligned(src, dst, format))
+  if (!is_valid(params, src, dst, format) || !are_samples_aligned(src, dst, format) ||
+      !can_copy_pixels_whole(src, dst, format))
     return cudaErrorInvalidValue;
+  if (src.channels > 1)
+    return filter_channels_cuda(src, dst, format, stream,
+                                [&](const Plane &src_channel, const Plane &dst_channel) {
+                                  return median_cuda(src_channel, dst_channel, format, params, stream);
+                                });
   switch (format.depth) {
   case SampleDepth::U8:
     return launch<uint8_t>(src, dst, format, params, stream);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// Geometry of one colour component as the kernels see it. Kernels never see video
-// formats: the plugin maps every format to one Plane per component it filters.
+// Geometry of the samples a kernel reads or writes. Kernels never see video formats:
+// the plugin maps every format to Planes, one per component, or one per group of
+// components that lie interleaved in one plane (RGBx, NV12's UV): a packed plane.
 #pragma once
 
 #include <cstddef>
@@ -16,13 +17,27 @@
 
 namespace cf {
 
+constexpr int kMaxChannels = 4;
+
+// A pixel holds `channels` samples side by side (channel c at data + c * sample size,
+// of the format the call names); a pixel's neighbours are pixel_stride bytes away.
+// Kernels compute the channels of channel_mask (bit c: channel c) on their own, each
+// as if it were a plane of one channel; filters copy the other channels from src to
+// dst unchanged (RGBx's x, alpha when not filtered), a histogram skips them.
 struct Plane {
-  uint8_t *data = nullptr;   // first sample (row 0, column 0)
+  uint8_t *data = nullptr;   // first sample (row 0, column 0, channel 0)
   int width = 0;
   int height = 0;
   ptrdiff_t row_pitch = 0;   // bytes from one row to the next
-  int pixel_stride = 1;      // bytes from one sample to its right neighbour
+  int pixel_stride = 1;      // bytes from one pixel to its right neighbour
+  int channels = 1;          // 1..kMaxChannels
+  unsigned channel_mask = 1; // non-zero, below 1 << channels
 };
+
+// The mask of every channel of a plane of `channels` channels.
+CF_HOST_DEVICE constexpr unsigned all_channels(int channels) {
+  return (1u << channels) - 1;
+}
 
 // How a sample is stored: one byte, or two native-endian bytes (GRAY16_LE on
 // little-endian hosts and GPUs).
@@ -106,12 +121,20 @@ CF_HOST_DEVICE constexpr uint32_t border_sample(const Border &border, SampleForm
                                    : max_sample_value(format));
 }
 
-// Whether a backend can read the plane: a valid format (is_valid), non-empty, rows that
-// do not overlap, samples at least sample-sized apart.
+// Whether a backend can read the plane: a valid format (is_valid), non-empty, 1 to
+// kMaxChannels channels and a valid mask of them, rows that do not overlap, pixels
+// that do not overlap.
 bool is_valid_plane(const Plane &plane, SampleFormat format);
 
-// Whether a backend can filter src into dst: both valid and of one size.
+// Whether a backend can filter src into dst: both valid, of one size, with the same
+// channels and mask.
 bool is_valid_plane_pair(const Plane &src, const Plane &dst, SampleFormat format);
+
+// Channel `channel` of a packed plane as a plane of one channel.
+Plane channel_plane(const Plane &plane, int channel, SampleFormat format);
+
+// Bytes of a row that a plane's pixels span: from the first sample to the last one's end.
+size_t row_span_bytes(const Plane &plane, SampleFormat format);
 
 // Whether every sample of the plane(s) is aligned to its size, as the CUDA kernels
 // need (they read and write samples whole); the CPU backends take any alignment.
