@@ -5,9 +5,9 @@
 // (GaussianBlur with the same sigma and kernel size) and histogram (calcHist, 256 bins
 // over the full range), on one thread and on all cores, timed alternately call by
 // call so that both see the same machine; median of the runs, wall time per frame.
-// RGBA is filtered as the plugin does it: the median in one call for all four
-// components, Gauss and histogram one call per component; OpenCV's call takes the
-// 4-channel image (calcHist: one call per channel). Border: replicate for the median
+// RGBA is filtered as the plugin does it: one packed plane of four channels, each
+// kernel one call for all of them; OpenCV's call takes the 4-channel image (calcHist:
+// one call per channel). Border: replicate for the median
 // (medianBlur's only one), reflect-101 for Gauss (GaussianBlur's default). No GPU needed.
 //
 //   cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]
@@ -129,13 +129,13 @@ double median_of(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-// One frame in a cv::Mat and the components the plugin would hand the kernels.
+// One frame in a cv::Mat and the plane the plugin would hand the kernels.
 struct Frame {
   cv::Mat src;
   cv::Mat dst;
   cf::SampleFormat format;
-  std::vector<cf::Plane> src_planes;
-  std::vector<cf::Plane> dst_planes;
+  cf::Plane src_plane;
+  cf::Plane dst_plane;
 };
 
 Frame make_frame(int width, int height, const std::string &format_name) {
@@ -148,13 +148,12 @@ Frame make_frame(int width, int height, const std::string &format_name) {
   frame.dst.create(height, width, type);
   cv::randu(frame.src, 0, gray16 ? 65536 : 256);
   frame.dst.setTo(0);
-  const int sample_bytes = gray16 ? 2 : 1;
-  for (int c = 0; c < channels; ++c) {
-    frame.src_planes.push_back({frame.src.data + c * sample_bytes, width, height,
-                                static_cast<ptrdiff_t>(frame.src.step), channels * sample_bytes});
-    frame.dst_planes.push_back({frame.dst.data + c * sample_bytes, width, height,
-                                static_cast<ptrdiff_t>(frame.dst.step), channels * sample_bytes});
-  }
+  const int pixel_bytes = channels * (gray16 ? 2 : 1);
+  const unsigned every_channel = cf::all_channels(channels);
+  frame.src_plane = {frame.src.data, width, height, static_cast<ptrdiff_t>(frame.src.step),
+                     pixel_bytes, channels, every_channel};
+  frame.dst_plane = {frame.dst.data, width, height, static_cast<ptrdiff_t>(frame.dst.step),
+                     pixel_bytes, channels, every_channel};
   return frame;
 }
 
@@ -193,17 +192,16 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
   result.format = format_name;
   result.threads = threads;
   const bool gray16 = frame.format.depth == cf::SampleDepth::U16;
-  const bool rgba = frame.src_planes.size() == 4;
+  const bool rgba = frame.src_plane.channels == 4;
   if (kernel.rfind("median", 0) == 0) {
     const int window = std::atoi(kernel.c_str() + 6);
     result.kernel = "median";
     result.params = std::to_string(window) + "x" + std::to_string(window);
     const cf::MedianParams params{window, {cf::BorderMode::Replicate, 0}};
-    // All components in one call, as the plugin makes it on the CPU.
-    std::vector<cf::MedianPlane> planes;
-    for (size_t c = 0; c < frame.src_planes.size(); ++c)
-      planes.push_back({frame.src_planes[c], frame.dst_planes[c], frame.format, params});
-    ours = [planes, threads] { check(cf::median_cpu(planes, threads), "median_cpu"); };
+    ours = [&frame, params, threads] {
+      check(cf::median_cpu(frame.src_plane, frame.dst_plane, frame.format, params, threads),
+            "median_cpu");
+    };
     // medianBlur: 16-bit only up to 5x5.
     if (!(gray16 && window > 5))
       opencv = [&frame, window] { cv::medianBlur(frame.src, frame.dst, window); };
@@ -219,10 +217,8 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
     const cf::GaussParams params = cf::make_gauss_params(
         sigma, sigma, size, size, frame.format, {cf::BorderMode::Reflect101, 0});
     ours = [&frame, params, threads] {
-      for (size_t c = 0; c < frame.src_planes.size(); ++c)
-        check(cf::gauss_cpu(frame.src_planes[c], frame.dst_planes[c], frame.format, params,
-                            threads),
-              "gauss_cpu");
+      check(cf::gauss_cpu(frame.src_plane, frame.dst_plane, frame.format, params, threads),
+            "gauss_cpu");
     };
     opencv = [&frame, sigma, size] {
       cv::GaussianBlur(frame.src, frame.dst, cv::Size(size, size), sigma, sigma,
@@ -233,12 +229,14 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
     result.params = "256 bins";
     cf::HistogramParams params;
     params.upper = cf::max_sample_value(frame.format);
-    static std::vector<uint32_t> bins(256);
+    static std::vector<uint32_t> bins(cf::kMaxChannels * 256);
+    static cf::HistogramSummary summaries[cf::kMaxChannels];
     ours = [&frame, params, threads] {
-      cf::HistogramSummary summary;
-      for (const cf::Plane &plane : frame.src_planes)
-        check(cf::histogram_cpu(plane, frame.format, params, bins.data(), &summary, threads),
-              "histogram_cpu");
+      cf::HistogramOutput outputs[cf::kMaxChannels];
+      for (int c = 0; c < cf::kMaxChannels; ++c)
+        outputs[c] = {bins.data() + c * 256, &summaries[c]};
+      check(cf::histogram_cpu(frame.src_plane, frame.format, params, outputs, threads),
+            "histogram_cpu");
     };
     opencv = [&frame, gray16, rgba] {
       cv::Mat hist;

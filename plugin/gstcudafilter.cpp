@@ -255,23 +255,6 @@ post_cuda_error (GstCudaFilter * self, cudaError_t err, const char *what)
 
 /* ---- formats mapped to components ---- */
 
-/* Components the element processes: luma (plus chroma when asked) of YUV formats,
- * every colour channel of RGB formats, the grey level; alpha only when asked. */
-static std::vector<int>
-components_to_process (const GstVideoInfo & info, gboolean include_chroma,
-    gboolean include_alpha)
-{
-  std::vector<int> components;
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++) {
-    if (c == GST_VIDEO_COMP_A && !include_alpha)
-      continue;
-    if (GST_VIDEO_INFO_IS_YUV (&info) && c != GST_VIDEO_COMP_Y && !include_chroma)
-      continue;
-    components.push_back (c);
-  }
-  return components;
-}
-
 /* P010's 10-bit samples sit in the top bits of 16 (COMP_SHIFT 6): the kernels
  * filter the values and keep the padding bits zero. */
 static cf::SampleFormat
@@ -282,20 +265,129 @@ component_format (const GstVideoInfo & info, int component)
       GST_VIDEO_FORMAT_INFO_SHIFT (info.finfo, component));
 }
 
-/* The planes whose row bytes the processed components do not all write (alpha,
- * padding bytes of packed formats, unprocessed chroma), as a mask: they are
- * copied through first. */
+/* What the kernels get of a frame's processed components: one view per plane
+ * whose pixels interleave its components (RGBx, BGRA, RGB, NV12's UV), a
+ * packed plane with the processed ones in its channel_mask, so that one pass
+ * of whole vectors covers them; one view per component otherwise. */
+struct ProcessedView
+{
+  int component;                /* the first processed one, whose plane view it widens */
+  int channel;                  /* that component's channel */
+  int channels;
+  unsigned channel_mask;
+  int channel_components[cf::kMaxChannels];     /* GST_VIDEO_COMP_*, -1: none */
+};
+
+/* The channel of each component of the plane where its pixels are nothing but
+ * its components' samples (and bytes of none, RGBx's x), all of one size, in one
+ * layout: the number of channels, or 0 where the plane is not so packed (YUY2's
+ * luma and chroma have pixels of different strides). */
+static int
+packed_channels (const GstVideoInfo & info, guint plane,
+    int (&channel_components)[cf::kMaxChannels])
+{
+  int pixel_stride = 0;
+  cf::SampleFormat format;
+  std::fill (channel_components, channel_components + cf::kMaxChannels, -1);
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++) {
+    if (GST_VIDEO_INFO_COMP_PLANE (&info, c) != plane)
+      continue;
+    if (pixel_stride == 0) {
+      pixel_stride = GST_VIDEO_INFO_COMP_PSTRIDE (&info, c);
+      format = component_format (info, c);
+    }
+    const int sample_bytes = cf::bytes_per_sample (format);
+    const int offset = GST_VIDEO_INFO_COMP_POFFSET (&info, c);
+    const int channel = offset / sample_bytes;
+    if (GST_VIDEO_INFO_COMP_PSTRIDE (&info, c) != pixel_stride ||
+        component_format (info, c) != format || offset % sample_bytes != 0 ||
+        pixel_stride % sample_bytes != 0 ||
+        pixel_stride > cf::kMaxChannels * sample_bytes ||
+        offset >= pixel_stride || channel_components[channel] >= 0)
+      return 0;
+    channel_components[channel] = c;
+  }
+  return pixel_stride == 0 ? 0 : pixel_stride / cf::bytes_per_sample (format);
+}
+
+/* Components the element processes: luma (plus chroma when asked) of YUV formats,
+ * every colour channel of RGB formats, the grey level; alpha only when asked;
+ * grouped into views. */
+static std::vector<ProcessedView>
+views_to_process (const GstVideoInfo & info, gboolean include_chroma,
+    gboolean include_alpha)
+{
+  std::vector<ProcessedView> views;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    ProcessedView packed = { -1, 0, 0, 0, {} };
+    packed.channels = packed_channels (info, p, packed.channel_components);
+    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++) {
+      if (GST_VIDEO_INFO_COMP_PLANE (&info, c) != p)
+        continue;
+      if (c == GST_VIDEO_COMP_A && !include_alpha)
+        continue;
+      if (GST_VIDEO_INFO_IS_YUV (&info) && c != GST_VIDEO_COMP_Y && !include_chroma)
+        continue;
+      if (packed.channels < 2) {
+        views.push_back ({(int) c, 0, 1, 1u, {(int) c, -1, -1, -1}});
+        continue;
+      }
+      const int channel = GST_VIDEO_INFO_COMP_POFFSET (&info, c) /
+          cf::bytes_per_sample (component_format (info, c));
+      if (packed.component < 0 || channel < packed.channel) {
+        packed.component = c;
+        packed.channel = channel;
+      }
+      packed.channel_mask |= 1u << channel;
+    }
+    if (packed.channel_mask != 0)
+      views.push_back (packed);
+  }
+  return views;
+}
+
+/* The frame's views (FramePlanes in and out; no out for analysis). */
+static std::vector<GstCudaFilterComponent>
+frame_components (const GstVideoInfo & info,
+    const std::vector<ProcessedView> &views, const FramePlanes & in,
+    const FramePlanes * out)
+{
+  std::vector<GstCudaFilterComponent> components;
+  for (const ProcessedView & view : views) {
+    GstCudaFilterComponent component;
+    std::copy (view.channel_components, view.channel_components +
+        cf::kMaxChannels, component.channel_components);
+    component.format = component_format (info, view.component);
+    const auto widen = [&](cf::Plane plane) {
+      plane.data -= view.channel * cf::bytes_per_sample (component.format);
+      plane.channels = view.channels;
+      plane.channel_mask = view.channel_mask;
+      return plane;
+    };
+    component.src = widen (in.component (view.component));
+    component.dst = out ? widen (out->component (view.component)) : cf::Plane ();
+    components.push_back (component);
+  }
+  return components;
+}
+
+/* The planes whose row bytes the processed views do not all write (alpha of
+ * planar formats, padding bytes of YUY2, unprocessed chroma), as a mask: they
+ * are copied through first. A packed view writes its pixels whole. */
 static guint
-planes_to_copy (const GstVideoInfo & info, const std::vector<int> &components)
+planes_to_copy (const GstVideoInfo & info,
+    const std::vector<ProcessedView> &views)
 {
   guint planes = 0;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
     gsize written = 0;
-    for (int c : components)
+    for (const ProcessedView & view : views) {
+      const int c = view.component;
       if (GST_VIDEO_INFO_COMP_PLANE (&info, c) == p)
         written += (gsize) GST_VIDEO_INFO_COMP_WIDTH (&info, c) *
-            GST_VIDEO_INFO_COMP_HEIGHT (&info, c) *
+            GST_VIDEO_INFO_COMP_HEIGHT (&info, c) * view.channels *
             cf::bytes_per_sample (component_format (info, c));
+    }
     if (written != cf_plane_row_bytes (&info, p) * cf_plane_rows (&info, p))
       planes |= 1u << p;
   }
@@ -675,7 +767,7 @@ run_kernels (GstCudaFilter * self, PendingFrame & frame,
  * the first error with the step it failed at. */
 static cudaError_t
 queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
-    const std::vector<int> &selected, const char **step)
+    const std::vector<ProcessedView> &selected, const char **step)
 {
   CudaFilterState & st = state_of (self);
   const bool analysis = is_analysis (self);
@@ -694,11 +786,9 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
         copy_planes);
   }
   if (err == cudaSuccess) {
-    std::vector<GstCudaFilterComponent> components;
-    for (int c : selected)
-      components.push_back ({c, input.component (c),
-              analysis ? cf::Plane () : output.component (c),
-              component_format (st.info, c)});
+    const std::vector<GstCudaFilterComponent> components =
+        frame_components (st.info, selected, input,
+        analysis ? nullptr : &output);
     cf::Executor on_device;
     on_device.on_device = true;
     on_device.stream = stream;
@@ -752,7 +842,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
   const gboolean include_alpha = klass->includes_alpha &&
       klass->includes_alpha (self);
   GST_OBJECT_LOCK (self);
-  const std::vector<int> selected = components_to_process (st.info,
+  const std::vector<ProcessedView> selected = views_to_process (st.info,
       st.include_chroma, include_alpha);
   GST_OBJECT_UNLOCK (self);
   const guint copy_planes = analysis ? 0 : planes_to_copy (st.info, selected);
@@ -763,11 +853,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
     FramePlanes out;
     if (!analysis)
       out = FramePlanes::of (frame.out_frame);
-    std::vector<GstCudaFilterComponent> components;
-    for (int c : selected)
-      components.push_back ({c, in.component (c),
-              analysis ? cf::Plane () : out.component (c),
-              component_format (st.info, c)});
+    const std::vector<GstCudaFilterComponent> components =
+        frame_components (st.info, selected, in, analysis ? nullptr : &out);
     frame.result.resize (st.result_size);
     const cudaError_t err = run_kernels (self, frame, components,
         cf::Executor (), frame.result.data (), nullptr);

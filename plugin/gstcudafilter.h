@@ -45,11 +45,15 @@ typedef enum
 #define GST_TYPE_CUDA_FILTER_BORDER (gst_cuda_filter_border_get_type ())
 GType gst_cuda_filter_border_get_type (void);
 
-/* One component of a frame to process: planes in device memory on the CUDA
- * backend, host memory on the CPU backend. */
+/* One component of a frame to process, or several that lie interleaved in one
+ * plane (RGBx, BGRA, RGB, NV12's UV) as a packed plane (kernels/plane.h) whose
+ * channel_mask holds the processed ones (filters copy the others through):
+ * planes in device memory on the CUDA backend, host memory on the CPU backend. */
 typedef struct
 {
-  int index;                    /* GST_VIDEO_COMP_Y, _U, ... _R, _G, _B, _A */
+  /* Of each channel of src: GST_VIDEO_COMP_Y, _U, ... _R, _G, _B, _A, or -1
+   * where it is no component (RGBx's x) */
+  int channel_components[cf::kMaxChannels];
   cf::Plane src;
   cf::Plane dst;                /* filters only */
   cf::SampleFormat format;      /* sample size, and P010's low padding bits */

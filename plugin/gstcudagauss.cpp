@@ -126,9 +126,10 @@ gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
     }
     const cudaError_t err = cf::gauss (exec, component.src, component.dst,
         component.format, params);
-    GST_LOG_OBJECT (self, "component %d: %d x %d, %zu x %zu taps: %s",
-        component.index, component.src.width, component.src.height,
-        params.taps_x.size (), params.taps_y.size (), cudaGetErrorName (err));
+    GST_LOG_OBJECT (self, "%d x %d, channels %#x of %d, %zu x %zu taps: %s",
+        component.src.width, component.src.height, component.src.channel_mask,
+        component.src.channels, params.taps_x.size (), params.taps_y.size (),
+        cudaGetErrorName (err));
     if (err != cudaSuccess)
       return err;
   }

@@ -212,23 +212,40 @@ gst_cuda_hist_analyze_frame (GstCudaFilter * filter,
   GST_OBJECT_UNLOCK (self);
 
   auto *counted = static_cast<HistFrameState *> (frame_state);
-  auto *bytes = static_cast<guint8 *> (results);
+  /* Each counted component's results in component order (R, G, B whatever the
+   * layout of their pixels). */
+  std::vector<int> counted_components;
+  for (const auto & view : components)
+    for (int c = 0; c < view.src.channels; ++c)
+      if (view.src.channel_mask & (1u << c))
+        counted_components.push_back (view.channel_components[c]);
+  std::sort (counted_components.begin (), counted_components.end ());
+  counted->n_channels = counted_components.size ();
+  std::copy (counted_components.begin (), counted_components.end (),
+      counted->channels);
+
   cf::HistogramParams params;
   params.bins = self->caps_bins;
-  for (const auto & component : components) {
-    params.upper = MIN (range_max, cf::max_sample_value (component.format));
+  const gsize channel_bytes = channel_result_size (params.bins);
+  for (const auto & view : components) {
+    params.upper = MIN (range_max, cf::max_sample_value (view.format));
     params.lower = MIN (range_min, params.upper);
-    scale_roi (self->info, component.index, roi[0], roi[1], roi[2], roi[3],
-        params);
     counted->lower = params.lower;
     counted->upper = params.upper;
-    counted->channels[counted->n_channels++] = component.index;
-
-    auto *bins = reinterpret_cast<uint32_t *> (bytes);
-    auto *summary = reinterpret_cast<cf::HistogramSummary *> (bytes +
-        GST_ROUND_UP_8 (params.bins * sizeof (uint32_t)));
-    const gsize channel_bytes = channel_result_size (params.bins);
-    bytes += channel_bytes;
+    std::vector<cf::HistogramOutput> outputs;
+    for (int c = 0; c < view.src.channels; ++c) {
+      if (!(view.src.channel_mask & (1u << c)))
+        continue;
+      /* The channels of a view share their size: any one scales the region. */
+      const int component = view.channel_components[c];
+      scale_roi (self->info, component, roi[0], roi[1], roi[2], roi[3], params);
+      auto *bytes = static_cast<guint8 *> (results) + channel_bytes *
+          (std::find (counted_components.begin (), counted_components.end (),
+              component) - counted_components.begin ());
+      outputs.push_back ({reinterpret_cast<uint32_t *> (bytes),
+              reinterpret_cast<cf::HistogramSummary *> (bytes +
+                  GST_ROUND_UP_8 (params.bins * sizeof (uint32_t)))});
+    }
     if (params.roi_width <= 0 || params.roi_height <= 0) {
       if (!self->warned_empty_roi) {
         self->warned_empty_roi = TRUE;
@@ -238,18 +255,20 @@ gst_cuda_hist_analyze_frame (GstCudaFilter * filter,
                 GST_VIDEO_INFO_HEIGHT (&self->info)),
             ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
       }
-      if (exec.on_device) {
-        const cudaError_t err = cudaMemsetAsync (bins, 0, channel_bytes,
-            exec.stream);
-        if (err != cudaSuccess)
-          return err;
-      } else {
-        memset (bins, 0, channel_bytes);
+      for (const auto & output : outputs) {
+        if (exec.on_device) {
+          const cudaError_t err = cudaMemsetAsync (output.bins, 0,
+              channel_bytes, exec.stream);
+          if (err != cudaSuccess)
+            return err;
+        } else {
+          memset (output.bins, 0, channel_bytes);
+        }
       }
       continue;
     }
-    const cudaError_t err = cf::histogram (exec, component.src,
-        component.format, params, bins, summary, workspace);
+    const cudaError_t err = cf::histogram (exec, view.src, view.format,
+        params, outputs.data (), workspace);
     if (err != cudaSuccess)
       return err;
   }

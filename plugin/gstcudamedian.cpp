@@ -79,7 +79,7 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
    * memory once rather than once per component. */
   if (!exec.on_device) {
     const cudaError_t err = cf::median_cpu (planes, exec.cpu_threads);
-    GST_LOG_OBJECT (self, "%zu components, %dx%d window, on the CPU: %s",
+    GST_LOG_OBJECT (self, "%zu planes, %dx%d window, on the CPU: %s",
         planes.size (), size, size, cudaGetErrorName (err));
     return err;
   }
@@ -87,9 +87,9 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
     const cf::MedianPlane & plane = planes[i];
     const cudaError_t err = cf::median (exec, plane.src, plane.dst, plane.format,
         plane.params);
-    GST_LOG_OBJECT (self, "component %d: %d x %d, %dx%d window: %s",
-        components[i].index, plane.src.width, plane.src.height, size, size,
-        cudaGetErrorName (err));
+    GST_LOG_OBJECT (self, "%d x %d, channels %#x of %d, %dx%d window: %s",
+        plane.src.width, plane.src.height, plane.src.channel_mask,
+        plane.src.channels, size, size, cudaGetErrorName (err));
     if (err != cudaSuccess)
       return err;
   }

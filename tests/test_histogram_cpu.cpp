@@ -101,8 +101,9 @@ GST_START_TEST(test_invalid_calls_refused) {
         cf::histogram_cpu(plane, call.format, params, result.bins.data(), &result.summary);
     fail_unless(err == cudaErrorInvalidValue, "%s: returned %d", call.what,
                 static_cast<int>(err));
-    fail_unless(cf::histogram(cpu, plane, call.format, params, result.bins.data(),
-                              &result.summary, nullptr) == cudaErrorInvalidValue,
+    const cf::HistogramOutput output{result.bins.data(), &result.summary};
+    fail_unless(cf::histogram(cpu, plane, call.format, params, &output, nullptr) ==
+                    cudaErrorInvalidValue,
                 "%s: cf::histogram accepts it", call.what);
     fail_if(cftest::first_difference(result, cftest::unwritten_result(bins, 0)).has_value(),
             "%s: outputs were written", call.what);
@@ -120,8 +121,9 @@ GST_START_TEST(test_invalid_calls_refused) {
           "a call without bins or summary wrote the other");
 
   // A valid call through cf::histogram (no workspace on the CPU) counts.
-  fail_unless(cf::histogram(cpu, src.plane(), cf::SampleDepth::U8, params, result.bins.data(),
-                            &result.summary, nullptr) == cudaSuccess);
+  const cf::HistogramOutput output{result.bins.data(), &result.summary};
+  fail_unless(cf::histogram(cpu, src.plane(), cf::SampleDepth::U8, params, &output, nullptr) ==
+              cudaSuccess);
   fail_if(cftest::first_difference(
               result, cftest::reference_histogram(src.plane(), cf::SampleDepth::U8, params))
               .has_value(),

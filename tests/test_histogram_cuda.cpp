@@ -224,7 +224,7 @@ GST_START_TEST(test_invalid_calls) {
   device.on_device = true;
   const cf::HistogramParams params = cftest::full_range_params(cf::SampleDepth::U8);
   fail_unless_equals_int(cf::histogram(device, src.plane(), cf::SampleDepth::U8, params,
-                                       nullptr, nullptr, shared_workspace()),
+                                       nullptr, shared_workspace()),
                          cudaErrorInvalidValue);
 }
 GST_END_TEST;
