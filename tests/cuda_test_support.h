@@ -27,9 +27,7 @@ inline void fail_on_cuda_error(cudaError_t err, const std::string &what) {
 
 // Bytes from a plane's first sample to the end of its last one.
 inline size_t plane_span(const cf::Plane &plane, cf::SampleDepth depth) {
-  return (plane.height - 1) * plane.row_pitch +
-         static_cast<size_t>(plane.width - 1) * plane.pixel_stride +
-         cf::bytes_per_sample(depth);
+  return (plane.height - 1) * plane.row_pitch + cf::row_span_bytes(plane, depth);
 }
 
 // A host buffer that a kernel call reads or writes through a device copy.

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -108,6 +109,37 @@ bool is_filtered(const GstVideoInfo &info, int component, bool include_chroma) {
   return true;
 }
 
+// The bytes of out's rows that hold no component's sample (RGBx's x) as in in.
+std::optional<std::string> first_other_byte_changed(const GstVideoFrame &in,
+                                                    const GstVideoFrame &out) {
+  const GstVideoInfo &info = in.info;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
+    std::vector<bool> is_sample;
+    int rows = 0;
+    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++) {
+      if (GST_VIDEO_INFO_COMP_PLANE(&info, c) != p)
+        continue;
+      const int stride = GST_VIDEO_INFO_COMP_PSTRIDE(&info, c);
+      const int sample_bytes = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ? 2 : 1;
+      const int width = GST_VIDEO_INFO_COMP_WIDTH(&info, c);
+      rows = GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
+      is_sample.resize(std::max<size_t>(is_sample.size(), size_t(width) * stride), false);
+      for (int x = 0; x < width; x++)
+        for (int b = 0; b < sample_bytes; b++)
+          is_sample[x * stride + GST_VIDEO_INFO_COMP_POFFSET(&info, c) + b] = true;
+    }
+    const auto *in_plane = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&in, p));
+    const auto *out_plane = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&out, p));
+    for (int y = 0; y < rows; y++)
+      for (size_t b = 0; b < is_sample.size(); b++)
+        if (!is_sample[b] && in_plane[y * GST_VIDEO_FRAME_PLANE_STRIDE(&in, p) + b] !=
+                                 out_plane[y * GST_VIDEO_FRAME_PLANE_STRIDE(&out, p) + b])
+          return "plane " + std::to_string(p) + " byte " + std::to_string(b) + " of row " +
+                 std::to_string(y) + ", no component's";
+  }
+  return std::nullopt;
+}
+
 // Checks out against the reference median of in, sample by sample.
 void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
                      const FilterUnderTest &filter, bool include_chroma,
@@ -140,8 +172,10 @@ void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
       }
     }
   }
+  const std::optional<std::string> changed = first_other_byte_changed(in_frame, out_frame);
   gst_video_frame_unmap(&in_frame);
   gst_video_frame_unmap(&out_frame);
+  fail_if(changed.has_value(), "%s: %s changed", what.c_str(), changed ? changed->c_str() : "");
 }
 
 std::string describe(const FilterUnderTest &filter, const char *format, int width, int height) {

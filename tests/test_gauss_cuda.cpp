@@ -9,6 +9,7 @@
 #include "filter_cases.h"
 #include "gauss.h"
 #include "gauss_cases.h"
+#include "packed_cases.h"
 
 #include "cuda_test_support.h"
 
@@ -32,6 +33,10 @@ GST_START_TEST(test_large_frames) { cftest::check_gauss_large_frames(gauss_cuda_
 GST_END_TEST;
 
 GST_START_TEST(test_padding_bits) { cftest::check_gauss_padding_bits(gauss_cuda_via_device); }
+GST_END_TEST;
+
+// Packed planes channel by channel (packed_cuda.h), the others copied.
+GST_START_TEST(test_packed_planes) { cftest::check_packed_gauss(gauss_cuda_via_device); }
 GST_END_TEST;
 
 GST_START_TEST(test_unsharp_clamps) {
@@ -104,6 +109,7 @@ int main(int argc, char **argv) {
        CF_GPU_TEST(test_matrix),
        CF_GPU_TEST(test_large_frames),
        CF_GPU_TEST(test_padding_bits),
+       CF_GPU_TEST(test_packed_planes),
        CF_GPU_TEST(test_unsharp_clamps),
        CF_GPU_TEST(test_invalid_params),
       },

@@ -17,6 +17,7 @@
 #include "filter_cases.h"
 #include "histogram.h"
 #include "histogram_cases.h"
+#include "packed_cases.h"
 #include "test_image.h"
 
 #include "cuda_test_support.h"
@@ -72,9 +73,35 @@ void histogram_cuda_via_device(const cf::Plane &src, cf::SampleFormat format,
   cftest::fail_on_cuda_error(launched, "histogram_cuda launch");
 }
 
+// Every computed channel of a packed src into its own device copies of bins and summary.
+void packed_histogram_cuda_via_device(const cf::Plane &src, cf::SampleFormat format,
+                                      const cf::HistogramParams &params,
+                                      std::vector<HistogramResult> &results) {
+  std::vector<cftest::HostBuffer> buffers{src_buffer(src, format)};
+  for (HistogramResult &result : results) {
+    buffers.push_back(bins_buffer(result));
+    buffers.push_back(summary_buffer(result));
+  }
+  const cudaError_t launched = cftest::run_on_device_buffers(
+      buffers, "histogram_cuda", [&](const std::vector<uint8_t *> &copies) {
+        std::vector<cf::HistogramOutput> outputs;
+        for (size_t k = 0; k < results.size(); ++k)
+          outputs.push_back({reinterpret_cast<uint32_t *>(copies[1 + 2 * k]),
+                             reinterpret_cast<cf::HistogramSummary *>(copies[2 + 2 * k])});
+        return cf::histogram_cuda(cftest::on_device(src, copies[0]), format, params,
+                                  outputs.data(), shared_workspace(), nullptr);
+      });
+  cftest::fail_on_cuda_error(launched, "histogram_cuda launch");
+}
+
 }  // namespace
 
 GST_START_TEST(test_matrix) { cftest::check_histogram_matrix(histogram_cuda_via_device); }
+GST_END_TEST;
+
+GST_START_TEST(test_packed_planes) {
+  cftest::check_packed_histogram(packed_histogram_cuda_via_device);
+}
 GST_END_TEST;
 
 GST_START_TEST(test_large_frames) {
@@ -234,6 +261,7 @@ int main(int argc, char **argv) {
       "histogram_cuda",
       {
        CF_GPU_TEST(test_matrix),
+       CF_GPU_TEST(test_packed_planes),
        CF_GPU_TEST(test_large_frames),
        CF_GPU_TEST(test_padding_bits),
        CF_GPU_TEST(test_back_to_back_frames),

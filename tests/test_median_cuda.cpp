@@ -9,6 +9,7 @@
 #include "filter_cases.h"
 #include "median.h"
 #include "median_cases.h"
+#include "packed_cases.h"
 
 #include "cuda_test_support.h"
 
@@ -32,6 +33,10 @@ GST_START_TEST(test_large_frames) { cftest::check_median_large_frames(median_cud
 GST_END_TEST;
 
 GST_START_TEST(test_padding_bits) { cftest::check_median_padding_bits(median_cuda_via_device); }
+GST_END_TEST;
+
+// Packed planes channel by channel (packed_cuda.h), the others copied.
+GST_START_TEST(test_packed_planes) { cftest::check_packed_median(median_cuda_via_device); }
 GST_END_TEST;
 
 GST_START_TEST(test_invalid_params) {
@@ -86,6 +91,7 @@ int main(int argc, char **argv) {
        CF_GPU_TEST(test_matrix),
        CF_GPU_TEST(test_large_frames),
        CF_GPU_TEST(test_padding_bits),
+       CF_GPU_TEST(test_packed_planes),
        CF_GPU_TEST(test_invalid_params),
       },
       argc, argv);
