@@ -124,40 +124,72 @@ HWY_INLINE void store_pixels(D d, const V (&pixels)[kChannels], hn::TFromD<D> *o
     hn::StoreInterleaved4(pixels[0], pixels[1], pixels[2], pixels[3], d, out);
 }
 
-// Whole vectors of pixels of kChannels samples side by side into channel rows;
-// returns the pixels done.
+// Values of samples, and samples of values: 8-bit samples have no padding bits.
+template <typename T, class V>
+HWY_INLINE V values_of(V samples, int padding_bits) {
+  if constexpr (sizeof(T) == 1)
+    return samples;
+  else
+    return hn::ShiftRightSame(samples, padding_bits);
+}
+template <typename T, class V>
+HWY_INLINE V samples_of(V values, int padding_bits) {
+  if constexpr (sizeof(T) == 1)
+    return values;
+  else
+    return hn::ShiftLeftSame(values, padding_bits);
+}
+
+// Whole vectors of pixels of kChannels samples side by side into the rows of the
+// computed channels (by_channel[c], null for channels not computed); returns the
+// pixels done. The loops over channels unroll: the pixels' vectors stay in registers.
 template <typename T, int kChannels>
-int load_packed_values(const T *in, int count, int padding_bits, const int *channels,
-                       int computed, T *const *out) {
+int load_packed_values(const T *in, int count, int padding_bits, T *const *by_channel) {
   const hn::ScalableTag<T> d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   int x = 0;
   for (; x + lanes <= count; x += lanes) {
     hn::Vec<decltype(d)> pixels[kChannels];
     load_pixels<kChannels>(d, in + kChannels * x, pixels);
-    for (int k = 0; k < computed; ++k)
-      hn::StoreU(hn::ShiftRightSame(pixels[channels[k]], padding_bits), d, out[k] + x);
+    HWY_UNROLL(4)
+    for (int c = 0; c < kChannels; ++c)
+      if (by_channel[c] != nullptr)
+        hn::StoreU(values_of<T>(pixels[c], padding_bits), d, by_channel[c] + x);
   }
   return x;
 }
 
-// Channel rows into whole vectors of pixels, the channels not computed from `source`
-// (null where every channel is computed); returns the pixels done.
-template <typename T, int kChannels>
-int store_packed_values(const T *const *in, const int *channels, int computed, int count,
-                        const T *source, T *out, int padding_bits) {
+// The rows of the computed channels (by_channel[c], null for the others) into whole
+// vectors of pixels, with kCopies the channels not computed from `source`; returns
+// the pixels done.
+template <typename T, int kChannels, bool kCopies>
+int store_packed_values(const T *const *by_channel, int count, const T *source, T *out,
+                        int padding_bits) {
   const hn::ScalableTag<T> d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   int x = 0;
   for (; x + lanes <= count; x += lanes) {
     hn::Vec<decltype(d)> pixels[kChannels];
-    if (source != nullptr)
+    if constexpr (kCopies)
       load_pixels<kChannels>(d, source + kChannels * x, pixels);
-    for (int k = 0; k < computed; ++k)
-      pixels[channels[k]] = hn::ShiftLeftSame(hn::LoadU(d, in[k] + x), padding_bits);
+    HWY_UNROLL(4)
+    for (int c = 0; c < kChannels; ++c)
+      if (!kCopies || by_channel[c] != nullptr)
+        pixels[c] = samples_of<T>(hn::LoadU(d, by_channel[c] + x), padding_bits);
     store_pixels<kChannels>(d, pixels, out + kChannels * x);
   }
   return x;
+}
+
+// store_packed_values for the plane's channels.
+template <typename T, int kChannels>
+int store_packed_values(const T *const *by_channel, int count, const T *source, T *out,
+                        int padding_bits) {
+  return source != nullptr
+             ? store_packed_values<T, kChannels, true>(by_channel, count, source, out,
+                                                       padding_bits)
+             : store_packed_values<T, kChannels, false>(by_channel, count, source, out,
+                                                        padding_bits);
 }
 
 // Whether the plane's pixels are its channels' samples and nothing else, so that
@@ -178,16 +210,19 @@ void load_channel_values(const uint8_t *row, int count, const Plane &plane, int 
     return;
   }
   const auto *in = reinterpret_cast<const T *>(row);
+  T *by_channel[kMaxChannels] = {};
+  for (int k = 0; k < computed; ++k)
+    by_channel[channels[k]] = out[k];
   int x = 0;
   switch (plane.channels) {
   case 2:
-    x = load_packed_values<T, 2>(in, count, padding_bits, channels, computed, out);
+    x = load_packed_values<T, 2>(in, count, padding_bits, by_channel);
     break;
   case 3:
-    x = load_packed_values<T, 3>(in, count, padding_bits, channels, computed, out);
+    x = load_packed_values<T, 3>(in, count, padding_bits, by_channel);
     break;
   default:
-    x = load_packed_values<T, 4>(in, count, padding_bits, channels, computed, out);
+    x = load_packed_values<T, 4>(in, count, padding_bits, by_channel);
     break;
   }
   for (; x < count; ++x)
@@ -208,15 +243,18 @@ void store_channel_values(const T *const *in, const int *channels, int computed,
   if (is_dense<T>(dst) && is_dense<T>(src)) {
     const auto *source = copies ? reinterpret_cast<const T *>(src_row) : nullptr;
     auto *out = reinterpret_cast<T *>(dst_row);
+    const T *by_channel[kMaxChannels] = {};
+    for (int k = 0; k < computed; ++k)
+      by_channel[channels[k]] = in[k];
     switch (dst.channels) {
     case 2:
-      x = store_packed_values<T, 2>(in, channels, computed, count, source, out, padding_bits);
+      x = store_packed_values<T, 2>(by_channel, count, source, out, padding_bits);
       break;
     case 3:
-      x = store_packed_values<T, 3>(in, channels, computed, count, source, out, padding_bits);
+      x = store_packed_values<T, 3>(by_channel, count, source, out, padding_bits);
       break;
     default:
-      x = store_packed_values<T, 4>(in, channels, computed, count, source, out, padding_bits);
+      x = store_packed_values<T, 4>(by_channel, count, source, out, padding_bits);
       break;
     }
   }

@@ -144,11 +144,15 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
     for (int channel = 0; channel < computed; ++channel) {
       for (int j = 0; j < half_columns; j += lanes) {
         V even[kWindow], odd[kWindow];
+        // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
+        // in registers.
+        HWY_UNROLL(8)
         for (int i = 0; i < kWindow; ++i)
           hn::LoadInterleaved2(d, window_slots[i] + channel * channel_step[i] + 2 * j, even[i],
                                odd[i]);
         apply_ops<net::kColumnSort<kWindow>>(even);
         apply_ops<net::kColumnSort<kWindow>>(odd);
+        HWY_UNROLL(8)
         for (int k = 0; k < kWindow; ++k) {
           hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
           hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
@@ -158,7 +162,9 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
       T *channel_out = out.get() + channel * row_length;
       for (int j = 0; j < pairs; j += lanes) {
         V wires[net::kPairNetwork<kWindow>.wires];
+        HWY_UNROLL(8)
         for (int c = 0; c <= kWindow; ++c)
+          HWY_UNROLL(8)
           for (int k = 0; k < kWindow; ++k)
             wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
         apply_ops<net::kPairNetwork<kWindow>>(wires);
