@@ -5,11 +5,12 @@
 // hwy/highway.h, inside foreach_target's loop). The filters compute on contiguous rows
 // of values with the border already in place: a source row is read once into such a
 // row, whatever its pixel stride and padding bits, and results are written back to
-// the destination's layout. Interleaved samples are split with vector loads: a
-// packed plane's pixels (RGBA, NV12's UV) into one row per computed channel at once,
-// a single component of such a plane on its own; writes of single components touch
-// their samples only, packed planes are written whole, pixel by pixel, with the
-// channels not computed copied from the source.
+// the destination's layout. A packed plane's rows (RGBA, NV12's UV: pixels of several
+// channels side by side) are read and written whole, with whole vectors; the filters
+// compute on every channel of such rows, neighbours one pixel of samples apart, and
+// the channels not computed are restored from the source as the row is stored. A
+// single component of an interleaved plane is split out with vector loads; its
+// writes touch its samples only.
 
 // Per-target include guard (Highway's convention for -inl.h headers).
 #if defined(CF_CPU_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -104,200 +105,62 @@ void store_values(const T *HWY_RESTRICT in, int count, uint8_t *row, int pixel_s
     store_sample(sample, static_cast<T>(in[x] << padding_bits));
 }
 
-template <int kChannels, class D, class V = hn::Vec<D>>
-HWY_INLINE void load_pixels(D d, const hn::TFromD<D> *in, V (&pixels)[kChannels]) {
-  if constexpr (kChannels == 2)
-    hn::LoadInterleaved2(d, in, pixels[0], pixels[1]);
-  else if constexpr (kChannels == 3)
-    hn::LoadInterleaved3(d, in, pixels[0], pixels[1], pixels[2]);
-  else
-    hn::LoadInterleaved4(d, in, pixels[0], pixels[1], pixels[2], pixels[3]);
-}
-
-template <int kChannels, class D, class V = hn::Vec<D>>
-HWY_INLINE void store_pixels(D d, const V (&pixels)[kChannels], hn::TFromD<D> *out) {
-  if constexpr (kChannels == 2)
-    hn::StoreInterleaved2(pixels[0], pixels[1], d, out);
-  else if constexpr (kChannels == 3)
-    hn::StoreInterleaved3(pixels[0], pixels[1], pixels[2], d, out);
-  else
-    hn::StoreInterleaved4(pixels[0], pixels[1], pixels[2], pixels[3], d, out);
-}
-
-// Values of samples, and samples of values: 8-bit samples have no padding bits.
-template <typename T, class V>
-HWY_INLINE V values_of(V samples, int padding_bits) {
-  if constexpr (sizeof(T) == 1)
-    return samples;
-  else
-    return hn::ShiftRightSame(samples, padding_bits);
-}
-template <typename T, class V>
-HWY_INLINE V samples_of(V values, int padding_bits) {
-  if constexpr (sizeof(T) == 1)
-    return values;
-  else
-    return hn::ShiftLeftSame(values, padding_bits);
-}
-
-// Whole vectors of pixels of kChannels samples side by side into the rows of the
-// computed channels (by_channel[c], null for channels not computed); returns the
-// pixels done. The loops over channels unroll: the pixels' vectors stay in registers.
-template <typename T, int kChannels>
-int load_packed_values(const T *in, int count, int padding_bits, T *const *by_channel) {
-  const hn::ScalableTag<T> d;
-  const int lanes = static_cast<int>(hn::Lanes(d));
-  int x = 0;
-  for (; x + lanes <= count; x += lanes) {
-    hn::Vec<decltype(d)> pixels[kChannels];
-    load_pixels<kChannels>(d, in + kChannels * x, pixels);
-    HWY_UNROLL(4)
-    for (int c = 0; c < kChannels; ++c)
-      if (by_channel[c] != nullptr)
-        hn::StoreU(values_of<T>(pixels[c], padding_bits), d, by_channel[c] + x);
-  }
-  return x;
-}
-
-// The rows of the computed channels (by_channel[c], null for the others) into whole
-// vectors of pixels, with kCopies the channels not computed from `source`; returns
-// the pixels done.
-template <typename T, int kChannels, bool kCopies>
-int store_packed_values(const T *const *by_channel, int count, const T *source, T *out,
-                        int padding_bits) {
-  const hn::ScalableTag<T> d;
-  const int lanes = static_cast<int>(hn::Lanes(d));
-  int x = 0;
-  for (; x + lanes <= count; x += lanes) {
-    hn::Vec<decltype(d)> pixels[kChannels];
-    if constexpr (kCopies)
-      load_pixels<kChannels>(d, source + kChannels * x, pixels);
-    HWY_UNROLL(4)
-    for (int c = 0; c < kChannels; ++c)
-      if (!kCopies || by_channel[c] != nullptr)
-        pixels[c] = samples_of<T>(hn::LoadU(d, by_channel[c] + x), padding_bits);
-    store_pixels<kChannels>(d, pixels, out + kChannels * x);
-  }
-  return x;
-}
-
-// store_packed_values for the plane's channels.
-template <typename T, int kChannels>
-int store_packed_values(const T *const *by_channel, int count, const T *source, T *out,
-                        int padding_bits) {
-  return source != nullptr
-             ? store_packed_values<T, kChannels, true>(by_channel, count, source, out,
-                                                       padding_bits)
-             : store_packed_values<T, kChannels, false>(by_channel, count, source, out,
-                                                        padding_bits);
-}
-
-// Whether the plane's pixels are its channels' samples and nothing else, so that
-// whole vectors of them can be loaded and stored.
+// Source row `y` (border_index's result, >= 0) as values with job.radius_x border
+// pixels either side: out[(j + radius_x) * channels + c] stands for channel c of
+// pixel j, every channel (computed or not). For planes the row code takes (cpu_rows.h).
 template <typename T>
-bool is_dense(const Plane &plane) {
-  return plane.channels > 1 && plane.pixel_stride == plane.channels * static_cast<int>(sizeof(T));
-}
-
-// out[k][x] = value of channel channels[k] of pixel x of `row`, x < count, k < computed.
-template <typename T>
-void load_channel_values(const uint8_t *row, int count, const Plane &plane, int padding_bits,
-                         const int *channels, int computed, T *const *out) {
-  if (!is_dense<T>(plane)) {
-    for (int k = 0; k < computed; ++k)
-      load_values(row + channels[k] * sizeof(T), count, plane.pixel_stride, padding_bits,
-                  out[k]);
-    return;
-  }
-  const auto *in = reinterpret_cast<const T *>(row);
-  T *by_channel[kMaxChannels] = {};
-  for (int k = 0; k < computed; ++k)
-    by_channel[channels[k]] = out[k];
-  int x = 0;
-  switch (plane.channels) {
-  case 2:
-    x = load_packed_values<T, 2>(in, count, padding_bits, by_channel);
-    break;
-  case 3:
-    x = load_packed_values<T, 3>(in, count, padding_bits, by_channel);
-    break;
-  default:
-    x = load_packed_values<T, 4>(in, count, padding_bits, by_channel);
-    break;
-  }
-  for (; x < count; ++x)
-    for (int k = 0; k < computed; ++k)
-      out[k][x] = static_cast<T>(load_sample<T>(row + x * static_cast<ptrdiff_t>(plane.pixel_stride) +
-                                                channels[k] * sizeof(T)) >>
-                                 padding_bits);
-}
-
-// Stores in[k][x] << padding_bits as channel channels[k] of pixel x of dst_row, x < count,
-// and copies the other channels of dst's pixels from src_row (src's row of the same y).
-template <typename T>
-void store_channel_values(const T *const *in, const int *channels, int computed, int count,
-                          const Plane &src, const uint8_t *src_row, const Plane &dst,
-                          uint8_t *dst_row, int padding_bits) {
-  const bool copies = dst.channel_mask != all_channels(dst.channels);
-  int x = 0;
-  if (is_dense<T>(dst) && is_dense<T>(src)) {
-    const auto *source = copies ? reinterpret_cast<const T *>(src_row) : nullptr;
-    auto *out = reinterpret_cast<T *>(dst_row);
-    const T *by_channel[kMaxChannels] = {};
-    for (int k = 0; k < computed; ++k)
-      by_channel[channels[k]] = in[k];
-    switch (dst.channels) {
-    case 2:
-      x = store_packed_values<T, 2>(by_channel, count, source, out, padding_bits);
-      break;
-    case 3:
-      x = store_packed_values<T, 3>(by_channel, count, source, out, padding_bits);
-      break;
-    default:
-      x = store_packed_values<T, 4>(by_channel, count, source, out, padding_bits);
-      break;
-    }
-  }
-  if (x == count)
-    return;
-  const ptrdiff_t dst_pixel = dst.pixel_stride;
-  for (int k = 0; k < computed; ++k)
-    store_values(in[k] + x, count - x, dst_row + x * dst_pixel + channels[k] * sizeof(T),
-                 dst.pixel_stride, padding_bits);
-  if (!copies)
-    return;
-  for (int c = 0; c < dst.channels; ++c)
-    if (!(dst.channel_mask & (1u << c)))
-      for (int i = x; i < count; ++i)
-        store_sample(dst_row + i * dst_pixel + c * sizeof(T),
-                     load_sample<T>(src_row + i * static_cast<ptrdiff_t>(src.pixel_stride) +
-                                    c * sizeof(T)));
-}
-
-// Source row `y` (border_index's result, >= 0) as one row of values per computed
-// channel (computed_channels) with job.radius_x border columns either side:
-// out[k][j] stands for column j - radius_x of the k-th computed channel.
-template <typename T>
-void load_padded_rows(const RowFilterJob &job, int y, T *const *out) {
+void load_padded_pixels(const RowFilterJob &job, int y, T *HWY_RESTRICT out) {
   const int width = job.src.width;
   const int radius = job.radius_x;
-  int channels[kMaxChannels];
-  const int computed = computed_channels(job.src, channels);
-  T *rows[kMaxChannels];
-  for (int k = 0; k < computed; ++k)
-    rows[k] = out[k] + radius;
-  load_channel_values(job.src.data + y * job.src.row_pitch, width, job.src, job.padding_bits,
-                      channels, computed, rows);
-  // The border stands for samples of this very row (or for the constant).
+  const int samples = job.src.channels;
+  T *row = out + radius * samples;
+  load_values(job.src.data + y * job.src.row_pitch, width * samples,
+              job.src.pixel_stride / samples, job.padding_bits, row);
+  // The border stands for pixels of this very row (or for the constant).
   for (int j = 1; j <= radius; ++j) {
     const int left = border_index(-j, width, job.border_mode);
     const int right = border_index(width - 1 + j, width, job.border_mode);
-    for (int k = 0; k < computed; ++k) {
-      T *row = rows[k];
-      row[-j] = left < 0 ? static_cast<T>(job.constant) : row[left];
-      row[width - 1 + j] = right < 0 ? static_cast<T>(job.constant) : row[right];
+    for (int c = 0; c < samples; ++c) {
+      row[-j * samples + c] = left < 0 ? static_cast<T>(job.constant) : row[left * samples + c];
+      row[(width - 1 + j) * samples + c] =
+          right < 0 ? static_cast<T>(job.constant) : row[right * samples + c];
     }
   }
+}
+
+// Stores values[j * channels + c] << padding_bits as channel c of pixel j of dst row
+// `y`, for the computed channels; the others are copied from src row `y`.
+template <typename T>
+void store_pixel_values(const T *HWY_RESTRICT values, const RowFilterJob &job, int y) {
+  const int samples = job.dst.channels;
+  const int count = job.dst.width * samples;
+  uint8_t *row = job.dst.data + y * job.dst.row_pitch;
+  if (job.dst.channel_mask == all_channels(samples)) {
+    store_values(values, count, row, job.dst.pixel_stride / samples, job.padding_bits);
+    return;
+  }
+  // Channels not computed: blended in from the source, lane by lane.
+  const hn::ScalableTag<T> d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  auto *out = reinterpret_cast<T *>(row);
+  const auto *source = reinterpret_cast<const T *>(job.src.data + y * job.src.row_pitch);
+  HWY_ALIGN T lane_pattern[hn::MaxLanes(d)];
+  for (int lane = 0; lane < lanes; ++lane)
+    lane_pattern[lane] = (job.dst.channel_mask >> (lane % samples)) & 1 ? T(~T{0}) : T{0};
+  // Whole pixels per vector only: lanes is a multiple of 2 and 4, not of 3.
+  const int step = lanes / samples * samples;
+  const auto computed = hn::MaskFromVec(hn::Load(d, lane_pattern));
+  int x = 0;
+  for (; x + lanes <= count; x += step)
+    hn::StoreU(hn::IfThenElse(computed,
+                              hn::ShiftLeftSame(hn::LoadU(d, values + x), job.padding_bits),
+                              hn::LoadU(d, source + x)),
+               d, out + x);
+  for (; x < count; ++x)
+    store_sample(row + x * sizeof(T),
+                 (job.dst.channel_mask >> (x % samples)) & 1
+                     ? static_cast<T>(values[x] << job.padding_bits)
+                     : load_sample<T>(job.src.data + y * job.src.row_pitch + x * sizeof(T)));
 }
 
 }  // namespace HWY_NAMESPACE

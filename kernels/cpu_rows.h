@@ -3,8 +3,7 @@
 //
 // What the CPU filters' vector code (cpu_rows-inl.h) needs to know of a call:
 // the planes, the format's padding bits and the border, with the window's radii.
-// Packed planes (plane.h) are computed channel by channel: the vector code splits a
-// source row into one row of values per computed channel and interleaves them back.
+// Packed planes (plane.h) are computed row by row, all channels at once.
 #pragma once
 
 #include <cstdint>
@@ -23,12 +22,21 @@ struct RowFilterJob {
   int radius_y = 0;          // rows above and below
 };
 
-// The channels of plane.channel_mask in ascending order; returns their count.
-inline int computed_channels(const Plane &plane, int (&channels)[kMaxChannels]) {
+// The row code takes planes of one channel (at any pixel stride) and packed planes
+// whose pixels are their channels' samples and nothing else (dense): a row of such a
+// plane is a row of width * channels samples, pixel_stride / channels bytes apart.
+inline bool is_dense(const Plane &plane, SampleFormat format) {
+  return plane.pixel_stride == plane.channels * bytes_per_sample(format);
+}
+inline bool takes_rows_of(const Plane &src, const Plane &dst, SampleFormat format) {
+  return src.channels == 1 || (is_dense(src, format) && is_dense(dst, format));
+}
+
+// How many channels a plane's mask computes.
+inline int computed_channel_count(const Plane &plane) {
   int count = 0;
   for (int c = 0; c < plane.channels; ++c)
-    if (plane.channel_mask & (1u << c))
-      channels[count++] = c;
+    count += (plane.channel_mask >> c) & 1;
   return count;
 }
 

@@ -26,6 +26,7 @@
 
 #include "cpu_parallel.h"
 #include "cpu_rows-inl.h"
+#include "cpu_samples.h"
 #include "gauss.h"
 
 #ifndef CF_GAUSS_JOB_DEFINED
@@ -74,9 +75,10 @@ struct Sums8 {
 
   static int lanes() { return static_cast<int>(hn::Lanes(D())); }
 
-  // sums[0][x] = sum_j taps[j] * padded[x + j], x < count rounded up to kBlock vectors.
+  // sums[0][x] = sum_j taps[j] * padded[x + j * samples], x < count rounded up to
+  // kBlock vectors: neighbours are pixels of `samples` samples.
   static void horizontal(const std::vector<int32_t> &taps, const Sample *padded, int count,
-                         Sum *const *sums) {
+                         int samples, Sum *const *sums) {
     const D d;
     const hn::Rebind<Sample, D> d_in;
     const int radius = static_cast<int>(taps.size()) / 2;
@@ -87,15 +89,16 @@ struct Sums8 {
       hn::Vec<D> sum[kBlock];
       const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
       for (int b = 0; b < kBlock; ++b)
-        sum[b] = hn::Mul(load(in + b * lanes + radius), centre);
+        sum[b] = hn::Mul(load(in + b * lanes + radius * samples), centre);
       for (int j = 0; j < radius; ++j) {
         if (taps[j] == 0)
           continue;  // the tails of long kernels of small sigma
         const auto tap = hn::Set(d, static_cast<Sum>(taps[j]));
         for (int b = 0; b < kBlock; ++b)
-          sum[b] = hn::Add(sum[b], hn::Mul(hn::Add(load(in + b * lanes + j),
-                                                   load(in + b * lanes + 2 * radius - j)),
-                                           tap));
+          sum[b] = hn::Add(sum[b],
+                           hn::Mul(hn::Add(load(in + b * lanes + j * samples),
+                                           load(in + b * lanes + (2 * radius - j) * samples)),
+                                   tap));
       }
       for (int b = 0; b < kBlock; ++b)
         hn::Store(sum[b], d, sums[0] + x + b * lanes);
@@ -169,7 +172,7 @@ struct Sums16 {
   }
 
   static void horizontal(const std::vector<int32_t> &taps, const Sample *padded, int count,
-                         Sum *const *sums) {
+                         int samples, Sum *const *sums) {
     const D d;
     const int radius = static_cast<int>(taps.size()) / 2;
     const int lanes = Sums16::lanes();
@@ -178,15 +181,15 @@ struct Sums16 {
       hn::Vec<D> sum[kBlock];
       const auto centre = hn::Set(d, double{1} * taps[radius]);
       for (int b = 0; b < kBlock; ++b)
-        sum[b] = hn::Mul(load(in + b * lanes + radius), centre);
+        sum[b] = hn::Mul(load(in + b * lanes + radius * samples), centre);
       for (int j = 0; j < radius; ++j) {
         if (taps[j] == 0)
           continue;
         const auto tap = hn::Set(d, double{1} * taps[j]);
         for (int b = 0; b < kBlock; ++b)
-          sum[b] = hn::MulAdd(
-              hn::Add(load(in + b * lanes + j), load(in + b * lanes + 2 * radius - j)), tap,
-              sum[b]);
+          sum[b] = hn::MulAdd(hn::Add(load(in + b * lanes + j * samples),
+                                      load(in + b * lanes + (2 * radius - j) * samples)),
+                              tap, sum[b]);
       }
       for (int b = 0; b < kBlock; ++b) {
         hn::Vec<D> hi, lo;
@@ -254,9 +257,8 @@ struct Sums16 {
   }
 };
 
-// Filters dst rows [y_begin, y_end). The computed channels of a packed plane have
-// rows of their own, side by side in every buffer: the vertical sums, unsharp masking
-// and the output run over all of them at once.
+// Filters dst rows [y_begin, y_end), every channel of a packed row at once: the
+// horizontal taps reach pixels of `channels` samples apart.
 template <class Sums>
 void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   using Sample = typename Sums::Sample;
@@ -264,45 +266,34 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   const RowFilterJob &rows_job = job.rows;
   const Plane &src = rows_job.src;
   const int lanes = Sums::lanes();
-  const int width = src.width;
-  const int padded_width = (width + kBlock * lanes - 1) / (kBlock * lanes) * (kBlock * lanes);
+  const int samples = src.channels;
+  const int count = src.width * samples;  // of a row
+  const int padded_count = (count + kBlock * lanes - 1) / (kBlock * lanes) * (kBlock * lanes);
   const int taps_y = static_cast<int>(job.params.taps_y.size());
   const int radius_y = taps_y / 2;
-  int channels[kMaxChannels];
-  const int computed = computed_channels(src, channels);
-  const int channels_width = computed * padded_width;  // a row of every computed channel
 
-  // A source row as values with its border columns, read up to whole vectors.
-  const size_t padded_length = padded_width + 2 * rows_job.radius_x + lanes;
-  auto padded = hwy::AllocateAligned<Sample>(computed * padded_length);
-  std::fill(padded.get(), padded.get() + computed * padded_length, Sample{0});
-  Sample *padded_rows[kMaxChannels];
-  for (int k = 0; k < computed; ++k)
-    padded_rows[k] = padded.get() + k * padded_length;
+  // A source row as values with its border pixels, read up to whole vectors.
+  const size_t padded_length = padded_count + 2 * rows_job.radius_x * samples + lanes;
+  auto padded = hwy::AllocateAligned<Sample>(padded_length);
+  std::fill(padded.get(), padded.get() + padded_length, Sample{0});
   // The sums of the last taps_y source rows, row r in slot r % taps_y: the rows one
   // output row reaches lie within taps_y consecutive rows. One more slot: the constant.
-  const size_t slot_length = static_cast<size_t>(Sums::kSumRows) * channels_width;
+  const size_t slot_length = static_cast<size_t>(Sums::kSumRows) * padded_count;
   auto ring = hwy::AllocateAligned<Sum>((taps_y + 1) * slot_length);
   const auto slot_rows = [&](int slot) {
     std::vector<Sum *> parts(Sums::kSumRows);
     for (int part = 0; part < Sums::kSumRows; ++part)
-      parts[part] = ring.get() + slot * slot_length + part * static_cast<size_t>(channels_width);
+      parts[part] = ring.get() + slot * slot_length + part * static_cast<size_t>(padded_count);
     return parts;
   };
   std::vector<std::vector<Sum *>> slots;
   for (int slot = 0; slot <= taps_y; ++slot)
     slots.push_back(slot_rows(slot));
-  Sums::constant_row(rows_job.constant, channels_width, slots[taps_y].data());
+  Sums::constant_row(rows_job.constant, padded_count, slots[taps_y].data());
   std::vector<int> slot_row(taps_y, -1);
-  auto original = hwy::AllocateAligned<Sample>(channels_width);
-  std::fill(original.get(), original.get() + channels_width, Sample{0});
-  auto out = hwy::AllocateAligned<Sample>(channels_width);
-  Sample *original_rows[kMaxChannels];
-  const Sample *out_rows[kMaxChannels];
-  for (int k = 0; k < computed; ++k) {
-    original_rows[k] = original.get() + k * padded_width;
-    out_rows[k] = out.get() + k * padded_width;
-  }
+  auto original = hwy::AllocateAligned<Sample>(padded_count);
+  std::fill(original.get(), original.get() + padded_count, Sample{0});
+  auto out = hwy::AllocateAligned<Sample>(padded_count);
   std::vector<const Sum *const *> window_rows(taps_y);
 
   for (int y = y_begin; y < y_end; ++y) {
@@ -310,24 +301,17 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
       const int row = border_index(y + i - radius_y, src.height, rows_job.border_mode);
       const int slot = row < 0 ? taps_y : row % taps_y;
       if (row >= 0 && slot_row[slot] != row) {
-        load_padded_rows(rows_job, row, padded_rows);
-        for (int k = 0; k < computed; ++k) {
-          Sum *channel_sums[Sums::kSumRows];
-          for (int part = 0; part < Sums::kSumRows; ++part)
-            channel_sums[part] = slots[slot][part] + k * padded_width;
-          Sums::horizontal(job.params.taps_x, padded_rows[k], width, channel_sums);
-        }
+        load_padded_pixels(rows_job, row, padded.get());
+        Sums::horizontal(job.params.taps_x, padded.get(), count, samples, slots[slot].data());
         slot_row[slot] = row;
       }
       window_rows[i] = slots[slot].data();
     }
-    const uint8_t *src_row = src.data + y * src.row_pitch;
     if (job.params.mode == GaussMode::Unsharp)
-      load_channel_values(src_row, width, src, rows_job.padding_bits, channels, computed,
-                          original_rows);
-    Sums::vertical(job, window_rows.data(), original.get(), channels_width, out.get());
-    store_channel_values(out_rows, channels, computed, width, src, src_row, rows_job.dst,
-                         rows_job.dst.data + y * rows_job.dst.row_pitch, rows_job.padding_bits);
+      load_values(src.data + y * src.row_pitch, count, src.pixel_stride / samples,
+                  rows_job.padding_bits, original.get());
+    Sums::vertical(job, window_rows.data(), original.get(), count, out.get());
+    store_pixel_values(out.get(), rows_job, y);
   }
 }
 
@@ -354,14 +338,22 @@ cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,
                       const GaussParams &params, int threads) {
   if (!is_valid(params, src, dst, format))
     return cudaErrorInvalidValue;
+  if (!takes_rows_of(src, dst, format)) {
+    // Pixels with bytes of no channel between them: each computed channel on its own.
+    for (int c = 0; c < src.channels; ++c)
+      if (src.channel_mask & (1u << c))
+        gauss_cpu(channel_plane(src, c, format), channel_plane(dst, c, format), format, params,
+                  threads);
+    copy_channels_not_computed(src, dst, format);
+    return cudaSuccess;
+  }
   const GaussJob job{{src, dst, format.padding_bits, params.border.mode,
                       std::min<uint32_t>(params.border.constant, max_sample_value(format)),
                       static_cast<int>(params.taps_x.size()) / 2,
                       static_cast<int>(params.taps_y.size()) / 2},
                      params,
                      max_sample_value(format)};
-  int channels[kMaxChannels];
-  const long work_per_row = static_cast<long>(src.width) * computed_channels(src, channels) *
+  const long work_per_row = static_cast<long>(src.width) * src.channels *
                             (params.taps_x.size() + params.taps_y.size());
   parallel_ranges(src.height, threads, work_per_row, [&](int begin, int end) {
     if (format.depth == SampleDepth::U8)

@@ -10,7 +10,6 @@
 // each row, so a step costs 2 * window sample updates plus two short bin walks
 // instead of a sort of window * window samples.
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -79,116 +78,160 @@ HWY_INLINE void apply_ops(V *wires) {
   }
 }
 
-// Rows [y_begin, y_end) of a window of kWindow x kWindow. Lane j of a vector works on
-// the pair of outputs 2j and 2j + 1, whose windows span padded columns 2j .. 2j +
-// kWindow: the sorted columns are kept split into even and odd ones so that each of
-// the kWindow + 1 columns is one contiguous load. Each computed channel of a packed
-// plane has rows of its own.
-template <typename T, int kWindow>
+// An unsigned integer as wide as kSamples samples of T: a pixel of a packed row.
+template <typename T, int kSamples>
+struct PixelOf {
+  using type = hwy::MakeWide<typename PixelOf<T, kSamples / 2>::type>;
+};
+template <typename T>
+struct PixelOf<T, 1> {
+  using type = T;
+};
+
+// Rows [y_begin, y_end) of a window of kWindow x kWindow, pixels of kSamples samples
+// (every channel of a packed row at once, neighbours kSamples samples apart). Lane j
+// of a vector works on sample j of the pair of output pixels 2p and 2p + 1, whose
+// windows span padded columns 2p .. 2p + kWindow: each source row is kept split into
+// its even and odd pixels so that each of the kWindow + 1 columns is one contiguous
+// load.
+template <typename T, int kWindow, int kSamples>
 void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
+  using Pixel = typename PixelOf<T, kSamples>::type;
   const hn::ScalableTag<T> d;
+  const hn::ScalableTag<Pixel> d_pixel;
   using V = hn::Vec<decltype(d)>;
   constexpr int kRadius = kWindow / 2;
   const int lanes = static_cast<int>(hn::Lanes(d));
   const int width = job.src.width;
   const int pairs = (width + 1) / 2;
-  int channels[kMaxChannels];
-  const int computed = computed_channels(job.src, channels);
-  // Columns of each half (even, odd): every pair block and the last block's window,
-  // in whole vectors, so that every half starts aligned.
-  const int half_columns = (pairs + kWindow + 2 * lanes - 1) / lanes * lanes;
-  const size_t row_length = 2 * static_cast<size_t>(half_columns);
+  // Samples of each half (even, odd pixels): every pair block and the last block's
+  // window, in whole vectors, so that every half starts aligned.
+  const int half_length = ((pairs + kWindow) * kSamples + 2 * lanes - 1) / lanes * lanes;
+  const size_t row_length = 2 * static_cast<size_t>(half_length);
 
-  // The last kWindow source rows read, each in slot row % kWindow (a row per computed
-  // channel): the rows a window reaches (border rows included) lie within kWindow
-  // consecutive rows.
-  const size_t slot_length = computed * row_length;
-  auto rows = hwy::AllocateAligned<T>(kWindow * slot_length);
-  std::fill(rows.get(), rows.get() + kWindow * slot_length, T{0});
+  // The last kWindow source rows read, each in slot row % kWindow, split into halves:
+  // the rows a window reaches (border rows included) lie within kWindow consecutive
+  // rows.
+  auto rows = hwy::AllocateAligned<T>(kWindow * row_length);
   int slot_row[kWindow];
   std::fill(slot_row, slot_row + kWindow, -1);
   auto constant_row = hwy::AllocateAligned<T>(row_length);
   std::fill(constant_row.get(), constant_row.get() + row_length, static_cast<T>(job.constant));
-  // sorted[(half * kWindow + k) * half_columns + j]: rank k of column 2j + half.
-  auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(half_columns));
-  auto out = hwy::AllocateAligned<T>(computed * row_length);
-  const T *out_rows[kMaxChannels];
-  for (int k = 0; k < computed; ++k)
-    out_rows[k] = out.get() + k * row_length;
+  // A source row as read, before the split (whole vectors of pixel pairs).
+  auto padded = hwy::AllocateAligned<T>(row_length);
+  std::fill(padded.get(), padded.get() + row_length, T{0});
+  // sorted[(half * kWindow + k) * half_length + j]: rank k of sample j of the half.
+  auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(half_length));
+  auto out = hwy::AllocateAligned<T>(row_length);
   const auto sorted_at = [&](int half, int rank) {
-    return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(half_columns);
+    return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(half_length);
   };
 
   for (int y = y_begin; y < y_end; ++y) {
-    const T *window_slots[kWindow];  // the first channel's row; the others follow
-    size_t channel_step[kWindow];
+    const T *window_rows[kWindow];
     for (int i = 0; i < kWindow; ++i) {
       const int row = border_index(y + i - kRadius, job.src.height, job.border_mode);
       if (row < 0) {
-        window_slots[i] = constant_row.get();
-        channel_step[i] = 0;
+        window_rows[i] = constant_row.get();
         continue;
       }
-      T *slot = rows.get() + (row % kWindow) * slot_length;
+      T *slot = rows.get() + (row % kWindow) * row_length;
       if (slot_row[row % kWindow] != row) {
-        T *channel_rows[kMaxChannels];
-        for (int k = 0; k < computed; ++k)
-          channel_rows[k] = slot + k * row_length;
-        load_padded_rows(job, row, channel_rows);
+        load_padded_pixels(job, row, padded.get());
+        const auto *pixels = reinterpret_cast<const Pixel *>(padded.get());
+        for (int j = 0; j < half_length; j += lanes) {
+          hn::Vec<decltype(d_pixel)> even, odd;
+          hn::LoadInterleaved2(d_pixel, pixels + 2 * (j / kSamples), even, odd);
+          hn::Store(hn::BitCast(d, even), d, slot + j);
+          hn::Store(hn::BitCast(d, odd), d, slot + half_length + j);
+        }
         slot_row[row % kWindow] = row;
       }
-      window_slots[i] = slot;
-      channel_step[i] = row_length;
+      window_rows[i] = slot;
     }
 
-    for (int channel = 0; channel < computed; ++channel) {
-      for (int j = 0; j < half_columns; j += lanes) {
-        V even[kWindow], odd[kWindow];
-        // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
-        // in registers.
-        HWY_UNROLL(8)
-        for (int i = 0; i < kWindow; ++i)
-          hn::LoadInterleaved2(d, window_slots[i] + channel * channel_step[i] + 2 * j, even[i],
-                               odd[i]);
-        apply_ops<net::kColumnSort<kWindow>>(even);
-        apply_ops<net::kColumnSort<kWindow>>(odd);
-        HWY_UNROLL(8)
-        for (int k = 0; k < kWindow; ++k) {
-          hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
-          hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
-        }
+    for (int j = 0; j < half_length; j += lanes) {
+      V even[kWindow], odd[kWindow];
+      // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
+      // in registers.
+      HWY_UNROLL(8)
+      for (int i = 0; i < kWindow; ++i) {
+        even[i] = hn::Load(d, window_rows[i] + j);
+        odd[i] = hn::Load(d, window_rows[i] + half_length + j);
       }
-
-      T *channel_out = out.get() + channel * row_length;
-      for (int j = 0; j < pairs; j += lanes) {
-        V wires[net::kPairNetwork<kWindow>.wires];
-        HWY_UNROLL(8)
-        for (int c = 0; c <= kWindow; ++c)
-          HWY_UNROLL(8)
-          for (int k = 0; k < kWindow; ++k)
-            wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2);
-        apply_ops<net::kPairNetwork<kWindow>>(wires);
-        hn::StoreInterleaved2(wires[net::kPairNetwork<kWindow>.first],
-                              wires[net::kPairNetwork<kWindow>.second], d, channel_out + 2 * j);
+      apply_ops<net::kColumnSort<kWindow>>(even);
+      apply_ops<net::kColumnSort<kWindow>>(odd);
+      HWY_UNROLL(8)
+      for (int k = 0; k < kWindow; ++k) {
+        hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
+        hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
       }
     }
-    store_channel_values(out_rows, channels, computed, width, job.src,
-                         job.src.data + y * job.src.row_pitch, job.dst,
-                         job.dst.data + y * job.dst.row_pitch, job.padding_bits);
+
+    auto *out_pixels = reinterpret_cast<Pixel *>(out.get());
+    for (int j = 0; j < pairs * kSamples; j += lanes) {
+      V wires[net::kPairNetwork<kWindow>.wires];
+      HWY_UNROLL(8)
+      for (int c = 0; c <= kWindow; ++c)
+        HWY_UNROLL(8)
+        for (int k = 0; k < kWindow; ++k)
+          wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2 * kSamples);
+      apply_ops<net::kPairNetwork<kWindow>>(wires);
+      hn::StoreInterleaved2(hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.first]),
+                            hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.second]),
+                            d_pixel, out_pixels + 2 * (j / kSamples));
+    }
+    store_pixel_values(out.get(), job, y);
   }
 }
 
-template <typename T>
+template <typename T, int kSamples>
 void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   switch (2 * job.radius_x + 1) {
   case 3:
-    return median_network_rows<T, 3>(job, y_begin, y_end);
+    return median_network_rows<T, 3, kSamples>(job, y_begin, y_end);
   case 5:
-    return median_network_rows<T, 5>(job, y_begin, y_end);
+    return median_network_rows<T, 5, kSamples>(job, y_begin, y_end);
   default:
     static_assert(net::kMaxNetworkWindow == 7, "a case per network window");
-    return median_network_rows<T, 7>(job, y_begin, y_end);
+    return median_network_rows<T, 7, kSamples>(job, y_begin, y_end);
   }
+}
+
+// For planes of 1, 2 or 4 channels that the row code takes (takes_network_rows).
+template <typename T>
+void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
+#if HWY_TARGET == HWY_SCALAR
+  // A vector of one lane holds no pixel of several samples: channel by channel.
+  if (job.src.channels > 1) {
+    const SampleFormat format(sizeof(T) == 1 ? SampleDepth::U8 : SampleDepth::U16,
+                              job.padding_bits);
+    for (int c = 0; c < job.src.channels; ++c)
+      if (job.src.channel_mask & (1u << c)) {
+        RowFilterJob channel = job;
+        channel.src = channel_plane(job.src, c, format);
+        channel.dst = channel_plane(job.dst, c, format);
+        median_network_rows<T, 1>(channel, y_begin, y_end);
+      }
+    const auto rows = [&](Plane plane) {
+      plane.data += y_begin * plane.row_pitch;
+      plane.height = y_end - y_begin;
+      return plane;
+    };
+    copy_channels_not_computed(rows(job.src), rows(job.dst), format);
+    return;
+  }
+  median_network_rows<T, 1>(job, y_begin, y_end);
+#else
+  switch (job.src.channels) {
+  case 1:
+    return median_network_rows<T, 1>(job, y_begin, y_end);
+  case 2:
+    return median_network_rows<T, 2>(job, y_begin, y_end);
+  default:
+    return median_network_rows<T, 4>(job, y_begin, y_end);
+  }
+#endif
 }
 
 // 8-bit windows wider than the networks: Perreault and Hebert's constant-time median.
@@ -475,8 +518,7 @@ void median_network_planes(const std::vector<MedianPlane> &planes, int threads) 
     tallest = std::max(tallest, plane.src.height);
     widest_window = std::max(widest_window, plane.params.window);
     // Per sample: a column sort and about half a pair network, on whole vectors.
-    int channels[kMaxChannels];
-    work_per_row += static_cast<long>(plane.src.width) * computed_channels(plane.src, channels) *
+    work_per_row += static_cast<long>(plane.src.width) * plane.src.channels *
                     plane.params.window * plane.params.window;
   }
   // Each band reads window - 1 rows beyond its own again: bands of many rows keep that
@@ -513,37 +555,10 @@ void median_column_histograms_plane(const MedianPlane &plane, int threads) {
   });
 }
 
-// The channels of a packed plane that the median does not compute, copied from src to dst.
-void copy_unfiltered_channels(const MedianPlane &plane) {
-  const int sample_bytes = bytes_per_sample(plane.format);
-  for (int c = 0; c < plane.src.channels; ++c) {
-    if (plane.src.channel_mask & (1u << c))
-      continue;
-    for (int y = 0; y < plane.src.height; ++y)
-      for (int x = 0; x < plane.src.width; ++x)
-        std::memcpy(plane.dst.data + y * plane.dst.row_pitch + x * ptrdiff_t{plane.dst.pixel_stride} +
-                        c * sample_bytes,
-                    plane.src.data + y * plane.src.row_pitch + x * ptrdiff_t{plane.src.pixel_stride} +
-                        c * sample_bytes,
-                    sample_bytes);
-  }
-}
-
-// Windows wider than the networks count each channel of a packed plane on its own.
-void median_histogram_plane(const MedianPlane &plane, int threads) {
-  for (int c = 0; c < plane.src.channels; ++c) {
-    if (!(plane.src.channel_mask & (1u << c)))
-      continue;
-    const MedianPlane channel{channel_plane(plane.src, c, plane.format),
-                              channel_plane(plane.dst, c, plane.format), plane.format,
-                              plane.params};
-    if (plane.format.depth == SampleDepth::U8)
-      median_column_histograms_plane(channel, threads);
-    else
-      median_histogram_plane<uint16_t>(channel.src, channel.dst, channel.format, channel.params,
-                                       threads);
-  }
-  copy_unfiltered_channels(plane);
+// Whether the network rows take the plane whole: one channel, or 2 or 4 channels of
+// dense pixels (pixel pairs split as one wider integer).
+bool takes_network_rows(const MedianPlane &plane) {
+  return takes_rows_of(plane.src, plane.dst, plane.format) && plane.src.channels != 3;
 }
 
 }  // namespace
@@ -553,11 +568,26 @@ cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
     if (!is_valid(plane.params, plane.src, plane.dst, plane.format))
       return cudaErrorInvalidValue;
   std::vector<MedianPlane> network_planes;
-  for (const MedianPlane &plane : planes) {
+  const auto filter = [&](const MedianPlane &plane) {
     if (plane.params.window <= median_network::kMaxNetworkWindow)
       network_planes.push_back(plane);
+    else if (plane.format.depth == SampleDepth::U8)
+      median_column_histograms_plane(plane, threads);
     else
-      median_histogram_plane(plane, threads);
+      median_histogram_plane<uint16_t>(plane.src, plane.dst, plane.format, plane.params, threads);
+  };
+  for (const MedianPlane &plane : planes) {
+    if (plane.src.channels == 1 ||
+        (takes_network_rows(plane) && plane.params.window <= median_network::kMaxNetworkWindow)) {
+      filter(plane);
+      continue;
+    }
+    // Each computed channel on its own (RGB's 3-sample pixels, wider windows).
+    for (int c = 0; c < plane.src.channels; ++c)
+      if (plane.src.channel_mask & (1u << c))
+        filter({channel_plane(plane.src, c, plane.format), channel_plane(plane.dst, c, plane.format),
+                plane.format, plane.params});
+    copy_channels_not_computed(plane.src, plane.dst, plane.format);
   }
   if (!network_planes.empty())
     median_network_planes(network_planes, threads);
