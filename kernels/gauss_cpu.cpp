@@ -46,7 +46,8 @@ namespace HWY_NAMESPACE {
 namespace {
 
 // Vectors a pass works on at once: four independent sums hide the multiplies
-// latency, and each tap is broadcast once for all four.
+// latency, and each tap is broadcast once for all four. The loops over them unroll
+// (HWY_UNROLL: GCC's -O2 keeps them, and the sums with them, in memory otherwise).
 constexpr int kBlock = 4;
 
 // Unsharp masking of one vector of 32-bit values, as gauss.h says.
@@ -88,18 +89,21 @@ struct Sums8 {
       const Sample *in = padded + x;
       hn::Vec<D> sum[kBlock];
       const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b)
         sum[b] = hn::Mul(load(in + b * lanes + radius * samples), centre);
       for (int j = 0; j < radius; ++j) {
         if (taps[j] == 0)
           continue;  // the tails of long kernels of small sigma
         const auto tap = hn::Set(d, static_cast<Sum>(taps[j]));
+        HWY_UNROLL(4)
         for (int b = 0; b < kBlock; ++b)
           sum[b] = hn::Add(sum[b],
                            hn::Mul(hn::Add(load(in + b * lanes + j * samples),
                                            load(in + b * lanes + (2 * radius - j) * samples)),
                                    tap));
       }
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b)
         hn::Store(sum[b], d, sums[0] + x + b * lanes);
     }
@@ -123,6 +127,7 @@ struct Sums8 {
     for (int x = 0; x < count; x += kBlock * lanes) {
       hn::Vec<D> sum[kBlock];
       const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b)
         sum[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
       for (int i = 0; i < radius; ++i) {
@@ -131,11 +136,13 @@ struct Sums8 {
         const auto tap = hn::Set(d, static_cast<Sum>(taps[i]));
         const Sum *top = rows[i][0] + x;
         const Sum *bottom = rows[2 * radius - i][0] + x;
+        HWY_UNROLL(4)
         for (int b = 0; b < kBlock; ++b)
           sum[b] = hn::Add(sum[b], hn::Mul(hn::Add(hn::Load(d, top + b * lanes),
                                                    hn::Load(d, bottom + b * lanes)),
                                            tap));
       }
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b) {
         auto value = hn::BitCast(di32, hn::ShiftRight<2 * kBits>(hn::Add(sum[b], half)));
         if (job.params.mode == GaussMode::Unsharp)
@@ -180,17 +187,20 @@ struct Sums16 {
       const Sample *in = padded + x;
       hn::Vec<D> sum[kBlock];
       const auto centre = hn::Set(d, double{1} * taps[radius]);
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b)
         sum[b] = hn::Mul(load(in + b * lanes + radius * samples), centre);
       for (int j = 0; j < radius; ++j) {
         if (taps[j] == 0)
           continue;
         const auto tap = hn::Set(d, double{1} * taps[j]);
+        HWY_UNROLL(4)
         for (int b = 0; b < kBlock; ++b)
           sum[b] = hn::MulAdd(hn::Add(load(in + b * lanes + j * samples),
                                       load(in + b * lanes + (2 * radius - j) * samples)),
                               tap, sum[b]);
       }
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b) {
         hn::Vec<D> hi, lo;
         split(sum[b], hi, lo);
@@ -216,6 +226,7 @@ struct Sums16 {
     for (int x = 0; x < count; x += kBlock * lanes) {
       hn::Vec<D> hi_sums[kBlock], lo_sums[kBlock];
       const auto centre = hn::Set(d, double{1} * taps[radius]);
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b) {
         hi_sums[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
         lo_sums[b] = hn::Mul(hn::Load(d, rows[radius][1] + x + b * lanes), centre);
@@ -226,6 +237,7 @@ struct Sums16 {
         const auto tap = hn::Set(d, double{1} * taps[i]);
         const Sum *const *top = rows[i];
         const Sum *const *bottom = rows[2 * radius - i];
+        HWY_UNROLL(4)
         for (int b = 0; b < kBlock; ++b) {
           const int at = x + b * lanes;
           hi_sums[b] = hn::MulAdd(hn::Add(hn::Load(d, top[0] + at), hn::Load(d, bottom[0] + at)),
@@ -234,6 +246,7 @@ struct Sums16 {
                                   tap, lo_sums[b]);
         }
       }
+      HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b) {
         // The window sum is hi * 2^B + lo; with hi = q * 2^B + r,
         // (sum + 2^(2B-1)) >> 2B = q + floor((r * 2^B + lo + 2^(2B-1)) / 2^2B), every

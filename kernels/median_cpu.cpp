@@ -19,6 +19,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
 #include <hwy/aligned_allocator.h>
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include "cpu_parallel.h"
@@ -150,7 +151,22 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
       window_rows[i] = slot;
     }
 
+    // The source row the next output row reads first and the destination row this one
+    // writes, fetched while it computes: copy loops alone would wait for memory. A
+    // cache line or so per step, a row's length over the loop.
+    const int next_row = y + 1 + kRadius < job.src.height ? y + 1 + kRadius : -1;
+    const uint8_t *next_source = next_row >= 0 ? job.src.data + next_row * job.src.row_pitch
+                                               : nullptr;
+    const uint8_t *destination = job.dst.data + y * job.dst.row_pitch;
+    const ptrdiff_t row_bytes = ptrdiff_t{width - 1} * job.src.pixel_stride;
+    const ptrdiff_t bytes_per_sample = job.src.pixel_stride / kSamples;
     for (int j = 0; j < half_length; j += lanes) {
+      const ptrdiff_t ahead = 2 * ptrdiff_t{j} * bytes_per_sample;
+      if (ahead <= row_bytes) {
+        if (next_source != nullptr)
+          hwy::Prefetch(next_source + ahead);
+        hwy::Prefetch(destination + ahead);
+      }
       V even[kWindow], odd[kWindow];
       // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
       // in registers.
