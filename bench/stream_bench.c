@@ -166,6 +166,7 @@ typedef struct
   gboolean ok;
   gchar *note;
   gdouble seconds;
+  gint64 first_push_us, eos_us; /* when the timed run began and ended */
   gdouble fps;
   gdouble latency_us;           /* median, < 0 when not measured */
   gchar *active_backend;
@@ -623,6 +624,8 @@ run_case (const gchar * middle, const Shape * shape, gint depth,
   out.arrived = run.arrived;
   if (out.ok && !latency_mode) {
     out.seconds = (run.eos_us - run.first_push_us) / 1e6;
+    out.first_push_us = run.first_push_us;
+    out.eos_us = run.eos_us;
     out.fps = out.seconds > 0 ? run.frames / out.seconds : 0;
     if (run.arrived != run.frames) {
       out.note = g_strdup_printf ("%d of %d frames reached the sink",
@@ -1528,7 +1531,8 @@ process_threads (void)
 /* --pipelines: each count of pipelines in turn, all of them started together;
  * device memory (cudaMemGetInfo: the lowest free seen while all run, against
  * before) and the process's threads (the most seen) sampled every 2 ms until
- * the first pipeline ends. */
+ * the first pipeline ends; the fps counts every frame from the first push of
+ * any pipeline to the last EOS. */
 static int
 many_pipelines_main (const Options * opts)
 {
@@ -1559,7 +1563,6 @@ many_pipelines_main (const Options * opts)
 
     cudaMemGetInfo (&free_before, &total);
     lowest_free = free_before;
-    const gint64 started = g_get_monotonic_time ();
     for (gint p = 0; p < n; p++) {
       cases[p].opts = opts;
       cases[p].shape = &shape;
@@ -1576,8 +1579,13 @@ many_pipelines_main (const Options * opts)
     }
     for (gint p = 0; p < n; p++)
       g_thread_join (threads[p]);
-    const gdouble seconds = (g_get_monotonic_time () - started) / 1e6;
+    /* From the first frame pushed to the last EOS, of all pipelines. */
+    gint64 first_push = G_MAXINT64, last_eos = 0;
     for (gint p = 0; p < n; p++) {
+      if (cases[p].out.ok) {
+        first_push = MIN (first_push, cases[p].out.first_push_us);
+        last_eos = MAX (last_eos, cases[p].out.eos_us);
+      }
       frames += cases[p].out.arrived;
       if (!cases[p].out.ok) {
         failed++;
@@ -1586,6 +1594,8 @@ many_pipelines_main (const Options * opts)
       }
       free_outcome (&cases[p].out);
     }
+    const gdouble seconds = last_eos > first_push ?
+        (last_eos - first_push) / 1e6 : 0;
     const gdouble fps = seconds > 0 ? frames / seconds : 0;
     gchar *of_bound = bound.both_fps > 0 ?
         g_strdup_printf ("%.0f%% of %.0f", 100 * fps / bound.both_fps,
