@@ -42,6 +42,8 @@
 
 /* Distinct prepared buffers, more than the deepest frames-in-flight. */
 #define PREPARED 4
+/* The memory the fresh input prepares at most: new memory every frame. */
+#define FRESH_BYTES (G_GUINT64_CONSTANT (4) << 30)
 #define EOS_TIMEOUT_S 600
 
 typedef struct
@@ -58,6 +60,7 @@ typedef struct
   GHashTable *given_kernel_us;  /* "element:FORMAT:WxH" -> gdouble * */
   gint census_frames;
   gpointer context;             /* --memory cuda: the GstCudaContext */
+  gchar *pipelines;             /* --pipelines, as given */
 } Options;
 
 typedef struct
@@ -103,7 +106,9 @@ typedef struct
 typedef enum
 {
   INPUT_POOL,                   /* buffers of the pool the element proposes */
-  INPUT_PAGEABLE,               /* gst_buffer_new_allocate, ignoring the pool */
+  INPUT_RECYCLED,               /* buffers of our own, again and again, the
+                                 * element's pool ignored (as v4l2src does) */
+  INPUT_FRESH,                  /* new memory every frame, never reused */
   INPUT_CUDA,                   /* a GstCudaBufferPool of our context */
 } InputKind;
 
@@ -132,6 +137,7 @@ typedef struct
   gchar *pool_name;             /* type of the proposed pool, or NULL */
   gchar *memory_type;           /* of the buffers pushed */
   GstBuffer *prepared[PREPARED];
+  GstBuffer **fresh;            /* INPUT_FRESH: one per frame, each pushed once */
   gboolean setup_failed;
   gint pushed;
   GstClockTime duration;
@@ -160,6 +166,7 @@ typedef struct
   gboolean ok;
   gchar *note;
   gdouble seconds;
+  gint64 first_push_us, eos_us; /* when the timed run began and ended */
   gdouble fps;
   gdouble latency_us;           /* median, < 0 when not measured */
   gchar *active_backend;
@@ -338,7 +345,9 @@ on_handoff (G_GNUC_UNUSED GstElement * sink, G_GNUC_UNUSED GstBuffer * buffer,
 
 /* Asks the element for its pool, as a source negotiating its allocation does,
  * then prepares PREPARED frames of random data: in that pool's buffers, in a
- * plain video pool when none is offered, or in plain pageable memory. */
+ * plain video pool when none is offered, or in system memory of our own
+ * (recycled); or a frame of new system memory for every frame to push
+ * (fresh). */
 static gboolean
 prepare_frames (Run * run, GstAppSrc * appsrc)
 {
@@ -365,6 +374,20 @@ prepare_frames (Run * run, GstAppSrc * appsrc)
         &run->pool_name);
     if (!run->pool)
       return FALSE;
+  }
+  if (run->input == INPUT_FRESH) {
+    /* Touched before they are pushed, as a source's frames would be: one
+     * random frame, copied. */
+    run->fresh = g_new0 (GstBuffer *, run->frames);
+    if (!bench_prepare_frames (NULL, size, run->fresh, 1))
+      return FALSE;
+    for (gint i = 1; i < run->frames; i++) {
+      run->fresh[i] = gst_buffer_copy_deep (run->fresh[0]);
+      if (!run->fresh[i])
+        return FALSE;
+    }
+    run->memory_type = g_strdup (GST_ALLOCATOR_SYSMEM);
+    return TRUE;
   }
 
   if (!bench_prepare_frames (run->pool, size, run->prepared, PREPARED))
@@ -429,8 +452,14 @@ feed_frame (GstAppSrc * appsrc, G_GNUC_UNUSED guint length, gpointer data)
     return;
   }
 
-  /* A shallow copy: own timestamps, the prepared memory. */
-  buffer = gst_buffer_copy (run->prepared[run->pushed % PREPARED]);
+  /* A shallow copy: own timestamps, the prepared memory; or a fresh frame,
+   * pushed once, freed after its use. */
+  if (run->input == INPUT_FRESH) {
+    buffer = run->fresh[run->pushed];
+    run->fresh[run->pushed] = NULL;
+  } else {
+    buffer = gst_buffer_copy (run->prepared[run->pushed % PREPARED]);
+  }
   GST_BUFFER_PTS (buffer) = run->pushed * run->duration;
   GST_BUFFER_DTS (buffer) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (buffer) = run->duration;
@@ -595,6 +624,8 @@ run_case (const gchar * middle, const Shape * shape, gint depth,
   out.arrived = run.arrived;
   if (out.ok && !latency_mode) {
     out.seconds = (run.eos_us - run.first_push_us) / 1e6;
+    out.first_push_us = run.first_push_us;
+    out.eos_us = run.eos_us;
     out.fps = out.seconds > 0 ? run.frames / out.seconds : 0;
     if (run.arrived != run.frames) {
       out.note = g_strdup_printf ("%d of %d frames reached the sink",
@@ -621,6 +652,9 @@ cleanup:
 #endif
   for (gint i = 0; i < PREPARED; i++)
     gst_clear_buffer (&run.prepared[i]);
+  for (gint i = 0; run.fresh && i < run.frames; i++)
+    gst_clear_buffer (&run.fresh[i]);
+  g_free (run.fresh);
   if (run.pool) {
     gst_buffer_pool_set_active (run.pool, FALSE);
     gst_object_unref (run.pool);
@@ -684,7 +718,7 @@ typedef struct
   const gchar *element;         /* as the table shows it */
   const Shape *shape;
   gint depth;                   /* 0: not applicable */
-  const gchar *input;           /* "pool", "pageable" or "cuda" */
+  const gchar *input;           /* "pool", "recycled", "fresh" or "cuda" */
   const gchar *bound_kind;      /* "up+down", "up" or NULL */
   Outcome out;
   gdouble bound_fps;            /* < 0: not available */
@@ -1147,6 +1181,14 @@ parse_options (int *argc, char ***argv, Options * opts)
           "time per frame and every host<->device copy), made after all "
           "timed runs; 0 skips them (default 300, with --quick 30)",
         "N"},
+    {"pipelines", 0, 0, G_OPTION_ARG_STRING, &opts->pipelines,
+          "Instead of the tables: N pipelines at once in this process, for "
+          "each N of the comma-separated LIST (e.g. 1,16,64): appsrc ! "
+          "cudamedian (depth 3) ! fakesink on 1920x1080 NV12 from the "
+          "element's pool, each with its own frames; the aggregate fps "
+          "against the PCIe bound, and the device memory and threads the "
+          "pipelines added while they ran",
+        "LIST"},
     G_OPTION_ENTRY_NULL
   };
   opts->census_frames = -1;
@@ -1452,6 +1494,129 @@ done:
 #endif
 }
 
+/* ---- many pipelines at once ---- */
+
+typedef struct
+{
+  const Options *opts;
+  const Shape *shape;
+  gint frames;
+  gint *finished;               /* shared: cases that have returned */
+  Outcome out;
+} ConcurrentCase;
+
+static gpointer
+run_concurrent_case (gpointer data)
+{
+  ConcurrentCase *c = data;
+  c->out = run_case ("cudamedian name=f", c->shape, 3, INPUT_POOL, FALSE,
+      c->frames, 0, c->opts);
+  g_atomic_int_inc (c->finished);
+  return NULL;
+}
+
+static guint
+process_threads (void)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  guint threads = 0;
+  if (!dir)
+    return 0;
+  while (g_dir_read_name (dir))
+    threads++;
+  g_dir_close (dir);
+  return threads;
+}
+
+/* --pipelines: each count of pipelines in turn, all of them started together;
+ * device memory (cudaMemGetInfo: the lowest free seen while all run, against
+ * before) and the process's threads (the most seen) sampled every 2 ms until
+ * the first pipeline ends; the fps counts every frame from the first push of
+ * any pipeline to the last EOS. */
+static int
+many_pipelines_main (const Options * opts)
+{
+  static const Shape shape = { "NV12", 1920, 1080 };
+  PcieBound bound;
+  gchar *device = NULL, *no_bound = NULL;
+  gchar **counts = g_strsplit (opts->pipelines, ",", -1);
+  gboolean all_ok = TRUE;
+
+  measure_bounds (&shape, 1, opts, &bound, &device, &no_bound);
+  g_print ("\n%-9s %9s %9s %12s %-16s %14s %9s  %s\n", "pipelines", "frames",
+      "seconds", "fps (all)", "of PCIe bound", "device MiB/pl.", "threads",
+      "notes");
+  for (guint i = 0; counts[i]; i++) {
+    const gint n = atoi (counts[i]);
+    if (n < 1) {
+      g_printerr ("--pipelines: %s is not a count\n", counts[i]);
+      all_ok = FALSE;
+      continue;
+    }
+    ConcurrentCase *cases = g_new0 (ConcurrentCase, n);
+    GThread **threads = g_new0 (GThread *, n);
+    size_t free_before = 0, total = 0, lowest_free;
+    const guint threads_before = process_threads ();
+    guint most_threads = threads_before;
+    gint finished = 0, frames = 0, failed = 0;
+    gchar *note = NULL;
+
+    cudaMemGetInfo (&free_before, &total);
+    lowest_free = free_before;
+    for (gint p = 0; p < n; p++) {
+      cases[p].opts = opts;
+      cases[p].shape = &shape;
+      cases[p].frames = opts->frames;
+      cases[p].finished = &finished;
+      threads[p] = g_thread_new ("pipeline", run_concurrent_case, &cases[p]);
+    }
+    while (g_atomic_int_get (&finished) == 0) {
+      size_t free_now = 0;
+      if (cudaMemGetInfo (&free_now, &total) == cudaSuccess)
+        lowest_free = MIN (lowest_free, free_now);
+      most_threads = MAX (most_threads, process_threads ());
+      g_usleep (2000);
+    }
+    for (gint p = 0; p < n; p++)
+      g_thread_join (threads[p]);
+    /* From the first frame pushed to the last EOS, of all pipelines. */
+    gint64 first_push = G_MAXINT64, last_eos = 0;
+    for (gint p = 0; p < n; p++) {
+      if (cases[p].out.ok) {
+        first_push = MIN (first_push, cases[p].out.first_push_us);
+        last_eos = MAX (last_eos, cases[p].out.eos_us);
+      }
+      frames += cases[p].out.arrived;
+      if (!cases[p].out.ok) {
+        failed++;
+        if (!note && cases[p].out.note)
+          note = g_strdup (cases[p].out.note);
+      }
+      free_outcome (&cases[p].out);
+    }
+    const gdouble seconds = last_eos > first_push ?
+        (last_eos - first_push) / 1e6 : 0;
+    const gdouble fps = seconds > 0 ? frames / seconds : 0;
+    gchar *of_bound = bound.both_fps > 0 ?
+        g_strdup_printf ("%.0f%% of %.0f", 100 * fps / bound.both_fps,
+        bound.both_fps) : g_strdup ("-");
+    g_print ("%-9d %9d %9.2f %12.1f %-16s %14.1f %9u  %s%s\n", n, frames,
+        seconds, fps, of_bound,
+        (free_before - lowest_free) / (1024.0 * 1024.0) / n,
+        most_threads - threads_before, failed ? "FAILED: " : "",
+        failed ? (note ? note : "a pipeline failed") : "");
+    all_ok = all_ok && failed == 0;
+    g_free (of_bound);
+    g_free (note);
+    g_free (cases);
+    g_free (threads);
+  }
+  g_strfreev (counts);
+  g_free (device);
+  g_free (no_bound);
+  return all_ok ? 0 : 2;
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1481,6 +1646,10 @@ main (int argc, char *argv[])
 
   if (opts.cuda_memory) {
     status = device_main (&opts);
+    goto done;
+  }
+  if (opts.pipelines) {
+    status = many_pipelines_main (&opts);
     goto done;
   }
 
@@ -1547,10 +1716,19 @@ main (int argc, char *argv[])
         print_row (r);
         g_ptr_array_add (rows, r);
       }
-      /* Foreign pageable memory, the element's pool ignored. */
-      r = add_row (name, shape, 2, "pageable", bound_kind, bound);
-      r->out = run_case (middle, shape, 2, INPUT_PAGEABLE, FALSE,
+      /* Foreign system memory, the element's pool ignored: buffers that
+       * come back (a camera's), and new memory every frame, at most
+       * FRESH_BYTES of it prepared. */
+      r = add_row (name, shape, 3, "recycled", bound_kind, bound);
+      r->out = run_case (middle, shape, 3, INPUT_RECYCLED, FALSE,
           opts.frames, 0, &opts);
+      all_ok = all_ok && r->out.ok;
+      print_row (r);
+      g_ptr_array_add (rows, r);
+      r = add_row (name, shape, 3, "fresh", bound_kind, bound);
+      r->out = run_case (middle, shape, 3, INPUT_FRESH, FALSE,
+          (gint) MIN ((guint64) opts.frames, MAX (FRESH_BYTES /
+                  bound->bytes, 10)), 0, &opts);
       all_ok = all_ok && r->out.ok;
       print_row (r);
       g_ptr_array_add (rows, r);
@@ -1598,6 +1776,7 @@ done:
   g_free (opts.json);
   g_free (opts.memory);
   g_free (opts.kernel_us);
+  g_free (opts.pipelines);
   if (opts.given_kernel_us)
     g_hash_table_unref (opts.given_kernel_us);
   return status;

@@ -233,6 +233,28 @@ cf_cuda_free_host (void *ptr)
 }
 
 cudaError_t
+cf_cuda_host_register (void *ptr, size_t bytes)
+{
+  const cudaError_t err = create (CfFaultPoint::Pinned,
+      CfCudaResource::RegisteredHostMemory, [&] {
+        return cudaHostRegister (ptr, bytes, cudaHostRegisterPortable);
+      });
+  /* A refusal is an answer, not a failure: it must not stay behind as the
+   * thread's last error for the next kernel launch's check to find. */
+  if (err != cudaSuccess)
+    cudaGetLastError ();
+  return err;
+}
+
+cudaError_t
+cf_cuda_host_unregister (void *ptr)
+{
+  return destroy (CfCudaResource::RegisteredHostMemory, [&] {
+        return cudaHostUnregister (ptr);
+      });
+}
+
+cudaError_t
 cf_cuda_stream_create (cudaStream_t * stream, unsigned int flags)
 {
   return create (CfFaultPoint::Alloc, CfCudaResource::Stream, [&] {

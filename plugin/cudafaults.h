@@ -29,7 +29,9 @@
  *             CUDA memory pool (cudaErrorMemoryAllocation)
  *   pinned    pinned host memory: buffers of the pinned pools (proposed
  *             upstream, and the filters' output pool), each slot's results
- *             (allocated, then their device address asked for)
+ *             (allocated, then their device address asked for), each slot's
+ *             staging of foreign input frames, and foreign memory pinned in
+ *             place (a failure there is no error: that memory is staged)
  *             (cudaErrorMemoryAllocation)
  *   upload    host-to-device copies, one per plane (cudaErrorLaunchFailure)
  *   kernel    the element's kernels, one call per frame, and the
@@ -39,8 +41,8 @@
  *             results to pinned memory themselves) (cudaErrorLaunchFailure)
  *   sync      recording the end of a frame, waiting for one
  *             (cudaErrorLaunchFailure)
- *   free      freeing streams, events, device and pinned memory
- *             (cudaErrorInvalidValue)
+ *   free      freeing streams, events, device and pinned memory, unpinning
+ *             foreign memory (cudaErrorInvalidValue)
  *
  * One element at a time: each start re-arms and restarts the counts. */
 #pragma once
@@ -108,13 +110,14 @@ enum class CfCudaResource
 {
   DeviceMemory,
   PinnedMemory,
+  RegisteredHostMemory,
   Stream,
   Event,
   /* Not a resource: the faults injected since the last arming, so that a test
    * knows whether the call it aimed at happened. */
   InjectedFaults,
 };
-#define CF_CUDA_RESOURCE_KINDS 4
+#define CF_CUDA_RESOURCE_KINDS 5
 
 /* Creating and freeing them, at the alloc, pinned and free points, counted: a
  * resource counts from its creation until the call that frees it, whatever that
@@ -127,6 +130,9 @@ cudaError_t cf_cuda_malloc_zeroed (void **ptr, size_t bytes,
 cudaError_t cf_cuda_free (void *ptr);
 cudaError_t cf_cuda_host_alloc (void **ptr, size_t bytes, unsigned int flags);
 cudaError_t cf_cuda_free_host (void *ptr);
+/* Foreign host memory pinned in place (portable) and unpinned. */
+cudaError_t cf_cuda_host_register (void *ptr, size_t bytes);
+cudaError_t cf_cuda_host_unregister (void *ptr);
 cudaError_t cf_cuda_stream_create (cudaStream_t * stream, unsigned int flags);
 cudaError_t cf_cuda_stream_destroy (cudaStream_t stream);
 cudaError_t cf_cuda_event_create (cudaEvent_t * event, unsigned int flags);

@@ -3,12 +3,16 @@
 
 #include "framesides.h"
 
+#include <cstring>
+
 #ifdef CF_HAVE_GST_CUDA
 #include <gst/cuda/gstcudamemory.h>
 #endif
 
 #include "cfvideolayout.h"
 #include "cudafaults.h"
+#include "hostcopy.h"
+#include "hostregistration.h"
 
 FramePlanes
 FramePlanes::of (const GstVideoFrame & frame)
@@ -99,17 +103,25 @@ FrameSide::configure (const CudaDevice & device, bool on_device,
 cudaError_t
 FrameSide::release ()
 {
-  if (staging_.empty ())
+  if (staging_.empty () && pinned_staging_.empty ())
     return cudaSuccess;
   const CudaContextScope scope (device_, CudaContextScope::kTeardown);
   cudaError_t first = scope.error ();
   /* Without its context nothing can be freed: the pointers are given up. */
-  for (guint8 *frame : first == cudaSuccess ? staging_ : std::vector<guint8 *> ()) {
-    const cudaError_t err = cf_cuda_free (frame);
-    if (first == cudaSuccess)
-      first = err;
+  if (first == cudaSuccess) {
+    for (guint8 *frame : staging_) {
+      const cudaError_t err = cf_cuda_free (frame);
+      if (first == cudaSuccess)
+        first = err;
+    }
+    for (guint8 *frame : pinned_staging_) {
+      const cudaError_t err = cf_cuda_free_host (frame);
+      if (first == cudaSuccess)
+        first = err;
+    }
   }
   staging_.clear ();
+  pinned_staging_.clear ();
   return first;
 }
 
@@ -139,12 +151,68 @@ FrameSide::device_planes (int slot, const GstVideoFrame & mapped) const
 
 cudaError_t
 FrameSide::upload (int slot, const GstVideoFrame & mapped,
-    cudaStream_t stream) const
+    cudaStream_t stream)
 {
   if (on_device_)
     return cudaSuccess;
+  /* A DMA from pageable memory makes the driver copy it through a small
+   * pinned buffer of its own on one thread, and return only when done. */
+  if (!host_frame_reachable_by_dma (mapped, device_))
+    return upload_through_pinned (slot, mapped, stream);
   return copy_frame_samples (device_planes (slot, mapped),
       FramePlanes::of (mapped), cudaMemcpyHostToDevice, stream);
+}
+
+/* Pieces of at least this size: a DMA call costs a few microseconds of host
+ * time, a PCIe 5 transfer of 512 KiB about ten. */
+constexpr gsize kMinPieceBytes = 512 * 1024;
+/* At most this many pieces a frame: the first DMA starts after 1/16 of it. */
+constexpr gsize kMaxPieces = 16;
+
+cudaError_t
+FrameSide::upload_through_pinned (int slot, const GstVideoFrame & mapped,
+    cudaStream_t stream)
+{
+  const gsize frame_bytes = MAX (GST_VIDEO_INFO_SIZE (&info_), 1);
+  while (pinned_staging_.size () < staging_.size ()) {
+    void *frame = nullptr;
+    const cudaError_t err = cf_cuda_host_alloc (&frame, frame_bytes,
+        cudaHostAllocPortable);
+    if (err != cudaSuccess)
+      return err;
+    /* Row padding, which no copy writes, goes up defined. */
+    memset (frame, 0, frame_bytes);
+    pinned_staging_.push_back (static_cast<guint8 *> (frame));
+  }
+
+  guint8 *pinned = pinned_staging_[slot];
+  std::vector<RowCopy> planes;
+  gsize frame_sample_bytes = 0;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++) {
+    RowCopy plane;
+    plane.src = static_cast<const guint8 *> (GST_VIDEO_FRAME_PLANE_DATA
+        (&mapped, p));
+    plane.src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&mapped, p);
+    plane.dst = pinned + GST_VIDEO_INFO_PLANE_OFFSET (&info_, p);
+    plane.dst_stride = GST_VIDEO_INFO_PLANE_STRIDE (&info_, p);
+    plane.row_bytes = cf_plane_row_bytes (&info_, p);
+    plane.rows = cf_plane_rows (&info_, p);
+    planes.push_back (plane);
+    frame_sample_bytes += plane.bytes ();
+  }
+  const std::vector<RowCopy> pieces = split_rows (planes,
+      MAX (kMinPieceBytes, frame_sample_bytes / kMaxPieces));
+
+  guint8 *device_frame = staging_[slot];
+  cudaError_t err = cudaSuccess;
+  copy_rows_in_parallel (pieces, pieces.size () - 1, [&](gsize i) {
+        const RowCopy & piece = pieces[i];
+        err = CF_CUDA (Upload, cudaMemcpyAsync (device_frame + (piece.dst -
+                    pinned), piece.dst, piece.dst_span (),
+                cudaMemcpyHostToDevice, stream));
+        return err == cudaSuccess;
+      });
+  return err;
 }
 
 cudaError_t

@@ -8,7 +8,11 @@
  * caps are set, per side:
  *   host    each frame in flight has a device copy of its own (staging): the
  *           input is uploaded into it, the output downloaded from it, on the
- *           frame's stream;
+ *           frame's stream. Pinned frames (our pools, foreign memory pinned in
+ *           place: hostregistration.h) go by DMA directly; other foreign
+ *           frames are copied into a pinned buffer of the slot by several
+ *           threads, piece by piece, each piece's DMA queued as soon as it is
+ *           there (hostcopy.h);
  *   device  the buffer itself, mapped with GST_MAP_CUDA: its planes are device
  *           memory already, laid out as its GstVideoMeta says.
  * Either way the kernels get FramePlanes in device memory; the elements never
@@ -71,15 +75,22 @@ public:
   FramePlanes device_planes (int slot, const GstVideoFrame & mapped) const;
 
   /* Queue host frame -> staging copy (input side) and staging copy -> host
-   * frame (output side) on `stream`; nothing to do on the device side. */
+   * frame (output side) on `stream`; nothing to do on the device side. The
+   * upload of a frame in memory that is not pinned returns once the frame is
+   * copied into the slot's pinned buffer. */
   cudaError_t upload (int slot, const GstVideoFrame & mapped,
-      cudaStream_t stream) const;
+      cudaStream_t stream);
   cudaError_t download (int slot, const GstVideoFrame & mapped,
       cudaStream_t stream) const;
 
 private:
+  cudaError_t upload_through_pinned (int slot, const GstVideoFrame & mapped,
+      cudaStream_t stream);
+
   CudaDevice device_;
   bool on_device_ = false;
   GstVideoInfo info_ {};
   std::vector<guint8 *> staging_;
+  /* Per slot, laid out as staging_, allocated when the first frame needs it. */
+  std::vector<guint8 *> pinned_staging_;
 };

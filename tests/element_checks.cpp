@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cfvideolayout.h"
 #include "cuda_test_support.h"
 #include "plane_access.h"
 #include "test_image.h"
@@ -234,47 +235,161 @@ void check_include_chroma(const char *backend, const FilterUnderTest &filter) {
       check_frame(backend, filter, format, width, 9, seed++, true);
 }
 
-void check_padded_strides(const char *backend, const FilterUnderTest &filter) {
-  uint32_t seed = 300;
-  for (const char *format : {"GRAY8", "GRAY16_LE", "I420", "NV12", "YUY2", "RGBA", "RGB"}) {
-    GstHarness *h = make_harness(backend, filter, 1, "include-chroma=true");
-    gst_harness_set_src_caps_str(h, caps_string(format, 33, 17).c_str());
-    GstVideoInfo info = video_info(format, 33, 17);
-    const std::string what = describe(filter, format, 33, 17);
+namespace {
 
-    // A layout of its own: every row 64 bytes longer, every plane 13 bytes further.
-    gsize offsets[GST_VIDEO_MAX_PLANES] = {};
-    gint strides[GST_VIDEO_MAX_PLANES] = {};
-    gsize size = 0;
-    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
-      offsets[p] = size + 13;
-      strides[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p) + 64;
-      gint components[GST_VIDEO_MAX_COMPONENTS];
-      gst_video_format_info_component(info.finfo, p, components);
-      size = offsets[p] + strides[p] * GST_VIDEO_INFO_COMP_HEIGHT(&info, components[0]);
+// Frames of one kind of foreign memory: frame(i, seed) makes frame i of random bytes.
+struct ForeignInput {
+  const char *name;
+  std::function<GstBuffer *(int i, uint32_t seed)> frame;
+};
+
+void fill_random(guint8 *data, gsize size, uint32_t seed) {
+  std::mt19937 random(seed);
+  for (gsize i = 0; i < size; i++)
+    data[i] = static_cast<guint8>(random());
+}
+
+// A GstVideoMeta at the default layout of `info`, or with every row `row_padding`
+// bytes longer and every plane `plane_gap` bytes further; the buffer size it needs.
+gsize add_layout_meta(GstBuffer *buffer, const GstVideoInfo &info, gsize row_padding,
+                      gsize plane_gap) {
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
+  gsize end = 0;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
+    offsets[p] = end + plane_gap;
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p) + row_padding;
+    end = offsets[p] + strides[p] * cf_plane_rows(&info, p);
+  }
+  if (buffer)
+    gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE,
+                                   GST_VIDEO_INFO_FORMAT(&info), GST_VIDEO_INFO_WIDTH(&info),
+                                   GST_VIDEO_INFO_HEIGHT(&info), GST_VIDEO_INFO_N_PLANES(&info),
+                                   offsets, strides);
+  return end;
+}
+
+GstBuffer *random_buffer(gsize size, uint32_t seed) {
+  GstBuffer *buffer = gst_buffer_new_allocate(nullptr, size, nullptr);
+  fill_random_bytes(buffer, seed);
+  return buffer;
+}
+
+}  // namespace
+
+void check_foreign_input(const char *backend, const FilterUnderTest &filter,
+                         const FrameCheck &also_check) {
+  // Each recycled buffer comes twice: the CUDA backend pins it at its second frame.
+  constexpr int kRounds = 2;
+  constexpr int kPoolBuffers = 2;
+  constexpr int kFrames = kRounds * kPoolBuffers;
+  // NV12 1024x520: a luma plane of two 512 KiB pieces, a chroma plane of one.
+  struct Shape {
+    const char *format;
+    int width, height;
+  } shapes[] = {{"GRAY8", 33, 17}, {"NV12", 1024, 520},   {"RGBA", 40, 30}, {"I420", 35, 21},
+                {"GRAY16_LE", 65, 33}, {"YUY2", 17, 5}, {"RGB", 33, 17}};
+  uint32_t seed = 900;
+  for (const Shape &shape : shapes) {
+    const GstVideoInfo info = video_info(shape.format, shape.width, shape.height);
+    const gsize frame_size = GST_VIDEO_INFO_SIZE(&info);
+
+    GstBufferPool *pool = gst_video_buffer_pool_new();
+    GstStructure *config = gst_buffer_pool_get_config(pool);
+    GstCaps *caps = gst_caps_from_string(caps_string(shape.format, shape.width,
+                                                     shape.height).c_str());
+    gst_buffer_pool_config_set_params(config, caps, frame_size, kPoolBuffers, kPoolBuffers);
+    gst_caps_unref(caps);
+    fail_unless(gst_buffer_pool_set_config(pool, config));
+    fail_unless(gst_buffer_pool_set_active(pool, TRUE));
+
+    // kFrames frames back to back in one memory (a ring a source fills), each pushed
+    // as a share of it; written through this mapping, as shares are read-only.
+    GstBuffer *ring = gst_buffer_new_allocate(nullptr, frame_size * kFrames, nullptr);
+    GstMapInfo ring_map;
+    fail_unless(gst_buffer_map(ring, &ring_map, GST_MAP_WRITE));
+
+    const ForeignInput inputs[] = {
+        {"recycled pool buffers",
+         [&](int, uint32_t frame_seed) {
+           GstBuffer *buffer = nullptr;
+           fail_unless_equals_int(gst_buffer_pool_acquire_buffer(pool, &buffer, nullptr),
+                                  GST_FLOW_OK);
+           fill_random_bytes(buffer, frame_seed);
+           return buffer;
+         }},
+        {"new memory every frame",
+         [&](int, uint32_t frame_seed) { return random_buffer(frame_size, frame_seed); }},
+        {"shares of one memory",
+         [&](int i, uint32_t frame_seed) {
+           fill_random(ring_map.data + i * frame_size, frame_size, frame_seed);
+           return gst_buffer_copy_region(ring, GST_BUFFER_COPY_MEMORY, i * frame_size,
+                                         frame_size);
+         }},
+        {"a memory per plane",
+         [&](int, uint32_t frame_seed) {
+           GstBuffer *buffer = gst_buffer_new();
+           // Planes back to back, as add_layout_meta lays them out.
+           for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
+             GstMemory *memory = gst_allocator_alloc(
+                 nullptr, GST_VIDEO_INFO_PLANE_STRIDE(&info, p) * cf_plane_rows(&info, p),
+                 nullptr);
+             GstMapInfo map;
+             fail_unless(gst_memory_map(memory, &map, GST_MAP_WRITE));
+             fill_random(map.data, map.size, frame_seed + 7919 * p);
+             gst_memory_unmap(memory, &map);
+             gst_buffer_append_memory(buffer, memory);
+           }
+           add_layout_meta(buffer, info, 0, 0);
+           return buffer;
+         }},
+        {"padded strides",
+         [&](int, uint32_t frame_seed) {
+           GstBuffer *buffer = random_buffer(add_layout_meta(nullptr, info, 96, 7), frame_seed);
+           add_layout_meta(buffer, info, 96, 7);
+           return buffer;
+         }},
+    };
+    for (const ForeignInput &input : inputs) {
+      const std::string what = describe(filter, shape.format, shape.width, shape.height) +
+          ", " + input.name;
+      GstHarness *h = make_harness(backend, filter, 2, "include-chroma=true");
+      gst_harness_set_src_caps_str(h, caps_string(shape.format, shape.width,
+                                                  shape.height).c_str());
+      // What each frame held when it went in: its memory is refilled since.
+      std::vector<GstBuffer *> sent;
+      int checked = 0;
+      auto check_arrived = [&] {
+        while (gst_harness_buffers_in_queue(h) > 0) {
+          GstBuffer *out = gst_harness_pull(h);
+          const std::string frame_what = what + ", frame " + std::to_string(checked);
+          expect_filtered(sent[checked], out, info, filter, true, frame_what);
+          if (also_check)
+            also_check(sent[checked], out, info, frame_what);
+          gst_buffer_unref(out);
+          checked++;
+        }
+      };
+      for (int i = 0; i < kFrames; i++) {
+        GstBuffer *frame = input.frame(i, seed++);
+        GST_BUFFER_PTS(frame) = frame_pts(i);
+        GST_BUFFER_DURATION(frame) = GST_SECOND / 30;
+        sent.push_back(gst_buffer_copy_deep(frame));
+        const GstFlowReturn pushed = gst_harness_push(h, frame);
+        fail_unless(pushed == GST_FLOW_OK, "%s: %s", what.c_str(), gst_flow_get_name(pushed));
+        check_arrived();
+      }
+      fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+      check_arrived();
+      fail_unless(checked == kFrames, "%s: %d frames out of %d", what.c_str(), checked, kFrames);
+      for (GstBuffer *buffer : sent)
+        gst_buffer_unref(buffer);
+      gst_harness_teardown(h);
     }
-    GstBuffer *padded = gst_buffer_new_allocate(nullptr, size, nullptr);
-    gst_buffer_add_video_meta_full(padded, GST_VIDEO_FRAME_FLAG_NONE,
-                                   GST_VIDEO_INFO_FORMAT(&info), 33, 17,
-                                   GST_VIDEO_INFO_N_PLANES(&info), offsets, strides);
-    fill_random_bytes(padded, seed++);
-    gst_buffer_ref(padded);
-    fail_unless_equals_int(gst_harness_push(h, padded), GST_FLOW_OK);
-    GstBuffer *out = gst_harness_pull(h);
-    expect_filtered(padded, out, info, filter, true, what + " padded strides");
-    gst_buffer_unref(out);
-
-    // Plain system memory from outside any pool: the pageable upload path.
-    GstBuffer *foreign = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
-    fill_random_bytes(foreign, seed++);
-    gst_buffer_ref(foreign);
-    fail_unless_equals_int(gst_harness_push(h, foreign), GST_FLOW_OK);
-    out = gst_harness_pull(h);
-    expect_filtered(foreign, out, info, filter, true, what + " foreign memory");
-    gst_buffer_unref(out);
-    gst_buffer_unref(foreign);
-    gst_buffer_unref(padded);
-    gst_harness_teardown(h);
+    gst_buffer_unmap(ring, &ring_map);
+    gst_buffer_unref(ring);
+    fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+    gst_object_unref(pool);
   }
 }
 

@@ -67,9 +67,17 @@ void check_every_format(const char *backend, const std::vector<FilterUnderTest> 
 void check_large_frames(const char *backend, const FilterUnderTest &filter);
 // include-chroma on planar, semi-planar and packed YUV, even and odd widths.
 void check_include_chroma(const char *backend, const FilterUnderTest &filter);
-// Input whose GstVideoMeta has padded strides and plane offsets, and input of plain
-// (foreign, pageable) memory.
-void check_padded_strides(const char *backend, const FilterUnderTest &filter);
+// Input in host memory the element did not provide (its proposed pool ignored), at
+// 2 frames in flight with include-chroma, every output checked, and `also_check` (if any) called on each
+// input and output: a pool of its own whose buffers come back round after round (as
+// v4l2src's), new memory every frame, frames that share one larger memory, frames
+// whose planes are separate memories, and padded strides; frames small and large
+// enough to be copied in several pieces. The CUDA backend pins recycled memory in
+// place and stages the rest: each of those paths.
+using FrameCheck = std::function<void(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
+                                      const std::string &what)>;
+void check_foreign_input(const char *backend, const FilterUnderTest &filter,
+                         const FrameCheck &also_check = {});
 // With frames in flight: held back as frames-in-flight says, nothing lost or
 // reordered at EOS, EOS last.
 void check_eos_drain(const char *backend, const FilterUnderTest &filter);

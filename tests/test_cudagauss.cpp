@@ -115,7 +115,7 @@ GST_START_TEST(test_kernel_shapes) {
 }
 GST_END_TEST;
 
-GST_START_TEST(test_padded_strides) { cftest::check_padded_strides(kBackend, kDefault); }
+GST_START_TEST(test_foreign_input) { cftest::check_foreign_input(kBackend, kDefault); }
 GST_END_TEST;
 
 GST_START_TEST(test_eos_drain) { cftest::check_eos_drain(kBackend, kDefault); }
@@ -177,7 +177,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_large_frames),
           CF_TEST(test_include_chroma),
           CF_TEST(test_kernel_shapes),
-          CF_TEST(test_padded_strides),
+          CF_TEST(test_foreign_input),
           CF_TEST(test_eos_drain),
           CF_TEST(test_flush),
           CF_TEST(test_caps_change),

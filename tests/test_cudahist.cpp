@@ -201,7 +201,16 @@ GST_END_TEST;
 GST_START_TEST(test_large_frames) { cftest::check_large_frames(kBackend, hist()); }
 GST_END_TEST;
 
-GST_START_TEST(test_padded_strides) { cftest::check_padded_strides(kBackend, hist()); }
+// The counts of frames in every kind of foreign memory (include-chroma=true).
+GST_START_TEST(test_foreign_input) {
+  HistConfig config;
+  config.include_chroma = true;
+  cftest::check_foreign_input(
+      kBackend, hist(),
+      [&](GstBuffer *in, GstBuffer *out, const GstVideoInfo &info, const std::string &what) {
+        expect_meta(in, out, info, config, what);
+      });
+}
 GST_END_TEST;
 
 GST_START_TEST(test_eos_drain) { cftest::check_eos_drain(kBackend, hist()); }
@@ -398,7 +407,7 @@ int main(int argc, char **argv) {
       {
           CF_TEST(test_every_format),
           CF_TEST(test_large_frames),
-          CF_TEST(test_padded_strides),
+          CF_TEST(test_foreign_input),
           CF_TEST(test_eos_drain),
           CF_TEST(test_flush),
           CF_TEST(test_caps_change),

@@ -183,6 +183,7 @@ void expect_nothing_held(const std::string &what, size_t free_bytes) {
     const char *name;
   } kinds[] = {{CfCudaResource::DeviceMemory, "device allocations"},
                {CfCudaResource::PinnedMemory, "pinned host allocations"},
+               {CfCudaResource::RegisteredHostMemory, "memories pinned in place"},
                {CfCudaResource::Stream, "streams"},
                {CfCudaResource::Event, "events"}};
   for (const auto &kind : kinds) {

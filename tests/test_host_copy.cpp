@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+//
+// plugin/hostcopy.h, which stages foreign frames for the DMA: rows split into pieces
+// that cover each row once, in order; every byte of every row copied and nothing
+// else written; each piece handed on in order and only once it and all before it
+// are copied; a refusal stops the hand-ons and nothing is written after the call
+// returns (the buffers are freed right after it, for AddressSanitizer to see); many
+// callers at once, sharing the workers.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "hostcopy.h"
+
+// Last: Check's macros break C++ headers.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+constexpr guint8 kUntouched = 0xa5;
+
+// Rows of several planes, strides larger than rows at both ends.
+struct Frame {
+  std::vector<guint8> src, dst;
+  std::vector<RowCopy> planes;
+
+  Frame(std::mt19937 &random, int n_planes, gsize max_row_bytes, guint max_rows) {
+    gsize src_size = 0, dst_size = 0;
+    std::vector<RowCopy> layout;
+    for (int p = 0; p < n_planes; p++) {
+      RowCopy plane;
+      plane.row_bytes = 1 + random() % max_row_bytes;
+      plane.rows = 1 + random() % max_rows;
+      plane.src_stride = plane.row_bytes + random() % 5;
+      plane.dst_stride = plane.row_bytes + random() % 3 * 16;
+      layout.push_back(plane);
+      src_size += plane.src_stride * plane.rows;
+      dst_size += plane.dst_stride * plane.rows;
+    }
+    src.resize(src_size);
+    dst.assign(dst_size, kUntouched);
+    for (auto &byte : src)
+      byte = static_cast<guint8>(random());
+    gsize src_at = 0, dst_at = 0;
+    for (RowCopy plane : layout) {
+      plane.src = src.data() + src_at;
+      plane.dst = dst.data() + dst_at;
+      src_at += plane.src_stride * plane.rows;
+      dst_at += plane.dst_stride * plane.rows;
+      planes.push_back(plane);
+    }
+  }
+};
+
+// Whether every row of `piece` is at its destination.
+bool copied(const RowCopy &piece) {
+  for (guint y = 0; y < piece.rows; y++)
+    if (memcmp(piece.dst + y * piece.dst_stride, piece.src + y * piece.src_stride,
+               piece.row_bytes) != 0)
+      return false;
+  return true;
+}
+
+// Every row copied, and the bytes between rows as they were.
+void expect_copied_exactly(const Frame &frame, const char *what) {
+  std::vector<bool> in_row(frame.dst.size(), false);
+  for (const RowCopy &plane : frame.planes) {
+    fail_unless(copied(plane), "%s: rows differ", what);
+    for (guint y = 0; y < plane.rows; y++)
+      for (gsize x = 0; x < plane.row_bytes; x++)
+        in_row[plane.dst + y * plane.dst_stride + x - frame.dst.data()] = true;
+  }
+  for (gsize i = 0; i < frame.dst.size(); i++)
+    fail_unless(in_row[i] || frame.dst[i] == kUntouched, "%s: byte %zu between rows written",
+                what, i);
+}
+
+GST_START_TEST(test_split_rows) {
+  std::mt19937 random(1);
+  for (int run = 0; run < 200; run++) {
+    Frame frame(random, 1 + run % 3, 300, 40);
+    const gsize piece_bytes = 1 + random() % 2000;
+    const std::vector<RowCopy> pieces = split_rows(frame.planes, piece_bytes);
+    // In order: the pieces of each plane, rows following on, none empty.
+    size_t next = 0;
+    for (const RowCopy &plane : frame.planes) {
+      guint row = 0;
+      while (row < plane.rows) {
+        fail_unless(next < pieces.size(), "rows left over");
+        const RowCopy &piece = pieces[next++];
+        fail_unless(piece.rows > 0);
+        fail_unless(piece.src == plane.src + row * plane.src_stride);
+        fail_unless(piece.dst == plane.dst + row * plane.dst_stride);
+        fail_unless(piece.row_bytes == plane.row_bytes);
+        fail_unless(piece.bytes() <= std::max(piece_bytes, plane.row_bytes),
+                    "a piece of %zu bytes for %zu", piece.bytes(), piece_bytes);
+        // Whole rows up to the size: a piece is short only at its plane's end.
+        if (row + piece.rows < plane.rows)
+          fail_unless(piece.bytes() + plane.row_bytes > piece_bytes);
+        row += piece.rows;
+      }
+    }
+    fail_unless_equals_int(next, pieces.size());
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_pieces_handed_on_in_order) {
+  std::mt19937 random(2);
+  for (int run = 0; run < 300; run++) {
+    Frame frame(random, 1 + run % 3, 1500, 40);
+    const std::vector<RowCopy> pieces = split_rows(frame.planes, 1 + random() % 20000);
+    const guint helpers = random() % 10;
+    gsize expected = 0;
+    const bool ok = copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
+      // In order, so the pieces before were checked at their turn.
+      fail_unless_equals_int(i, expected);
+      fail_unless(copied(pieces[i]), "piece %zu of %zu handed on before it is copied", i,
+                  pieces.size());
+      expected++;
+      return true;
+    });
+    fail_unless(ok);
+    fail_unless_equals_int(expected, pieces.size());
+    expect_copied_exactly(frame, "whole copy");
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_refusal_stops) {
+  std::mt19937 random(3);
+  for (int run = 0; run < 300; run++) {
+    // On the heap and freed right after the call: a helper still writing would be a
+    // use after free.
+    auto frame = std::make_unique<Frame>(random, 2, 3000, 50);
+    const std::vector<RowCopy> pieces = split_rows(frame->planes, 1 + random() % 20000);
+    const gsize refused = random() % pieces.size();
+    gsize calls = 0;
+    const bool ok = copy_rows_in_parallel(pieces, 1 + random() % 8, [&](gsize i) {
+      calls++;
+      return i != refused;
+    });
+    fail_unless(!ok);
+    fail_unless_equals_int(calls, refused + 1);
+    frame.reset();
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_many_callers) {
+  std::vector<std::thread> callers;
+  std::vector<int> failures(6, 0);
+  for (int t = 0; t < 6; t++) {
+    callers.emplace_back([t, &failures] {
+      std::mt19937 random(100 + t);
+      for (int run = 0; run < 100; run++) {
+        Frame frame(random, 3, 2000, 30);
+        const std::vector<RowCopy> pieces = split_rows(frame.planes, 1 + random() % 8000);
+        gsize handed = 0;
+        copy_rows_in_parallel(pieces, 8, [&](gsize i) {
+          handed += i == handed;
+          return true;
+        });
+        bool all = handed == pieces.size();
+        for (const RowCopy &plane : frame.planes)
+          all = all && copied(plane);
+        failures[t] += !all;
+      }
+    });
+  }
+  for (auto &caller : callers)
+    caller.join();
+  for (int t = 0; t < 6; t++)
+    fail_unless_equals_int(failures[t], 0);
+}
+GST_END_TEST;
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  gst_check_init(&argc, &argv);
+  Suite *suite = suite_create("host_copy");
+  TCase *tcase = tcase_create("host_copy");
+  tcase_set_timeout(tcase, 120);
+  suite_add_tcase(suite, tcase);
+  tcase_add_test(tcase, test_split_rows);
+  tcase_add_test(tcase, test_pieces_handed_on_in_order);
+  tcase_add_test(tcase, test_refusal_stops);
+  tcase_add_test(tcase, test_many_callers);
+  return gst_check_run_suite(suite, "host_copy", __FILE__);
+}
