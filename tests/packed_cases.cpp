@@ -78,18 +78,20 @@ void for_each_case(Check &&check) {
         }
 }
 
-// Runs filter(src, dst) on a random packed image and compares dst with the reference
-// run on each computed channel and src's samples elsewhere.
+// Runs filter(src, dst, format, params) on a random packed image and compares dst
+// with reference(src channel, dst channel, format, params) on each computed channel and
+// src's samples elsewhere.
+template <class Params, class Filter, class Reference>
 void check_packed_filter(const PackedLayout &layout, int width, int height, int row_padding,
                          int misalignment, uint32_t seed, const std::string &what,
-                         const std::function<void(const cf::Plane &, const cf::Plane &)> &filter,
-                         const std::function<void(const cf::Plane &, const cf::Plane &)> &reference) {
+                         const Params &params, const Filter &filter,
+                         const Reference &reference) {
   PackedImage src(width, height, layout, row_padding, misalignment);
   fill_random_samples(src.samples, seed);
   PackedImage expected(width, height, layout, row_padding, misalignment);
   for (int c = 0; c < layout.channels; ++c) {
     if (layout.channel_mask & (1u << c)) {
-      reference(src.channel(c), expected.channel(c));
+      reference(src.channel(c), expected.channel(c), layout.format, params);
       continue;
     }
     for (int y = 0; y < height; ++y)
@@ -100,7 +102,7 @@ void check_packed_filter(const PackedLayout &layout, int width, int height, int 
   // Different samples at first: every one must be written.
   PackedImage got(width, height, layout, row_padding, misalignment);
   fill_random_samples(got.samples, seed + 1000);
-  filter(src.plane, got.plane);
+  filter(src.plane, got.plane, layout.format, params);
   if (const auto mismatch = first_mismatch(got.samples, expected.samples))
     fail("%s: channel %d of pixel %d, row %d: got %u, expected %u", what.c_str(),
          mismatch->x % layout.channels, mismatch->x / layout.channels, mismatch->y,
@@ -122,16 +124,9 @@ void check_packed_median(const MedianFilter &filter) {
         if (window == 9 && layout.format.depth == cf::SampleDepth::U16 &&
             border.mode != cf::BorderMode::Reflect101)
           continue;
-        const cf::MedianParams params{window, border};
-        check_packed_filter(
-            layout, width, height, row_padding, misalignment, seed,
-            what + " window " + std::to_string(window) + " " + describe(border),
-            [&](const cf::Plane &src, const cf::Plane &dst) {
-              filter(src, dst, layout.format, params);
-            },
-            [&](const cf::Plane &src, const cf::Plane &dst) {
-              reference_median(src, dst, layout.format, params);
-            });
+        check_packed_filter(layout, width, height, row_padding, misalignment, seed,
+                            what + " window " + std::to_string(window) + " " + describe(border),
+                            cf::MedianParams{window, border}, filter, reference_median);
       }
   });
 }
@@ -150,15 +145,9 @@ void check_packed_gauss(const GaussFilter &filter) {
       unsharp.threshold = 2;
       variants.emplace_back("unsharp", unsharp);
       for (const auto &[name, params] : variants)
-        check_packed_filter(
-            layout, width, height, row_padding, misalignment, seed,
-            what + " " + name + " " + describe(border),
-            [&](const cf::Plane &src, const cf::Plane &dst) {
-              filter(src, dst, layout.format, params);
-            },
-            [&](const cf::Plane &src, const cf::Plane &dst) {
-              reference_gauss(src, dst, layout.format, params);
-            });
+        check_packed_filter(layout, width, height, row_padding, misalignment, seed,
+                            what + " " + name + " " + describe(border), params, filter,
+                            reference_gauss);
     }
   });
 }
