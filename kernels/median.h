@@ -61,10 +61,9 @@ struct MedianPlane {
 };
 
 // The same for several planes (the components of one frame), host memory: rows are
-// filtered band by band, every plane's in turn, so that interleaved components (RGBx)
-// are read from memory once rather than once per component. Planes may differ in
-// size (subsampled chroma); no dst may overlap any src or another dst. Writes nothing
-// and returns cudaErrorInvalidValue where any plane's call is not valid.
+// filtered band by band, every plane's in turn. Planes may differ in size (subsampled
+// chroma); no dst may overlap any src or another dst. Writes nothing and returns
+// cudaErrorInvalidValue where any plane's call is not valid.
 cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads = 0);
 
 // Planes in device memory with exec.on_device, host memory otherwise.

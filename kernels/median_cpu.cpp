@@ -79,6 +79,9 @@ HWY_INLINE void apply_ops(V *wires) {
   }
 }
 
+// Bytes of a half row whose sorted columns the median networks keep at once.
+constexpr int kChunkBytes = 2048;
+
 // An unsigned integer as wide as kSamples samples of T: a pixel of a packed row.
 template <typename T, int kSamples>
 struct PixelOf {
@@ -121,11 +124,17 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   // A source row as read, before the split (whole vectors of pixel pairs).
   auto padded = hwy::AllocateAligned<T>(row_length);
   std::fill(padded.get(), padded.get() + row_length, T{0});
-  // sorted[(half * kWindow + k) * half_length + j]: rank k of sample j of the half.
-  auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(half_length));
+  // The halves in chunks whose sorted columns stay in the first-level cache (a 4K RGBA
+  // row's would not): sorted[(half * kWindow + k) * sorted_length + j]: rank k of
+  // sample chunk_begin + j of the half, for a chunk's pairs and the columns their
+  // windows reach beyond it.
+  const int chunk = std::min(half_length, kChunkBytes / static_cast<int>(sizeof(T)));
+  const int reach = ((kWindow / 2) * kSamples + 2 * lanes - 1) / lanes * lanes;
+  const int sorted_length = chunk + reach;
+  auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(sorted_length));
   auto out = hwy::AllocateAligned<T>(row_length);
   const auto sorted_at = [&](int half, int rank) {
-    return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(half_length);
+    return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(sorted_length);
   };
 
   for (int y = y_begin; y < y_end; ++y) {
@@ -153,49 +162,56 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
 
     // The source row the next output row reads first and the destination row this one
     // writes, fetched while it computes: copy loops alone would wait for memory. A
-    // cache line or so per step, a row's length over the loop.
+    // cache line or so per step, a row's length over the row.
     const int next_row = y + 1 + kRadius < job.src.height ? y + 1 + kRadius : -1;
     const uint8_t *next_source = next_row >= 0 ? job.src.data + next_row * job.src.row_pitch
                                                : nullptr;
     const uint8_t *destination = job.dst.data + y * job.dst.row_pitch;
     const ptrdiff_t row_bytes = ptrdiff_t{width - 1} * job.src.pixel_stride;
     const ptrdiff_t bytes_per_sample = job.src.pixel_stride / kSamples;
-    for (int j = 0; j < half_length; j += lanes) {
-      const ptrdiff_t ahead = 2 * ptrdiff_t{j} * bytes_per_sample;
-      if (ahead <= row_bytes) {
-        if (next_source != nullptr)
-          hwy::Prefetch(next_source + ahead);
-        hwy::Prefetch(destination + ahead);
-      }
-      V even[kWindow], odd[kWindow];
-      // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
-      // in registers.
-      HWY_UNROLL(8)
-      for (int i = 0; i < kWindow; ++i) {
-        even[i] = hn::Load(d, window_rows[i] + j);
-        odd[i] = hn::Load(d, window_rows[i] + half_length + j);
-      }
-      apply_ops<net::kColumnSort<kWindow>>(even);
-      apply_ops<net::kColumnSort<kWindow>>(odd);
-      HWY_UNROLL(8)
-      for (int k = 0; k < kWindow; ++k) {
-        hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(0, k) + j);
-        hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d, sorted_at(1, k) + j);
-      }
-    }
-
     auto *out_pixels = reinterpret_cast<Pixel *>(out.get());
-    for (int j = 0; j < pairs * kSamples; j += lanes) {
-      V wires[net::kPairNetwork<kWindow>.wires];
-      HWY_UNROLL(8)
-      for (int c = 0; c <= kWindow; ++c)
+    for (int chunk_begin = 0; chunk_begin < pairs * kSamples; chunk_begin += chunk) {
+      const int sort_end = std::min(half_length, chunk_begin + sorted_length);
+      for (int j = chunk_begin; j < sort_end; j += lanes) {
+        const ptrdiff_t ahead = 2 * ptrdiff_t{j} * bytes_per_sample;
+        if (ahead <= row_bytes) {
+          if (next_source != nullptr)
+            hwy::Prefetch(next_source + ahead);
+          hwy::Prefetch(destination + ahead);
+        }
+        V even[kWindow], odd[kWindow];
+        // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
+        // in registers.
         HWY_UNROLL(8)
-        for (int k = 0; k < kWindow; ++k)
-          wires[c * kWindow + k] = hn::LoadU(d, sorted_at(c % 2, k) + j + c / 2 * kSamples);
-      apply_ops<net::kPairNetwork<kWindow>>(wires);
-      hn::StoreInterleaved2(hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.first]),
-                            hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.second]),
-                            d_pixel, out_pixels + 2 * (j / kSamples));
+        for (int i = 0; i < kWindow; ++i) {
+          even[i] = hn::Load(d, window_rows[i] + j);
+          odd[i] = hn::Load(d, window_rows[i] + half_length + j);
+        }
+        apply_ops<net::kColumnSort<kWindow>>(even);
+        apply_ops<net::kColumnSort<kWindow>>(odd);
+        HWY_UNROLL(8)
+        for (int k = 0; k < kWindow; ++k) {
+          hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d,
+                    sorted_at(0, k) + j - chunk_begin);
+          hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d,
+                    sorted_at(1, k) + j - chunk_begin);
+        }
+      }
+
+      const int chunk_end = std::min(pairs * kSamples, chunk_begin + chunk);
+      for (int j = chunk_begin; j < chunk_end; j += lanes) {
+        V wires[net::kPairNetwork<kWindow>.wires];
+        HWY_UNROLL(8)
+        for (int c = 0; c <= kWindow; ++c)
+          HWY_UNROLL(8)
+          for (int k = 0; k < kWindow; ++k)
+            wires[c * kWindow + k] =
+                hn::LoadU(d, sorted_at(c % 2, k) + j - chunk_begin + c / 2 * kSamples);
+        apply_ops<net::kPairNetwork<kWindow>>(wires);
+        hn::StoreInterleaved2(hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.first]),
+                              hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.second]),
+                              d_pixel, out_pixels + 2 * (j / kSamples));
+      }
     }
     store_pixel_values(out.get(), job, y);
   }

@@ -5,7 +5,8 @@
  *
  * It owns what the elements share: device choice and the CUDA context shared with
  * the pipeline (cudadevice.h), backend (CUDA or CPU), caps in system and CUDA
- * memory for every supported format mapped to single-component planes, where
+ * memory for every supported format mapped to planes (one per component, or one
+ * packed plane for components interleaved in one plane: RGBx, NV12's UV), where
  * frames live and how they move (framesides.h), frames in flight with their
  * events, latency, drain/flush, and error mapping. A subclass only says which
  * kernels run on the planes of a frame, in one of two roles (below). */

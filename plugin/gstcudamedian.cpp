@@ -75,8 +75,8 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
     params.border = gst_cuda_filter_border (filter, component.format);
     planes.push_back ({component.src, component.dst, component.format, params});
   }
-  /* On the CPU all components in one call: it reads interleaved ones (RGBx) from
-   * memory once rather than once per component. */
+  /* On the CPU all planes in one call: it runs them band by band (the planes
+   * of I420 or NV12 read while their rows are in cache). */
   if (!exec.on_device) {
     const cudaError_t err = cf::median_cpu (planes, exec.cpu_threads);
     GST_LOG_OBJECT (self, "%zu planes, %dx%d window, on the CPU: %s",
