@@ -30,8 +30,9 @@ const PackedLayout kLayouts[] = {
     {2, 0x3, kP010},                {2, 0x2, kP010},
 };
 
-// 1-pixel rows and columns, sizes either side of whole vectors of pixels.
-const int kSizes[][2] = {{1, 1}, {3, 1}, {1, 4}, {2, 3}, {17, 9}, {67, 5}};
+// 1-pixel rows and columns, sizes either side of whole vectors of pixels, rows longer
+// than the median networks' chunks (2 KB of a half row).
+const int kSizes[][2] = {{1, 1}, {3, 1}, {1, 4}, {2, 3}, {17, 9}, {67, 5}, {2301, 3}};
 
 // A packed image: a TestImage of width * channels samples per row (so its filler
 // checks cover the bytes between rows) seen as pixels of `channels` samples.
