@@ -147,11 +147,12 @@ void store_pixel_values(const T *HWY_RESTRICT values, const RowFilterJob &job, i
   HWY_ALIGN T lane_pattern[hn::MaxLanes(d)];
   for (int lane = 0; lane < lanes; ++lane)
     lane_pattern[lane] = (job.dst.channel_mask >> (lane % samples)) & 1 ? T(~T{0}) : T{0};
-  // Whole pixels per vector only: lanes is a multiple of 2 and 4, not of 3.
+  // Whole pixels per step only: lanes is a multiple of 2 and 4, not of 3 (and none on
+  // a target of one lane).
   const int step = lanes / samples * samples;
   const auto computed = hn::MaskFromVec(hn::Load(d, lane_pattern));
   int x = 0;
-  for (; x + lanes <= count; x += step)
+  for (; step > 0 && x + lanes <= count; x += step)
     hn::StoreU(hn::IfThenElse(computed,
                               hn::ShiftLeftSame(hn::LoadU(d, values + x), job.padding_bits),
                               hn::LoadU(d, source + x)),

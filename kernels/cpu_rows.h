@@ -32,12 +32,4 @@ inline bool takes_rows_of(const Plane &src, const Plane &dst, SampleFormat forma
   return src.channels == 1 || (is_dense(src, format) && is_dense(dst, format));
 }
 
-// How many channels a plane's mask computes.
-inline int computed_channel_count(const Plane &plane) {
-  int count = 0;
-  for (int c = 0; c < plane.channels; ++c)
-    count += (plane.channel_mask >> c) & 1;
-  return count;
-}
-
 }  // namespace cf

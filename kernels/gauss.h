@@ -66,7 +66,9 @@ constexpr int32_t kGaussMaxAmountQ8 = 2560;
 bool is_valid(const GaussParams &params, SampleFormat format);
 
 // Whether both backends take the call: valid params for the format, src and dst a
-// valid pair (is_valid_plane_pair). The CUDA backend also needs are_samples_aligned.
+// valid pair (is_valid_plane_pair). The CUDA backend also needs are_samples_aligned
+// and, for packed planes with channels not computed, pixels of nothing but their
+// channels (can_copy_pixels_whole, packed_cuda.h).
 bool is_valid(const GaussParams &params, const Plane &src, const Plane &dst,
               SampleFormat format);
 
@@ -74,11 +76,12 @@ bool is_valid(const GaussParams &params, const Plane &src, const Plane &dst,
 GaussParams make_gauss_params(double sigma_x, double sigma_y, int kernel_size_x,
                               int kernel_size_y, SampleFormat format, Border border);
 
-// src and dst: same width, height and format, no overlap. CUDA: device memory, queued
-// on `stream`, returns the launch error. CPU: host memory, samples at any alignment,
-// `threads` threads (0: one per core), cudaSuccess once done. Both return
-// cudaErrorInvalidValue, having written nothing, for calls that are not valid (is_valid
-// above; the CUDA backend: samples not aligned either).
+// src and dst: same width, height and format, no overlap; each computed channel of a
+// packed plane filtered, the others copied. CUDA: device memory, queued on `stream`,
+// returns the launch error. CPU: host memory, samples at any alignment, `threads`
+// threads (0: one per core), cudaSuccess once done. Both return cudaErrorInvalidValue,
+// having written nothing, for calls that are not valid (is_valid above; the CUDA
+// backend: what it also needs, either).
 cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleFormat format,
                        const GaussParams &params, cudaStream_t stream);
 cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,

@@ -28,7 +28,8 @@ inline bool is_valid(const MedianParams &params) {
 
 // Whether both backends take the call: valid params, src and dst a valid pair
 // (is_valid_plane_pair, which checks the format too). The CUDA backend also needs
-// are_samples_aligned(src, dst, format).
+// are_samples_aligned(src, dst, format) and, for packed planes with channels not
+// computed, pixels of nothing but their channels (can_copy_pixels_whole, packed_cuda.h).
 inline bool is_valid(const MedianParams &params, const Plane &src, const Plane &dst,
                      SampleFormat format) {
   return is_valid(params) && is_valid_plane_pair(src, dst, format);
@@ -36,11 +37,12 @@ inline bool is_valid(const MedianParams &params, const Plane &src, const Plane &
 
 // Both backends compute dst(x, y) = median of the window x window neighbourhood of
 // src around (x, y), positions outside src taken as `border` says, on the samples'
-// values (plane.h: padding bits ignored, stored back zero). src and dst have the same
-// width, height and format and must not overlap.
+// values (plane.h: padding bits ignored, stored back zero), for each computed channel
+// of a packed plane; its other channels are copied. src and dst have the same width,
+// height and format and must not overlap.
 //
 // Both return cudaErrorInvalidValue, having written nothing, where the call is not
-// valid (is_valid above; the CUDA backend: samples not aligned either).
+// valid (is_valid above; the CUDA backend: what it also needs, either).
 
 // Queues the filter on `stream`; src and dst are device memory. Returns the launch
 // error, if any (errors of the running kernel surface at the next synchronisation).

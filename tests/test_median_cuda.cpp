@@ -80,6 +80,15 @@ GST_START_TEST(test_invalid_params) {
   odd.pixel_stride = 2;
   fail_unless_equals_int(cf::median_cuda(odd, odd, cftest::kP010, valid, nullptr),
                          cudaErrorInvalidValue);
+  // Pixels of 3 channels 4 bytes apart, one channel not computed: the byte of no
+  // channel would be copied with them (packed_cuda.h).
+  cf::Plane sparse = plane;
+  sparse.width = 2;
+  sparse.pixel_stride = 4;
+  sparse.channels = 3;
+  sparse.channel_mask = 0x3;
+  fail_unless_equals_int(cf::median_cuda(sparse, sparse, cf::SampleDepth::U8, valid, nullptr),
+                         cudaErrorInvalidValue);
   cftest::fail_on_cuda_error(cudaFree(plane.data), "cudaFree");
 }
 GST_END_TEST;
