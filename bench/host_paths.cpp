@@ -80,7 +80,7 @@ int main() {
       whole.dst = static_cast<guint8 *>(pinned);
       whole.src_stride = whole.dst_stride = whole.row_bytes = 1920;
       whole.rows = guint(size.bytes / 1920);
-      const auto pieces = split_rows({whole}, std::max<size_t>(512 * 1024, size.bytes / 16));
+      const auto pieces = split_rows({whole}, staging_piece_bytes(size.bytes));
       copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
         return cudaMemcpyAsync(static_cast<guint8 *>(device) + (pieces[i].dst - whole.dst),
                                pieces[i].dst, pieces[i].dst_span(), cudaMemcpyHostToDevice,
@@ -103,7 +103,7 @@ int main() {
       run("driver", [&](guint8 *frame) {
         cudaMemcpyAsync(device, frame, size.bytes, cudaMemcpyHostToDevice, stream);
       });
-      for (guint helpers : {0u, 1u, 3u, 7u}) {
+      for (guint helpers : {0u, 1u, 3u, 7u, 15u}) {
         char way[16];
         std::snprintf(way, sizeof way, "staged/%u", helpers);
         run(way, [&](guint8 *frame) { staged(frame, helpers); });

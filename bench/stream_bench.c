@@ -119,6 +119,9 @@ enum
 {
   RUN_CENSUS = 1 << 0,
   RUN_MAP_AT_SINK = 1 << 1,
+  /* Host input: the pipeline shares opts->context, as an application that
+   * runs several pipelines can make them. */
+  RUN_SHARE_CONTEXT = 1 << 2,
 };
 
 /* The elements whose backend and frames-in-flight a case sets: a pipeline
@@ -578,6 +581,8 @@ run_case (const gchar * middle, const Shape * shape, gint depth,
   }
 
 #ifdef CF_HAVE_GST_CUDA
+  if ((flags & RUN_SHARE_CONTEXT) && input != INPUT_CUDA)
+    bench_cuda_share_context (pipeline, opts->context);
   if (input == INPUT_CUDA) {
     bench_cuda_share_context (pipeline, opts->context);
     links = bench_census_new (opts->context);
@@ -1501,6 +1506,7 @@ typedef struct
   const Options *opts;
   const Shape *shape;
   gint frames;
+  guint flags;                  /* RUN_* */
   gint *finished;               /* shared: cases that have returned */
   Outcome out;
 } ConcurrentCase;
@@ -1510,7 +1516,7 @@ run_concurrent_case (gpointer data)
 {
   ConcurrentCase *c = data;
   c->out = run_case ("cudamedian name=f", c->shape, 3, INPUT_POOL, FALSE,
-      c->frames, 0, c->opts);
+      c->frames, c->flags, c->opts);
   g_atomic_int_inc (c->finished);
   return NULL;
 }
@@ -1528,13 +1534,15 @@ process_threads (void)
   return threads;
 }
 
-/* --pipelines: each count of pipelines in turn, all of them started together;
+/* --pipelines: each count of pipelines in turn, all of them started together,
+ * each pipeline in a CUDA context of its own (as separate applications would
+ * be) and all in one context (as one application can share it);
  * device memory (cudaMemGetInfo: the lowest free seen while all run, against
  * before) and the process's threads (the most seen) sampled every 2 ms until
  * the first pipeline ends; the fps counts every frame from the first push of
  * any pipeline to the last EOS. */
 static int
-many_pipelines_main (const Options * opts)
+many_pipelines_main (Options * opts)
 {
   static const Shape shape = { "NV12", 1920, 1080 };
   PcieBound bound;
@@ -1543,10 +1551,23 @@ many_pipelines_main (const Options * opts)
   gboolean all_ok = TRUE;
 
   measure_bounds (&shape, 1, opts, &bound, &device, &no_bound);
-  g_print ("\n%-9s %9s %9s %12s %-16s %14s %9s  %s\n", "pipelines", "frames",
-      "seconds", "fps (all)", "of PCIe bound", "device MiB/pl.", "threads",
-      "notes");
-  for (guint i = 0; counts[i]; i++) {
+#ifdef CF_HAVE_GST_CUDA
+  gchar *why = NULL;
+  GstCudaContext *shared = bench_cuda_context_new (0, NULL, &why);
+  if (!shared) {
+    g_printerr ("no context to share: %s\n", why);
+    g_free (why);
+  }
+  opts->context = shared;
+  const guint n_modes = shared ? 2 : 1;
+#else
+  const guint n_modes = 1;
+#endif
+  g_print ("\n%-9s %-8s %9s %9s %12s %-16s %17s %14s %8s  %s\n", "pipelines",
+      "contexts", "frames", "seconds", "fps (all)", "of PCIe bound",
+      "fps/pl. min-max", "device MiB/pl.", "threads", "notes");
+  for (guint i = 0; counts[i]; i++)
+  for (guint mode = 0; mode < n_modes; mode++) {
     const gint n = atoi (counts[i]);
     if (n < 1) {
       g_printerr ("--pipelines: %s is not a count\n", counts[i]);
@@ -1568,6 +1589,7 @@ many_pipelines_main (const Options * opts)
       cases[p].shape = &shape;
       cases[p].frames = opts->frames;
       cases[p].finished = &finished;
+      cases[p].flags = mode ? RUN_SHARE_CONTEXT : 0;
       threads[p] = g_thread_new ("pipeline", run_concurrent_case, &cases[p]);
     }
     while (g_atomic_int_get (&finished) == 0) {
@@ -1581,10 +1603,13 @@ many_pipelines_main (const Options * opts)
       g_thread_join (threads[p]);
     /* From the first frame pushed to the last EOS, of all pipelines. */
     gint64 first_push = G_MAXINT64, last_eos = 0;
+    gdouble slowest = G_MAXDOUBLE, fastest = 0;
     for (gint p = 0; p < n; p++) {
       if (cases[p].out.ok) {
         first_push = MIN (first_push, cases[p].out.first_push_us);
         last_eos = MAX (last_eos, cases[p].out.eos_us);
+        slowest = MIN (slowest, cases[p].out.fps);
+        fastest = MAX (fastest, cases[p].out.fps);
       }
       frames += cases[p].out.arrived;
       if (!cases[p].out.ok) {
@@ -1600,18 +1625,25 @@ many_pipelines_main (const Options * opts)
     gchar *of_bound = bound.both_fps > 0 ?
         g_strdup_printf ("%.0f%% of %.0f", 100 * fps / bound.both_fps,
         bound.both_fps) : g_strdup ("-");
-    g_print ("%-9d %9d %9.2f %12.1f %-16s %14.1f %9u  %s%s\n", n, frames,
-        seconds, fps, of_bound,
+    gchar *spread = fastest > 0 ? g_strdup_printf ("%.0f-%.0f", slowest,
+        fastest) : g_strdup ("-");
+    g_print ("%-9d %-8s %9d %9.2f %12.1f %-16s %17s %14.1f %8u  %s%s\n", n,
+        mode ? "shared" : "own", frames, seconds, fps, of_bound, spread,
         (free_before - lowest_free) / (1024.0 * 1024.0) / n,
         most_threads - threads_before, failed ? "FAILED: " : "",
         failed ? (note ? note : "a pipeline failed") : "");
     all_ok = all_ok && failed == 0;
+    g_free (spread);
     g_free (of_bound);
     g_free (note);
     g_free (cases);
     g_free (threads);
   }
   g_strfreev (counts);
+#ifdef CF_HAVE_GST_CUDA
+  gst_clear_object (&shared);
+  opts->context = NULL;
+#endif
   g_free (device);
   g_free (no_bound);
   return all_ok ? 0 : 2;

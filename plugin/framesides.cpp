@@ -163,12 +163,6 @@ FrameSide::upload (int slot, const GstVideoFrame & mapped,
       FramePlanes::of (mapped), cudaMemcpyHostToDevice, stream);
 }
 
-/* Pieces of at least this size: a DMA call costs a few microseconds of host
- * time, a PCIe 5 transfer of 512 KiB about ten. */
-constexpr gsize kMinPieceBytes = 512 * 1024;
-/* At most this many pieces a frame: the first DMA starts after 1/16 of it. */
-constexpr gsize kMaxPieces = 16;
-
 cudaError_t
 FrameSide::upload_through_pinned (int slot, const GstVideoFrame & mapped,
     cudaStream_t stream)
@@ -201,7 +195,7 @@ FrameSide::upload_through_pinned (int slot, const GstVideoFrame & mapped,
     frame_sample_bytes += plane.bytes ();
   }
   const std::vector<RowCopy> pieces = split_rows (planes,
-      MAX (kMinPieceBytes, frame_sample_bytes / kMaxPieces));
+      staging_piece_bytes (frame_sample_bytes));
 
   guint8 *device_frame = staging_[slot];
   cudaError_t err = cudaSuccess;
