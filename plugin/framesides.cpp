@@ -92,8 +92,10 @@ FrameSide::configure (const CudaDevice & device, bool on_device,
     /* Zeroed: row padding no copy writes then moves on defined, as
      * compute-sanitizer's initcheck demands. */
     err = cf_cuda_malloc_zeroed (&frame, frame_bytes, stream);
-    if (frame)
+    if (frame) {
       staging_.push_back (static_cast<guint8 *> (frame));
+      device_bytes_ += frame_bytes;
+    }
     if (err != cudaSuccess)
       return err;
   }
@@ -122,6 +124,8 @@ FrameSide::release ()
   }
   staging_.clear ();
   pinned_staging_.clear ();
+  device_bytes_ = 0;
+  pinned_bytes_ = 0;
   return first;
 }
 
@@ -177,6 +181,7 @@ FrameSide::upload_through_pinned (int slot, const GstVideoFrame & mapped,
     /* Row padding, which no copy writes, goes up defined. */
     memset (frame, 0, frame_bytes);
     pinned_staging_.push_back (static_cast<guint8 *> (frame));
+    pinned_bytes_ += frame_bytes;
   }
 
   guint8 *pinned = pinned_staging_[slot];

@@ -147,14 +147,30 @@ GST_START_TEST(test_recycled_memory_pinned_at_second_frame) {
 }
 GST_END_TEST;
 
+guint64 uint64_property(GstHarness *h, const char *name) {
+  guint64 value = 0;
+  g_object_get(h->element, name, &value, nullptr);
+  return value;
+}
+
 GST_START_TEST(test_new_memory_never_pinned) {
   {
     ElementPair pair("size=5");
     const GstVideoInfo info = cftest::video_info("GRAY8", kWidth, kHeight);
+    const guint64 frame = GST_VIDEO_INFO_SIZE(&info);
     for (int i = 0; i < 6; i++) {
-      pair.push(gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr), 30 + i);
+      pair.push(gst_buffer_new_allocate(nullptr, frame, nullptr), 30 + i);
       fail_unless_equals_int(pinned_in_place(), 0);
     }
+    // What the element says it holds, at one frame in flight: a device copy of the
+    // input and of the output; a pinned staging frame and at least one buffer of
+    // its output pool. The CPU backend holds neither.
+    fail_unless_equals_uint64(uint64_property(pair.cuda, "device-memory"), 2 * frame);
+    const guint64 pinned = uint64_property(pair.cuda, "pinned-memory");
+    fail_unless(pinned >= 2 * frame && pinned <= 6 * frame, "pinned-memory %" G_GUINT64_FORMAT
+                " for frames of %" G_GUINT64_FORMAT " bytes", pinned, frame);
+    fail_unless_equals_uint64(uint64_property(pair.cpu, "device-memory"), 0);
+    fail_unless_equals_uint64(uint64_property(pair.cpu, "pinned-memory"), 0);
   }
   expect_nothing_held("after teardown");
 }
