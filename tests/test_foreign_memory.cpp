@@ -148,8 +148,10 @@ GST_START_TEST(test_recycled_memory_pinned_at_second_frame) {
 GST_END_TEST;
 
 guint64 uint64_property(GstHarness *h, const char *name) {
+  GstElement *element = gst_harness_find_element(h, "cudamedian");
   guint64 value = 0;
-  g_object_get(h->element, name, &value, nullptr);
+  g_object_get(element, name, &value, nullptr);
+  gst_object_unref(element);
   return value;
 }
 
