@@ -13,9 +13,6 @@
 #include <mutex>
 #include <thread>
 
-#include <hwy/cache_control.h>
-#include <hwy/highway.h>
-
 std::vector<RowCopy>
 split_rows (const std::vector<RowCopy> & blocks, gsize piece_bytes)
 {
@@ -36,38 +33,16 @@ split_rows (const std::vector<RowCopy> & blocks, gsize piece_bytes)
 
 namespace {
 
-namespace hn = hwy::HWY_NAMESPACE;
-
-/* Stores that bypass the cache (non-temporal): the bytes go straight to
- * memory, which the DMA engine reads next; copied through the cache they
- * would sit dirty in the copying cores' caches, from where each PCIe read has
- * to fetch them. The build's baseline vectors suffice to saturate memory. */
-void
-stream_bytes (guint8 * dst, const guint8 * src, gsize bytes)
-{
-  const hn::ScalableTag < uint8_t > d;
-  const gsize lanes = hn::Lanes (d);
-  const gsize head = std::min<gsize> (bytes,
-      (lanes - reinterpret_cast<guintptr> (dst) % lanes) % lanes);
-  memcpy (dst, src, head);
-  gsize i = head;
-  for (; i + lanes <= bytes; i += lanes)
-    hn::Stream (hn::LoadU (d, src + i), d, dst + i);
-  memcpy (dst + i, src + i, bytes - i);
-}
-
 void
 copy_piece (const RowCopy & piece)
 {
   if (piece.src_stride == piece.row_bytes && piece.dst_stride == piece.row_bytes) {
-    stream_bytes (piece.dst, piece.src, piece.bytes ());
-  } else {
-    for (guint y = 0; y < piece.rows; y++)
-      stream_bytes (piece.dst + y * piece.dst_stride,
-          piece.src + y * piece.src_stride, piece.row_bytes);
+    memcpy (piece.dst, piece.src, piece.bytes ());
+    return;
   }
-  /* The streamed stores are visible to others (the DMA) once fenced. */
-  hwy::FlushStream ();
+  for (guint y = 0; y < piece.rows; y++)
+    memcpy (piece.dst + y * piece.dst_stride, piece.src + y * piece.src_stride,
+        piece.row_bytes);
 }
 
 /* How long a thread that waits for copy work, or for a piece, spins before it
