@@ -55,6 +55,9 @@ export GST_PLUGIN_PATH=$build/plugin
 export GST_REGISTRY_1_0=$build/bench-registry.bin
 gst-inspect-1.0 cudamedian > /dev/null 2>&1  # builds the registry first
 "$build/bench/stream-bench" --json "$res/stream.json" "$@" 2>&1 | tee "$res/stream.log"
+# Foreign host memory: each way to the device, and many pipelines at once.
+"$build/bench/host-paths" 2>&1 | tee "$res/host-paths.log"
+"$build/bench/stream-bench" --frames 2000 --pipelines 1,4,16,64 2>&1 | tee "$res/pipelines.log"
 
 # Frames that stay on the GPU: device-resident stream level and decoder level.
 report_args=()
