@@ -4,7 +4,9 @@
 
 # The benchmarks in one command, on a GPU host:   bash bench/run.sh
 # Builds a release build for the local GPU, runs kernel-times and stream-bench
-# with --json, then (builds with gstreamer-cuda-1.0) call-cost (the host time of
+# with --json, host-paths (each way foreign host memory reaches the device) and
+# stream-bench --pipelines (many pipelines at once), then (builds with
+# gstreamer-cuda-1.0) call-cost (the host time of
 # each CUDA call), stream-bench --memory cuda (frames that stay on the GPU) and
 # decode-bench (nvh264dec ! ELEMENT against the
 # decoder alone), and writes bench/results/<device>-<date>/ with the JSON files,
