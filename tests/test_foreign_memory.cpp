@@ -23,6 +23,7 @@
 #include "cuda_test_support.h"
 #include "cudafaults.h"
 #include "element_checks.h"
+#include "resource_counts.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -114,20 +115,6 @@ struct ElementPair {
   }
 };
 
-void expect_nothing_held(const char *what) {
-  const struct {
-    CfCudaResource kind;
-    const char *name;
-  } kinds[] = {{CfCudaResource::DeviceMemory, "device allocations"},
-               {CfCudaResource::PinnedMemory, "pinned host allocations"},
-               {CfCudaResource::RegisteredHostMemory, "memories pinned in place"},
-               {CfCudaResource::Stream, "streams"},
-               {CfCudaResource::Event, "events"}};
-  for (const auto &kind : kinds)
-    fail_unless(cf_live_cuda_resources(kind.kind) == 0, "%s: %d %s held", what,
-                cf_live_cuda_resources(kind.kind), kind.name);
-}
-
 GST_START_TEST(test_recycled_memory_pinned_at_second_frame) {
   constexpr guint kBuffers = 3;
   GstBufferPool *pool = foreign_pool(kBuffers);
@@ -143,7 +130,7 @@ GST_START_TEST(test_recycled_memory_pinned_at_second_frame) {
   // The elements are gone, the memory lives on in its pool: still pinned.
   fail_unless_equals_int(pinned_in_place(), kBuffers);
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
@@ -174,7 +161,7 @@ GST_START_TEST(test_new_memory_never_pinned) {
     fail_unless_equals_uint64(uint64_property(pair.cpu, "device-memory"), 0);
     fail_unless_equals_uint64(uint64_property(pair.cpu, "pinned-memory"), 0);
   }
-  expect_nothing_held("after teardown");
+  cftest::expect_no_cuda_resources("after teardown");
 }
 GST_END_TEST;
 
@@ -191,7 +178,7 @@ GST_START_TEST(test_two_elements_share_one_pinning) {
     fail_unless_equals_int(pinned_in_place(), kBuffers);
   }
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
@@ -221,7 +208,7 @@ GST_START_TEST(test_flush_and_caps_change_keep_pinned_memory) {
     fail_unless_equals_int(pinned_in_place(), kBuffers);
   }
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
@@ -258,7 +245,7 @@ GST_START_TEST(test_memory_pinned_elsewhere_is_staged) {
   for (GstBuffer *buffer : held)
     gst_buffer_unref(buffer);
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
@@ -281,7 +268,7 @@ GST_START_TEST(test_refused_pinning_is_staged) {
                 cf_live_cuda_resources(CfCudaResource::InjectedFaults), pinned_in_place());
   }
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
