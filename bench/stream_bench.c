@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1537,6 +1538,17 @@ run_concurrent_case (gpointer data)
   return NULL;
 }
 
+/* User and system CPU seconds of this process or of its reaped children. */
+static gdouble
+cpu_seconds (int who)
+{
+  struct rusage usage;
+  if (getrusage (who, &usage) != 0)
+    return 0;
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+      (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 static guint
 process_threads (void)
 {
@@ -1752,10 +1764,10 @@ many_pipelines_main (Options * opts)
     n_modes = shared ? 2 : 1;
   }
 #endif
-  g_print ("\n%-9s %-10s %9s %9s %12s %-16s %15s %15s %13s %8s  %s\n",
+  g_print ("\n%-9s %-10s %9s %9s %12s %-16s %15s %15s %13s %8s %9s  %s\n",
       "pipelines", "contexts", "frames", "seconds", "fps (all)",
       "of PCIe bound", "fps/pl. min-max", "dev MiB/pl.", "elem. MiB/pl.",
-      "threads", "notes");
+      "threads", "CPU cores", "notes");
   for (guint i = 0; counts[i]; i++)
   for (guint mode = 0; mode < n_modes; mode++) {
     const gint n = atoi (counts[i]);
@@ -1772,6 +1784,11 @@ many_pipelines_main (Options * opts)
 
     cudaMemGetInfo (&free_before, &total);
     lowest_free = free_before;
+    /* The CPU time of the whole case (setup included) over its wall time:
+     * the processes' if split, this one's if not. */
+    const int who = opts->processes > 1 ? RUSAGE_CHILDREN : RUSAGE_SELF;
+    const gdouble cpu_before = cpu_seconds (who);
+    const gint64 wall_before = g_get_monotonic_time ();
     if (opts->processes > 1) {
       r = run_in_processes (opts, n);
       contexts = g_strdup_printf ("own, %d pr.", MIN (opts->processes, n));
@@ -1780,6 +1797,8 @@ many_pipelines_main (Options * opts)
           &lowest_free, &most_threads);
       contexts = g_strdup (mode ? "shared" : "own");
     }
+    const gdouble cores = (cpu_seconds (who) - cpu_before) /
+        ((g_get_monotonic_time () - wall_before) / 1e6);
     const gdouble seconds = r.last_eos_us > r.first_push_us ?
         (r.last_eos_us - r.first_push_us) / 1e6 : 0;
     const gdouble fps = seconds > 0 ? r.frames / seconds : 0;
@@ -1795,9 +1814,10 @@ many_pipelines_main (Options * opts)
     gchar *element_mib = g_strdup_printf ("%.1f+%.1f",
         r.device_bytes / (1024.0 * 1024.0) / n,
         r.pinned_bytes / (1024.0 * 1024.0) / n);
-    g_print ("%-9d %-10s %9d %9.2f %12.1f %-16s %15s %15s %13s %8u  %s%s\n", n,
-        contexts, r.frames, seconds, fps, of_bound, spread, device_mib,
-        element_mib, most_threads - threads_before, r.failed ? "FAILED: " : "",
+    g_print ("%-9d %-10s %9d %9.2f %12.1f %-16s %15s %15s %13s %8u %9.1f  %s%s\n",
+        n, contexts, r.frames, seconds, fps, of_bound, spread, device_mib,
+        element_mib, most_threads - threads_before, cores,
+        r.failed ? "FAILED: " : "",
         r.failed ? (r.note ? r.note : "a pipeline failed") : "");
     all_ok = all_ok && r.failed == 0;
     g_free (contexts);
