@@ -10,6 +10,7 @@
 //   driver     cudaMemcpyAsync from the pageable frame (the driver stages it)
 //   staged/T   plugin/hostcopy.h: pieces copied into pinned memory by the caller
 //              and T helper threads, each piece's DMA queued once it is there
+//   copy/15    the staged way's host copy alone (15 helpers), without the DMA
 //   pin+copy   cudaHostRegister, the DMA, cudaHostUnregister, every frame
 //   pinned     the DMA from memory registered once (recycled only)
 #include <cuda_runtime_api.h>
@@ -74,15 +75,17 @@ int main() {
       std::printf("%-12s %-9s %-10s %10.1f %8.1f\n", size.name, memory, way,
                   1e6 * seconds / frames, size.bytes * frames / seconds / 1e9);
     };
-    auto staged = [&](guint8 *frame, guint helpers) {
+    // The DMA left out (copy_only): the host's own copy rate, the staged way's ceiling.
+    auto staged = [&](guint8 *frame, guint helpers, bool copy_only = false) {
       RowCopy whole;
       whole.src = frame;
       whole.dst = static_cast<guint8 *>(pinned);
       whole.src_stride = whole.dst_stride = whole.row_bytes = 1920;
       whole.rows = guint(size.bytes / 1920);
-      const auto pieces = split_rows({whole}, std::max<size_t>(512 * 1024, size.bytes / 16));
+      const auto pieces = split_rows({whole}, staging_piece_bytes(size.bytes));
       copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
-        return cudaMemcpyAsync(static_cast<guint8 *>(device) + (pieces[i].dst - whole.dst),
+        return copy_only ||
+               cudaMemcpyAsync(static_cast<guint8 *>(device) + (pieces[i].dst - whole.dst),
                                pieces[i].dst, pieces[i].dst_span(), cudaMemcpyHostToDevice,
                                stream) == cudaSuccess;
       });
@@ -103,11 +106,12 @@ int main() {
       run("driver", [&](guint8 *frame) {
         cudaMemcpyAsync(device, frame, size.bytes, cudaMemcpyHostToDevice, stream);
       });
-      for (guint helpers : {0u, 1u, 3u, 7u}) {
+      for (guint helpers : {0u, 1u, 3u, 7u, 15u}) {
         char way[16];
         std::snprintf(way, sizeof way, "staged/%u", helpers);
         run(way, [&](guint8 *frame) { staged(frame, helpers); });
       }
+      run("copy/15", [&](guint8 *frame) { staged(frame, 15, true); });
       run("pin+copy", [&](guint8 *frame) {
         if (cudaHostRegister(frame, size.bytes, cudaHostRegisterPortable) != cudaSuccess)
           return;

@@ -4,7 +4,9 @@
 
 # The benchmarks in one command, on a GPU host:   bash bench/run.sh
 # Builds a release build for the local GPU, runs kernel-times and stream-bench
-# with --json, then (builds with gstreamer-cuda-1.0) call-cost (the host time of
+# with --json, host-paths (each way foreign host memory reaches the device) and
+# stream-bench --pipelines (many pipelines at once), then (builds with
+# gstreamer-cuda-1.0) call-cost (the host time of
 # each CUDA call), stream-bench --memory cuda (frames that stay on the GPU) and
 # decode-bench (nvh264dec ! ELEMENT against the
 # decoder alone), and writes bench/results/<device>-<date>/ with the JSON files,
@@ -55,6 +57,9 @@ export GST_PLUGIN_PATH=$build/plugin
 export GST_REGISTRY_1_0=$build/bench-registry.bin
 gst-inspect-1.0 cudamedian > /dev/null 2>&1  # builds the registry first
 "$build/bench/stream-bench" --json "$res/stream.json" "$@" 2>&1 | tee "$res/stream.log"
+# Foreign host memory: each way to the device, and many pipelines at once.
+"$build/bench/host-paths" 2>&1 | tee "$res/host-paths.log"
+"$build/bench/stream-bench" --frames 2000 --pipelines 1,4,16,64 2>&1 | tee "$res/pipelines.log"
 
 # Frames that stay on the GPU: device-resident stream level and decoder level.
 report_args=()

@@ -33,6 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench_source.h"
 #include "gpu_activity.h"
@@ -61,6 +64,8 @@ typedef struct
   gint census_frames;
   gpointer context;             /* --memory cuda: the GstCudaContext */
   gchar *pipelines;             /* --pipelines, as given */
+  gint processes;               /* --processes */
+  gint64 start_at;              /* --start-at: a child's start, monotonic us */
 } Options;
 
 typedef struct
@@ -119,6 +124,9 @@ enum
 {
   RUN_CENSUS = 1 << 0,
   RUN_MAP_AT_SINK = 1 << 1,
+  /* Host input: the pipeline shares opts->context, as an application that
+   * runs several pipelines can make them. */
+  RUN_SHARE_CONTEXT = 1 << 2,
 };
 
 /* The elements whose backend and frames-in-flight a case sets: a pipeline
@@ -170,6 +178,7 @@ typedef struct
   gdouble fps;
   gdouble latency_us;           /* median, < 0 when not measured */
   gchar *active_backend;
+  guint64 device_bytes, pinned_bytes; /* f's device-memory and pinned-memory */
   gchar *pool_name;
   gchar *memory_type;
   gint arrived;
@@ -578,6 +587,8 @@ run_case (const gchar * middle, const Shape * shape, gint depth,
   }
 
 #ifdef CF_HAVE_GST_CUDA
+  if ((flags & RUN_SHARE_CONTEXT) && input != INPUT_CUDA)
+    bench_cuda_share_context (pipeline, opts->context);
   if (input == INPUT_CUDA) {
     bench_cuda_share_context (pipeline, opts->context);
     links = bench_census_new (opts->context);
@@ -594,6 +605,10 @@ run_case (const gchar * middle, const Shape * shape, gint depth,
     const gchar *nick = enum_nick (G_OBJECT (element), "active-backend");
     if (nick)
       out.active_backend = g_strdup (nick);
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+            "device-memory"))
+      g_object_get (element, "device-memory", &out.device_bytes,
+          "pinned-memory", &out.pinned_bytes, NULL);
   }
   if (run.census_started) {
     gchar *why = NULL;
@@ -1185,10 +1200,17 @@ parse_options (int *argc, char ***argv, Options * opts)
           "Instead of the tables: N pipelines at once in this process, for "
           "each N of the comma-separated LIST (e.g. 1,16,64): appsrc ! "
           "cudamedian (depth 3) ! fakesink on 1920x1080 NV12 from the "
-          "element's pool, each with its own frames; the aggregate fps "
-          "against the PCIe bound, and the device memory and threads the "
-          "pipelines added while they ran",
+          "element's pool, each with its own frames, each in a CUDA context "
+          "of its own and all in one shared; the aggregate fps against the "
+          "PCIe bound, the slowest and fastest pipeline, the device memory "
+          "and threads the pipelines added while they ran, and the "
+          "elements' own device-memory + pinned-memory",
         "LIST"},
+    {"processes", 0, 0, G_OPTION_ARG_INT, &opts->processes,
+          "--pipelines: split each count over P processes started together "
+          "(default 1: all in this one)", "P"},
+    {"start-at", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64,
+          &opts->start_at, "--processes: a child's start time", "US"},
     G_OPTION_ENTRY_NULL
   };
   opts->census_frames = -1;
@@ -1501,6 +1523,7 @@ typedef struct
   const Options *opts;
   const Shape *shape;
   gint frames;
+  guint flags;                  /* RUN_* */
   gint *finished;               /* shared: cases that have returned */
   Outcome out;
 } ConcurrentCase;
@@ -1510,9 +1533,20 @@ run_concurrent_case (gpointer data)
 {
   ConcurrentCase *c = data;
   c->out = run_case ("cudamedian name=f", c->shape, 3, INPUT_POOL, FALSE,
-      c->frames, 0, c->opts);
+      c->frames, c->flags, c->opts);
   g_atomic_int_inc (c->finished);
   return NULL;
+}
+
+/* User and system CPU seconds of this process or of its reaped children. */
+static gdouble
+cpu_seconds (int who)
+{
+  struct rusage usage;
+  if (getrusage (who, &usage) != 0)
+    return 0;
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+      (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 static guint
@@ -1528,90 +1562,276 @@ process_threads (void)
   return threads;
 }
 
-/* --pipelines: each count of pipelines in turn, all of them started together;
- * device memory (cudaMemGetInfo: the lowest free seen while all run, against
- * before) and the process's threads (the most seen) sampled every 2 ms until
- * the first pipeline ends; the fps counts every frame from the first push of
- * any pipeline to the last EOS. */
+/* What N pipelines at once gave. */
+typedef struct
+{
+  gint frames, failed;
+  gint64 first_push_us, last_eos_us;    /* over all pipelines */
+  gdouble slowest_fps, fastest_fps;
+  guint64 device_bytes, pinned_bytes;   /* the elements' own, summed */
+  gchar *note;                  /* the first failure's */
+} ConcurrentResult;
+
+/* N pipelines of this process started together (RUN_* flags), each with its
+ * own frames; the device's lowest free memory and the process's most threads
+ * while they all run (sampled every 2 ms until the first ends). */
+static ConcurrentResult
+run_concurrently (Options * opts, const Shape * shape, gint n, guint flags,
+    size_t *lowest_free, guint * most_threads)
+{
+  ConcurrentResult r = {.first_push_us = G_MAXINT64,.slowest_fps = G_MAXDOUBLE };
+  ConcurrentCase *cases = g_new0 (ConcurrentCase, n);
+  GThread **threads = g_new0 (GThread *, n);
+  gint finished = 0;
+
+  for (gint p = 0; p < n; p++) {
+    cases[p].opts = opts;
+    cases[p].shape = shape;
+    cases[p].frames = opts->frames;
+    cases[p].finished = &finished;
+    cases[p].flags = flags;
+    threads[p] = g_thread_new ("pipeline", run_concurrent_case, &cases[p]);
+  }
+  while (g_atomic_int_get (&finished) == 0) {
+    size_t free_now = 0, total = 0;
+    if (cudaMemGetInfo (&free_now, &total) == cudaSuccess)
+      *lowest_free = MIN (*lowest_free, free_now);
+    *most_threads = MAX (*most_threads, process_threads ());
+    g_usleep (2000);
+  }
+  for (gint p = 0; p < n; p++) {
+    const Outcome *out = &cases[p].out;
+    g_thread_join (threads[p]);
+    r.frames += out->arrived;
+    r.device_bytes += out->device_bytes;
+    r.pinned_bytes += out->pinned_bytes;
+    if (out->ok) {
+      r.first_push_us = MIN (r.first_push_us, out->first_push_us);
+      r.last_eos_us = MAX (r.last_eos_us, out->eos_us);
+      r.slowest_fps = MIN (r.slowest_fps, out->fps);
+      r.fastest_fps = MAX (r.fastest_fps, out->fps);
+    } else {
+      r.failed++;
+      if (!r.note && out->note)
+        r.note = g_strdup (out->note);
+    }
+    free_outcome (&cases[p].out);
+  }
+  g_free (cases);
+  g_free (threads);
+  return r;
+}
+
+/* A child's result line, and reading it back. */
+#define CHILD_RESULT "child-result"
+
+static void
+print_child_result (const ConcurrentResult * r)
+{
+  g_print (CHILD_RESULT " %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+      " %.1f %.1f %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", r->frames,
+      r->failed, r->first_push_us, r->last_eos_us, r->slowest_fps,
+      r->fastest_fps, r->device_bytes, r->pinned_bytes);
+}
+
+/* Adds a child's printed result into r; FALSE when its output has none. */
+static gboolean
+add_child_result (const gchar * output, ConcurrentResult * r)
+{
+  const gchar *line = output ? strstr (output, CHILD_RESULT " ") : NULL;
+  ConcurrentResult c = { 0 };
+  if (!line || sscanf (line + strlen (CHILD_RESULT), "%d %d %" G_GINT64_FORMAT
+          " %" G_GINT64_FORMAT " %lf %lf %" G_GUINT64_FORMAT " %"
+          G_GUINT64_FORMAT, &c.frames, &c.failed, &c.first_push_us,
+          &c.last_eos_us, &c.slowest_fps, &c.fastest_fps, &c.device_bytes,
+          &c.pinned_bytes) != 8)
+    return FALSE;
+  r->frames += c.frames;
+  r->failed += c.failed;
+  r->first_push_us = MIN (r->first_push_us, c.first_push_us);
+  r->last_eos_us = MAX (r->last_eos_us, c.last_eos_us);
+  r->slowest_fps = MIN (r->slowest_fps, c.slowest_fps);
+  r->fastest_fps = MAX (r->fastest_fps, c.fastest_fps);
+  r->device_bytes += c.device_bytes;
+  r->pinned_bytes += c.pinned_bytes;
+  return TRUE;
+}
+
+/* N pipelines split over opts->processes copies of this program, started
+ * together: each child waits until a start time a few seconds ahead. */
+static ConcurrentResult
+run_in_processes (Options * opts, gint n)
+{
+  ConcurrentResult r = {.first_push_us = G_MAXINT64,.slowest_fps = G_MAXDOUBLE };
+  const gint processes = MIN (opts->processes, n);
+  const gint64 start_at = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
+  GPid *pids = g_new0 (GPid, processes);
+  gint *outs = g_new0 (gint, processes);
+  gchar *self = g_file_read_link ("/proc/self/exe", NULL);
+
+  for (gint c = 0; c < processes; c++) {
+    gchar *count = g_strdup_printf ("%d", n / processes + (c < n % processes));
+    gchar *frames = g_strdup_printf ("%d", opts->frames);
+    gchar *start = g_strdup_printf ("%" G_GINT64_FORMAT, start_at);
+    gchar *argv[] = { self, (gchar *) "--pipelines", count, (gchar *) "--frames",
+      frames, (gchar *) "--backend", opts->backend, (gchar *) "--start-at", start,
+      NULL
+    };
+    GError *err = NULL;
+    if (!g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+            NULL, NULL, &pids[c], NULL, &outs[c], NULL, &err)) {
+      r.failed += n / processes;
+      if (!r.note)
+        r.note = g_strdup (err->message);
+      g_clear_error (&err);
+      outs[c] = -1;
+    }
+    g_free (count);
+    g_free (frames);
+    g_free (start);
+  }
+  for (gint c = 0; c < processes; c++) {
+    GString *output = g_string_new (NULL);
+    gchar chunk[4096];
+    gssize got;
+    if (outs[c] < 0) {
+      g_string_free (output, TRUE);
+      continue;
+    }
+    while ((got = read (outs[c], chunk, sizeof chunk)) > 0)
+      g_string_append_len (output, chunk, got);
+    close (outs[c]);
+    waitpid (pids[c], NULL, 0);
+    g_spawn_close_pid (pids[c]);
+    if (!add_child_result (output->str, &r)) {
+      r.failed++;
+      if (!r.note)
+        r.note = g_strdup ("a process gave no result");
+    }
+    g_string_free (output, TRUE);
+  }
+  g_free (self);
+  g_free (pids);
+  g_free (outs);
+  return r;
+}
+
+/* --pipelines: each count of pipelines in turn, all of them started together,
+ * each pipeline in a CUDA context of its own (as separate applications would
+ * be) and all in one context (as one application can share it), in this
+ * process or split over --processes; the fps counts every frame from the first
+ * push of any pipeline to the last EOS. A child of --processes (--start-at)
+ * runs its pipelines in their own contexts and prints one result line. */
 static int
-many_pipelines_main (const Options * opts)
+many_pipelines_main (Options * opts)
 {
   static const Shape shape = { "NV12", 1920, 1080 };
-  PcieBound bound;
+  PcieBound bound = { 0 };
   gchar *device = NULL, *no_bound = NULL;
   gchar **counts = g_strsplit (opts->pipelines, ",", -1);
   gboolean all_ok = TRUE;
+  const gboolean child = opts->start_at > 0;
+  guint n_modes = 1;
+#ifdef CF_HAVE_GST_CUDA
+  GstCudaContext *shared = NULL;
+#endif
+
+  if (child) {
+    const gint64 wait_us = opts->start_at - g_get_monotonic_time ();
+    if (wait_us > 0)
+      g_usleep (wait_us);
+    ConcurrentResult r;
+    size_t lowest_free = 0;
+    guint most_threads = 0;
+    r = run_concurrently (opts, &shape, MAX (atoi (opts->pipelines), 1), 0,
+        &lowest_free, &most_threads);
+    print_child_result (&r);
+    g_free (r.note);
+    g_strfreev (counts);
+    return r.failed ? 2 : 0;
+  }
 
   measure_bounds (&shape, 1, opts, &bound, &device, &no_bound);
-  g_print ("\n%-9s %9s %9s %12s %-16s %14s %9s  %s\n", "pipelines", "frames",
-      "seconds", "fps (all)", "of PCIe bound", "device MiB/pl.", "threads",
-      "notes");
-  for (guint i = 0; counts[i]; i++) {
+#ifdef CF_HAVE_GST_CUDA
+  if (opts->processes <= 1) {
+    gchar *why = NULL;
+    shared = bench_cuda_context_new (0, NULL, &why);
+    if (!shared) {
+      g_printerr ("no context to share: %s\n", why);
+      g_free (why);
+    }
+    opts->context = shared;
+    n_modes = shared ? 2 : 1;
+  }
+#endif
+  g_print ("\n%-9s %-10s %9s %9s %12s %-16s %15s %15s %13s %8s %9s  %s\n",
+      "pipelines", "contexts", "frames", "seconds", "fps (all)",
+      "of PCIe bound", "fps/pl. min-max", "dev MiB/pl.", "elem. MiB/pl.",
+      "threads", "CPU cores", "notes");
+  for (guint i = 0; counts[i]; i++)
+  for (guint mode = 0; mode < n_modes; mode++) {
     const gint n = atoi (counts[i]);
     if (n < 1) {
       g_printerr ("--pipelines: %s is not a count\n", counts[i]);
       all_ok = FALSE;
       continue;
     }
-    ConcurrentCase *cases = g_new0 (ConcurrentCase, n);
-    GThread **threads = g_new0 (GThread *, n);
     size_t free_before = 0, total = 0, lowest_free;
     const guint threads_before = process_threads ();
     guint most_threads = threads_before;
-    gint finished = 0, frames = 0, failed = 0;
-    gchar *note = NULL;
+    ConcurrentResult r;
+    gchar *contexts;
 
     cudaMemGetInfo (&free_before, &total);
     lowest_free = free_before;
-    for (gint p = 0; p < n; p++) {
-      cases[p].opts = opts;
-      cases[p].shape = &shape;
-      cases[p].frames = opts->frames;
-      cases[p].finished = &finished;
-      threads[p] = g_thread_new ("pipeline", run_concurrent_case, &cases[p]);
+    /* The CPU time of the whole case (setup included) over its wall time:
+     * the processes' if split, this one's if not. */
+    const int who = opts->processes > 1 ? RUSAGE_CHILDREN : RUSAGE_SELF;
+    const gdouble cpu_before = cpu_seconds (who);
+    const gint64 wall_before = g_get_monotonic_time ();
+    if (opts->processes > 1) {
+      r = run_in_processes (opts, n);
+      contexts = g_strdup_printf ("own, %d pr.", MIN (opts->processes, n));
+    } else {
+      r = run_concurrently (opts, &shape, n, mode ? RUN_SHARE_CONTEXT : 0,
+          &lowest_free, &most_threads);
+      contexts = g_strdup (mode ? "shared" : "own");
     }
-    while (g_atomic_int_get (&finished) == 0) {
-      size_t free_now = 0;
-      if (cudaMemGetInfo (&free_now, &total) == cudaSuccess)
-        lowest_free = MIN (lowest_free, free_now);
-      most_threads = MAX (most_threads, process_threads ());
-      g_usleep (2000);
-    }
-    for (gint p = 0; p < n; p++)
-      g_thread_join (threads[p]);
-    /* From the first frame pushed to the last EOS, of all pipelines. */
-    gint64 first_push = G_MAXINT64, last_eos = 0;
-    for (gint p = 0; p < n; p++) {
-      if (cases[p].out.ok) {
-        first_push = MIN (first_push, cases[p].out.first_push_us);
-        last_eos = MAX (last_eos, cases[p].out.eos_us);
-      }
-      frames += cases[p].out.arrived;
-      if (!cases[p].out.ok) {
-        failed++;
-        if (!note && cases[p].out.note)
-          note = g_strdup (cases[p].out.note);
-      }
-      free_outcome (&cases[p].out);
-    }
-    const gdouble seconds = last_eos > first_push ?
-        (last_eos - first_push) / 1e6 : 0;
-    const gdouble fps = seconds > 0 ? frames / seconds : 0;
+    const gdouble cores = (cpu_seconds (who) - cpu_before) /
+        ((g_get_monotonic_time () - wall_before) / 1e6);
+    const gdouble seconds = r.last_eos_us > r.first_push_us ?
+        (r.last_eos_us - r.first_push_us) / 1e6 : 0;
+    const gdouble fps = seconds > 0 ? r.frames / seconds : 0;
     gchar *of_bound = bound.both_fps > 0 ?
         g_strdup_printf ("%.0f%% of %.0f", 100 * fps / bound.both_fps,
         bound.both_fps) : g_strdup ("-");
-    g_print ("%-9d %9d %9.2f %12.1f %-16s %14.1f %9u  %s%s\n", n, frames,
-        seconds, fps, of_bound,
-        (free_before - lowest_free) / (1024.0 * 1024.0) / n,
-        most_threads - threads_before, failed ? "FAILED: " : "",
-        failed ? (note ? note : "a pipeline failed") : "");
-    all_ok = all_ok && failed == 0;
+    gchar *spread = r.fastest_fps > 0 ? g_strdup_printf ("%.0f-%.0f",
+        r.slowest_fps, r.fastest_fps) : g_strdup ("-");
+    /* Other processes' memory and threads are not this process's to see. */
+    gchar *device_mib = opts->processes > 1 ? g_strdup ("-") :
+        g_strdup_printf ("%.1f", (free_before - lowest_free) /
+        (1024.0 * 1024.0) / n);
+    gchar *element_mib = g_strdup_printf ("%.1f+%.1f",
+        r.device_bytes / (1024.0 * 1024.0) / n,
+        r.pinned_bytes / (1024.0 * 1024.0) / n);
+    g_print ("%-9d %-10s %9d %9.2f %12.1f %-16s %15s %15s %13s %8u %9.1f  %s%s\n",
+        n, contexts, r.frames, seconds, fps, of_bound, spread, device_mib,
+        element_mib, most_threads - threads_before, cores,
+        r.failed ? "FAILED: " : "",
+        r.failed ? (r.note ? r.note : "a pipeline failed") : "");
+    all_ok = all_ok && r.failed == 0;
+    g_free (contexts);
+    g_free (device_mib);
+    g_free (element_mib);
+    g_free (spread);
     g_free (of_bound);
-    g_free (note);
-    g_free (cases);
-    g_free (threads);
+    g_free (r.note);
   }
   g_strfreev (counts);
+#ifdef CF_HAVE_GST_CUDA
+  gst_clear_object (&shared);
+  opts->context = NULL;
+#endif
   g_free (device);
   g_free (no_bound);
   return all_ok ? 0 : 2;

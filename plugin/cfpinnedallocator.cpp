@@ -20,6 +20,7 @@ struct _CfPinnedAllocator
   /* The error of the last failed allocation, for the element that asked
    * (through a buffer pool, which only says that it failed). */
   std::atomic<cudaError_t> last_error;
+  std::atomic<gsize> live_bytes;
 };
 
 /* A pinned block, or a share of one (then parent holds the block). */
@@ -64,6 +65,7 @@ cf_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
     return nullptr;
   }
   GST_DEBUG ("pinned %" G_GSIZE_FORMAT " bytes at %p", maxsize, data);
+  self->live_bytes += MAX (maxsize, 1);
   /* Zeroed once, when a pool first fills: bytes a producer leaves unwritten
    * (row padding) then go up to the device defined, as compute-sanitizer's
    * initcheck demands, and prefix and padding are zero as flags may ask. */
@@ -78,6 +80,7 @@ cf_pinned_allocator_free (GstAllocator * allocator, GstMemory * memory)
 {
   auto *mem = reinterpret_cast<CfPinnedMemory *> (memory);
   if (!memory->parent) {
+    CF_PINNED_ALLOCATOR (allocator)->live_bytes -= MAX (memory->maxsize, 1);
     const CudaContextScope scope (*CF_PINNED_ALLOCATOR (allocator)->device);
     cudaError_t err = cf_cuda_free_host (mem->data);
     if (err != cudaSuccess)
@@ -135,6 +138,7 @@ cf_pinned_allocator_init (CfPinnedAllocator * self)
   auto *allocator = GST_ALLOCATOR_CAST (self);
   self->device = new CudaDevice ();
   self->last_error = cudaSuccess;
+  self->live_bytes = 0;
   allocator->mem_type = CF_PINNED_MEMORY_TYPE;
   allocator->mem_map = cf_pinned_memory_map;
   allocator->mem_unmap = cf_pinned_memory_unmap;
@@ -158,6 +162,14 @@ cf_pinned_allocator_take_error (GstAllocator * allocator)
   if (!allocator || !CF_IS_PINNED_ALLOCATOR (allocator))
     return cudaSuccess;
   return CF_PINNED_ALLOCATOR (allocator)->last_error.exchange (cudaSuccess);
+}
+
+gsize
+cf_pinned_allocator_live_bytes (GstAllocator * allocator)
+{
+  if (!allocator || !CF_IS_PINNED_ALLOCATOR (allocator))
+    return 0;
+  return CF_PINNED_ALLOCATOR (allocator)->live_bytes.load ();
 }
 
 gboolean

@@ -24,6 +24,10 @@ G_DECLARE_FINAL_TYPE (CfPinnedAllocator, cf_pinned_allocator, CF, PINNED_ALLOCAT
  * none, or if `allocator` is not one of these); clears it. */
 cudaError_t cf_pinned_allocator_take_error (GstAllocator * allocator);
 
+/* Bytes of the allocator's memory alive now (0 if `allocator` is not one of
+ * these); read from any thread. */
+gsize cf_pinned_allocator_live_bytes (GstAllocator * allocator);
+
 /* TRUE when every memory of buffer is pinned memory of this allocator. */
 gboolean cf_buffer_is_pinned (GstBuffer * buffer);
 

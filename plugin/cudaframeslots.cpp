@@ -84,13 +84,18 @@ CudaFrameSlots::configure (const CudaDevice & device, int count,
     if (result_size) {
       CF_RETURN_IF_FAILED (cf_cuda_host_alloc (&slot.host_result, result_size,
               cudaHostAllocMapped));
+      pinned_bytes_ += result_size;
       memset (slot.host_result, 0, result_size);
       CF_RETURN_IF_FAILED (CF_CUDA (Pinned,
               cudaHostGetDevicePointer (&slot.result, slot.host_result, 0)));
     }
-    if (workspace_size)
-      CF_RETURN_IF_FAILED (cf_cuda_malloc_zeroed (&slot.workspace,
-              workspace_size, slot.stream));
+    if (workspace_size) {
+      const cudaError_t err = cf_cuda_malloc_zeroed (&slot.workspace,
+          workspace_size, slot.stream);
+      if (slot.workspace)
+        device_bytes_ += workspace_size;
+      CF_RETURN_IF_FAILED (err);
+    }
   }
   return cudaSuccess;
 }
@@ -100,6 +105,8 @@ CudaFrameSlots::release ()
 {
   if (slots_.empty ())
     return cudaSuccess;
+  device_bytes_ = 0;
+  pinned_bytes_ = 0;
   const CudaContextScope scope (device_, CudaContextScope::kTeardown);
   cudaError_t first = scope.error ();
   /* Without its context nothing can be freed: the handles are given up. */

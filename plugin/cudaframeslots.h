@@ -12,6 +12,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <glib.h>
+
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -34,6 +37,10 @@ public:
   cudaError_t release ();
 
   int count () const { return static_cast<int> (slots_.size ()); }
+  /* Bytes of device memory (workspace) and pinned host memory (results) held
+   * now; read from any thread. */
+  gsize device_bytes () const { return device_bytes_.load (); }
+  gsize pinned_bytes () const { return pinned_bytes_.load (); }
   cudaStream_t stream (int slot) const;
 
   /* Marks the end of the work queued for the slot's frame. */
@@ -55,4 +62,6 @@ private:
   struct Slot;
   CudaDevice device_;
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::atomic<gsize> device_bytes_ { 0 };
+  std::atomic<gsize> pinned_bytes_ { 0 };
 };

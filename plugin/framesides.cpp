@@ -92,8 +92,10 @@ FrameSide::configure (const CudaDevice & device, bool on_device,
     /* Zeroed: row padding no copy writes then moves on defined, as
      * compute-sanitizer's initcheck demands. */
     err = cf_cuda_malloc_zeroed (&frame, frame_bytes, stream);
-    if (frame)
+    if (frame) {
       staging_.push_back (static_cast<guint8 *> (frame));
+      device_bytes_ += frame_bytes;
+    }
     if (err != cudaSuccess)
       return err;
   }
@@ -122,6 +124,8 @@ FrameSide::release ()
   }
   staging_.clear ();
   pinned_staging_.clear ();
+  device_bytes_ = 0;
+  pinned_bytes_ = 0;
   return first;
 }
 
@@ -163,12 +167,6 @@ FrameSide::upload (int slot, const GstVideoFrame & mapped,
       FramePlanes::of (mapped), cudaMemcpyHostToDevice, stream);
 }
 
-/* Pieces of at least this size: a DMA call costs a few microseconds of host
- * time, a PCIe 5 transfer of 512 KiB about ten. */
-constexpr gsize kMinPieceBytes = 512 * 1024;
-/* At most this many pieces a frame: the first DMA starts after 1/16 of it. */
-constexpr gsize kMaxPieces = 16;
-
 cudaError_t
 FrameSide::upload_through_pinned (int slot, const GstVideoFrame & mapped,
     cudaStream_t stream)
@@ -183,6 +181,7 @@ FrameSide::upload_through_pinned (int slot, const GstVideoFrame & mapped,
     /* Row padding, which no copy writes, goes up defined. */
     memset (frame, 0, frame_bytes);
     pinned_staging_.push_back (static_cast<guint8 *> (frame));
+    pinned_bytes_ += frame_bytes;
   }
 
   guint8 *pinned = pinned_staging_[slot];
@@ -201,7 +200,7 @@ FrameSide::upload_through_pinned (int slot, const GstVideoFrame & mapped,
     frame_sample_bytes += plane.bytes ();
   }
   const std::vector<RowCopy> pieces = split_rows (planes,
-      MAX (kMinPieceBytes, frame_sample_bytes / kMaxPieces));
+      staging_piece_bytes (frame_sample_bytes));
 
   guint8 *device_frame = staging_[slot];
   cudaError_t err = cudaSuccess;

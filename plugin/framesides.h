@@ -23,6 +23,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <vector>
 
 #include "cudadevice.h"
@@ -67,6 +68,10 @@ public:
   cudaError_t release ();
 
   bool on_device () const { return on_device_; }
+  /* Bytes of device memory (staging) and pinned host memory (staging of
+   * foreign input) held now; read from any thread. */
+  gsize device_bytes () const { return device_bytes_.load (); }
+  gsize pinned_bytes () const { return pinned_bytes_.load (); }
   /* How to map a buffer of this side for `access` (GST_MAP_READ or WRITE). */
   GstMapFlags map_flags (GstMapFlags access) const;
   /* The device planes the kernels use for the slot's frame, mapped as
@@ -93,4 +98,6 @@ private:
   std::vector<guint8 *> staging_;
   /* Per slot, laid out as staging_, allocated when the first frame needs it. */
   std::vector<guint8 *> pinned_staging_;
+  std::atomic<gsize> device_bytes_ { 0 };
+  std::atomic<gsize> pinned_bytes_ { 0 };
 };

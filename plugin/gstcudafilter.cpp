@@ -40,6 +40,8 @@ enum
   PROP_BACKEND,
   PROP_ACTIVE_BACKEND,
   PROP_INCLUDE_CHROMA,
+  PROP_DEVICE_MEMORY,
+  PROP_PINNED_MEMORY,
 };
 
 /* A frame between submit_input_buffer and generate_output. On the CUDA backend
@@ -73,7 +75,8 @@ struct CudaFilterState
   /* Chosen at start; AUTO while stopped. Written under the object lock. */
   GstCudaFilterBackend active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
   CudaDevice device;
-  /* Pinned host memory allocated in the device's context (CUDA backend). */
+  /* Pinned host memory allocated in the device's context (CUDA backend).
+   * Set and cleared under the object lock (the memory properties read it). */
   GstAllocator *pinned_allocator = nullptr;
   bool warned_cpu_fallback = false;
 #ifdef CF_HAVE_GST_CUDA
@@ -1116,9 +1119,9 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (self);
   st.active_backend = chosen;
   st.device = chosen == GST_CUDA_FILTER_BACKEND_CUDA ? device : CudaDevice ();
-  GST_OBJECT_UNLOCK (self);
   if (chosen == GST_CUDA_FILTER_BACKEND_CUDA)
     st.pinned_allocator = cf_pinned_allocator_new (st.device);
+  GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "backend: %s",
       chosen == GST_CUDA_FILTER_BACKEND_CUDA ? "cuda" : "cpu");
   g_object_notify (G_OBJECT (self), "active-backend");
@@ -1152,8 +1155,10 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   st.active_backend = GST_CUDA_FILTER_BACKEND_AUTO;
   st.device = CudaDevice ();
   st.position_out = GST_CLOCK_TIME_NONE;
+  GstAllocator *pinned_allocator = st.pinned_allocator;
+  st.pinned_allocator = nullptr;
   GST_OBJECT_UNLOCK (self);
-  gst_clear_object (&st.pinned_allocator);
+  gst_clear_object (&pinned_allocator);
 #ifdef CF_HAVE_GST_CUDA
   gst_clear_object (&st.context);
 #endif
@@ -1610,6 +1615,15 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_INCLUDE_CHROMA:
       g_value_set_boolean (value, st.include_chroma);
       break;
+    case PROP_DEVICE_MEMORY:
+      g_value_set_uint64 (value, st.input_side.device_bytes () +
+          st.output_side.device_bytes () + st.slots.device_bytes ());
+      break;
+    case PROP_PINNED_MEMORY:
+      g_value_set_uint64 (value, st.input_side.pinned_bytes () +
+          st.slots.pinned_bytes () +
+          cf_pinned_allocator_live_bytes (st.pinned_allocator));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1657,6 +1671,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   const auto ready_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+  const auto read_only = static_cast<GParamFlags> (G_PARAM_READABLE |
+      G_PARAM_STATIC_STRINGS);
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device ID",
           "CUDA device to run on (-1 = the device of a CUDA context the "
@@ -1676,13 +1692,28 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       g_param_spec_enum ("active-backend", "Active backend",
           "The backend in use while running (auto while stopped)",
           GST_TYPE_CUDA_FILTER_BACKEND, GST_CUDA_FILTER_BACKEND_AUTO,
-          static_cast<GParamFlags> (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+          read_only));
   g_object_class_install_property (gobject_class, PROP_INCLUDE_CHROMA,
       g_param_spec_boolean ("include-chroma", "Include chroma",
           "Also process the chroma (U, V) components of YUV formats, not only "
           "luma", DEFAULT_INCLUDE_CHROMA, static_cast<GParamFlags>
           (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
+
+  g_object_class_install_property (gobject_class, PROP_DEVICE_MEMORY,
+      g_param_spec_uint64 ("device-memory", "Device memory",
+          "Bytes of device memory the element holds now (CUDA backend): a "
+          "device copy of each frame in flight for each side in host memory, "
+          "and its kernels' workspace; the CUDA memory pool of its output is "
+          "not counted", 0, G_MAXUINT64, 0, read_only));
+  g_object_class_install_property (gobject_class, PROP_PINNED_MEMORY,
+      g_param_spec_uint64 ("pinned-memory", "Pinned memory",
+          "Bytes of pinned host memory the element holds now (CUDA backend): "
+          "the buffers of the pools it made (offered upstream, and its "
+          "output's), wherever they are, a pinned copy of each frame in "
+          "flight once foreign host memory comes in, and results; foreign "
+          "memory pinned in place is not counted", 0, G_MAXUINT64, 0,
+          read_only));
 
   /* CUDA memory first: preferred where a neighbour offers both. */
   GstCaps *template_caps = gst_caps_new_empty ();

@@ -14,7 +14,8 @@
  * formats: each colour channel; alpha is passed through unchanged.
  *
  * Frames in host memory go up to the GPU from pinned buffers, several at once
- * (#GstCudaFilter:frames-in-flight) so that transfers overlap the kernels.
+ * (#GstCudaFilter:frames-in-flight) so that transfers overlap the kernels;
+ * buffers of an upstream pool that come back again are pinned where they are.
  * Without a usable CUDA device the element warns once and filters on the CPU.
  *
  * ## Example launch lines

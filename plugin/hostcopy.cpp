@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 std::vector<RowCopy>
 split_rows (const std::vector<RowCopy> & blocks, gsize piece_bytes)
@@ -42,20 +45,43 @@ copy_piece (const RowCopy & piece)
         piece.row_bytes);
 }
 
+/* How long a thread that waits for copy work, or for a piece, spins before it
+ * sleeps: waking a sleeping thread costs tens of microseconds on a virtual
+ * machine, as long as copying a piece, and a stream of frames brings work
+ * every few hundred microseconds. */
+constexpr auto kSpin = std::chrono::microseconds (100);
+
+/* Spins on ready() for up to kSpin, then sleeps on `wake` until it holds. */
+template <typename Ready>
+void
+wait_for (std::mutex & lock, std::condition_variable & wake, Ready && ready)
+{
+  const auto spin_until = std::chrono::steady_clock::now () + kSpin;
+  while (!ready ()) {
+    if (std::chrono::steady_clock::now () >= spin_until) {
+      std::unique_lock < std::mutex > hold (lock);
+      wake.wait (hold, ready);
+      return;
+    }
+    std::this_thread::yield ();
+  }
+}
+
 /* One call's pieces, shared with the workers that help: a worker that comes
  * late (after the call returned) finds no piece left and touches nothing but
  * this object, which it keeps alive. */
 struct CopyJob
 {
   explicit CopyJob (const std::vector<RowCopy> & all)
-      : pieces (all), done (all.size (), false) {}
+      : pieces (all), done (new std::atomic<bool>[all.size ()] ()) {}
 
   const std::vector<RowCopy> pieces;
   /* Pieces are claimed in order; a claim at or past the end claims nothing. */
   std::atomic<gsize> next_claim { 0 };
+  std::unique_ptr < std::atomic<bool>[] > done;
+  /* For a caller that sleeps until a piece is done. */
   std::mutex lock;
   std::condition_variable copied_one;
-  std::vector<bool> done;       /* under lock */
 
   /* Copies the next unclaimed piece; false when none is left. */
   bool copy_next ()
@@ -66,31 +92,77 @@ struct CopyJob
     copy_piece (pieces[i]);
     {
       std::lock_guard < std::mutex > hold (lock);
-      done[i] = true;
+      done[i].store (true);
     }
     copied_one.notify_all ();
     return true;
   }
+
+  void wait_until_done (gsize i)
+  {
+    wait_for (lock, copied_one, [&] {
+          return done[i].load ();
+        });
+  }
 };
 
-void
-help_with_job (gpointer data, gpointer)
+/* The process's copy workers: made at the first copy, never stopped (they
+ * hold no memory of any element between jobs). */
+class CopyWorkers
 {
-  std::unique_ptr < std::shared_ptr < CopyJob >> job (
-      static_cast<std::shared_ptr < CopyJob > *>(data));
-  while ((*job)->copy_next ()) {
+public:
+  static CopyWorkers & shared ()
+  {
+    static CopyWorkers *workers = new CopyWorkers (host_copy_threads ());
+    return *workers;
   }
-}
 
-/* Made once, used for the rest of the process (it holds no memory of any
- * element). */
-GThreadPool *
-workers (void)
-{
-  static GThreadPool *pool = g_thread_pool_new (help_with_job, nullptr,
-      (gint) host_copy_threads (), TRUE, nullptr);
-  return pool;
-}
+  /* Up to `helpers` workers take part in the job. */
+  void offer (const std::shared_ptr < CopyJob > &job, guint helpers)
+  {
+    {
+      std::lock_guard < std::mutex > hold (lock_);
+      for (guint i = 0; i < helpers; i++)
+        queue_.push_back (job);
+      queued_.store (queue_.size ());
+    }
+    wake_.notify_all ();
+  }
+
+private:
+  explicit CopyWorkers (guint threads)
+  {
+    for (guint i = 0; i < threads; i++)
+      std::thread ([this] {
+            for (;;) {
+              const std::shared_ptr < CopyJob > job = take ();
+              while (job->copy_next ()) {
+              }
+            }
+          }).detach ();
+  }
+
+  std::shared_ptr < CopyJob > take ()
+  {
+    for (;;) {
+      wait_for (lock_, wake_, [&] {
+            return queued_.load () > 0;
+          });
+      std::lock_guard < std::mutex > hold (lock_);
+      if (queue_.empty ())
+        continue;               /* another worker took it */
+      std::shared_ptr < CopyJob > job = std::move (queue_.front ());
+      queue_.pop_front ();
+      queued_.store (queue_.size ());
+      return job;
+    }
+  }
+
+  std::mutex lock_;
+  std::condition_variable wake_;
+  std::deque < std::shared_ptr < CopyJob >> queue_;   /* under lock_ */
+  std::atomic<gsize> queued_ { 0 };     /* queue_'s size, read while spinning */
+};
 
 }  // namespace
 
@@ -107,19 +179,12 @@ copy_rows_in_parallel (const std::vector<RowCopy> & pieces, guint helpers,
   auto job = std::make_shared<CopyJob> (pieces);
   helpers = std::min<gsize> ({helpers, host_copy_threads (),
         pieces.empty ()? 0 : pieces.size () - 1});
-  for (guint i = 0; i < helpers; i++)
-    g_thread_pool_push (workers (), new std::shared_ptr < CopyJob > (job),
-        nullptr);
+  CopyWorkers::shared ().offer (job, helpers);
 
   gsize handed_on = 0;
   bool ok = true;
   while (handed_on < pieces.size ()) {
-    bool ready;
-    {
-      std::lock_guard < std::mutex > hold (job->lock);
-      ready = job->done[handed_on];
-    }
-    if (ready) {
+    if (job->done[handed_on].load ()) {
       if (!copied (handed_on)) {
         ok = false;
         break;
@@ -127,23 +192,15 @@ copy_rows_in_parallel (const std::vector<RowCopy> & pieces, guint helpers,
       handed_on++;
     } else if (!job->copy_next ()) {
       /* Everything is claimed: wait for the helper that copies this piece. */
-      std::unique_lock < std::mutex > hold (job->lock);
-      job->copied_one.wait (hold, [&] {
-            return job->done[handed_on];
-          });
+      job->wait_until_done (handed_on);
     }
   }
   if (!ok) {
     /* Claims stop here; the pieces already claimed are finished first. */
     const gsize claimed = std::min (job->next_claim.exchange (pieces.size ()),
         pieces.size ());
-    std::unique_lock < std::mutex > hold (job->lock);
-    job->copied_one.wait (hold, [&] {
-          for (gsize i = 0; i < claimed; i++)
-            if (!job->done[i])
-              return false;
-          return true;
-        });
+    for (gsize i = 0; i < claimed; i++)
+      job->wait_until_done (i);
   }
   return ok;
 }

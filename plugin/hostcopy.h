@@ -40,6 +40,16 @@ struct RowCopy
 std::vector<RowCopy> split_rows (const std::vector<RowCopy> & blocks,
     gsize piece_bytes);
 
+/* The piece size for staging a frame of `frame_bytes` for the DMA: at least
+ * 256 KiB (a DMA call costs a few microseconds of host time, a PCIe 5
+ * transfer of 256 KiB about five; a 1080p luma plane makes 8 pieces, one for
+ * each of 8 threads), at most 16 pieces (the first DMA starts after 1/16). */
+constexpr gsize
+staging_piece_bytes (gsize frame_bytes)
+{
+  return frame_bytes / 16 > 256 * 1024 ? frame_bytes / 16 : 256 * 1024;
+}
+
 /* Threads of the process-wide workers (made at the first copy): half the
  * processors, at least 1 and at most 8; the caller's own thread copies too. */
 guint host_copy_threads (void);

@@ -22,6 +22,7 @@
 #include "cuda_test_support.h"
 #include "cudafaults.h"
 #include "element_checks.h"
+#include "resource_counts.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -178,19 +179,7 @@ size_t free_device_memory() {
 // Fails unless the plugin holds no CUDA resource and the device has at least
 // `free_bytes` free, as before the run.
 void expect_nothing_held(const std::string &what, size_t free_bytes) {
-  const struct {
-    CfCudaResource kind;
-    const char *name;
-  } kinds[] = {{CfCudaResource::DeviceMemory, "device allocations"},
-               {CfCudaResource::PinnedMemory, "pinned host allocations"},
-               {CfCudaResource::RegisteredHostMemory, "memories pinned in place"},
-               {CfCudaResource::Stream, "streams"},
-               {CfCudaResource::Event, "events"}};
-  for (const auto &kind : kinds) {
-    const int live = cf_live_cuda_resources(kind.kind);
-    fail_unless(live == 0, "%s: %d %s still held after teardown", what.c_str(), live,
-                kind.name);
-  }
+  cftest::expect_no_cuda_resources(what + " after teardown");
   const size_t now = free_device_memory();
   fail_unless(now >= free_bytes, "%s: device memory in use grew by %zu bytes", what.c_str(),
               free_bytes - now);

@@ -23,6 +23,7 @@
 #include "cuda_test_support.h"
 #include "cudafaults.h"
 #include "element_checks.h"
+#include "resource_counts.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -114,20 +115,6 @@ struct ElementPair {
   }
 };
 
-void expect_nothing_held(const char *what) {
-  const struct {
-    CfCudaResource kind;
-    const char *name;
-  } kinds[] = {{CfCudaResource::DeviceMemory, "device allocations"},
-               {CfCudaResource::PinnedMemory, "pinned host allocations"},
-               {CfCudaResource::RegisteredHostMemory, "memories pinned in place"},
-               {CfCudaResource::Stream, "streams"},
-               {CfCudaResource::Event, "events"}};
-  for (const auto &kind : kinds)
-    fail_unless(cf_live_cuda_resources(kind.kind) == 0, "%s: %d %s held", what,
-                cf_live_cuda_resources(kind.kind), kind.name);
-}
-
 GST_START_TEST(test_recycled_memory_pinned_at_second_frame) {
   constexpr guint kBuffers = 3;
   GstBufferPool *pool = foreign_pool(kBuffers);
@@ -143,20 +130,38 @@ GST_START_TEST(test_recycled_memory_pinned_at_second_frame) {
   // The elements are gone, the memory lives on in its pool: still pinned.
   fail_unless_equals_int(pinned_in_place(), kBuffers);
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
+
+guint64 uint64_property(GstHarness *h, const char *name) {
+  GstElement *element = gst_harness_find_element(h, "cudamedian");
+  guint64 value = 0;
+  g_object_get(element, name, &value, nullptr);
+  gst_object_unref(element);
+  return value;
+}
 
 GST_START_TEST(test_new_memory_never_pinned) {
   {
     ElementPair pair("size=5");
     const GstVideoInfo info = cftest::video_info("GRAY8", kWidth, kHeight);
+    const guint64 frame = GST_VIDEO_INFO_SIZE(&info);
     for (int i = 0; i < 6; i++) {
-      pair.push(gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr), 30 + i);
+      pair.push(gst_buffer_new_allocate(nullptr, frame, nullptr), 30 + i);
       fail_unless_equals_int(pinned_in_place(), 0);
     }
+    // What the element says it holds, at one frame in flight: a device copy of the
+    // input and of the output; a pinned staging frame and at least one buffer of
+    // its output pool. The CPU backend holds neither.
+    fail_unless_equals_uint64(uint64_property(pair.cuda, "device-memory"), 2 * frame);
+    const guint64 pinned = uint64_property(pair.cuda, "pinned-memory");
+    fail_unless(pinned >= 2 * frame && pinned <= 6 * frame, "pinned-memory %" G_GUINT64_FORMAT
+                " for frames of %" G_GUINT64_FORMAT " bytes", pinned, frame);
+    fail_unless_equals_uint64(uint64_property(pair.cpu, "device-memory"), 0);
+    fail_unless_equals_uint64(uint64_property(pair.cpu, "pinned-memory"), 0);
   }
-  expect_nothing_held("after teardown");
+  cftest::expect_no_cuda_resources("after teardown");
 }
 GST_END_TEST;
 
@@ -173,7 +178,7 @@ GST_START_TEST(test_two_elements_share_one_pinning) {
     fail_unless_equals_int(pinned_in_place(), kBuffers);
   }
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
@@ -203,7 +208,7 @@ GST_START_TEST(test_flush_and_caps_change_keep_pinned_memory) {
     fail_unless_equals_int(pinned_in_place(), kBuffers);
   }
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
@@ -240,7 +245,7 @@ GST_START_TEST(test_memory_pinned_elsewhere_is_staged) {
   for (GstBuffer *buffer : held)
     gst_buffer_unref(buffer);
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 
@@ -263,7 +268,7 @@ GST_START_TEST(test_refused_pinning_is_staged) {
                 cf_live_cuda_resources(CfCudaResource::InjectedFaults), pinned_in_place());
   }
   free_pool(pool);
-  expect_nothing_held("after the pool");
+  cftest::expect_no_cuda_resources("after the pool");
 }
 GST_END_TEST;
 

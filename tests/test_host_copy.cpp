@@ -73,9 +73,12 @@ void expect_copied_exactly(const Frame &frame, const char *what) {
       for (gsize x = 0; x < plane.row_bytes; x++)
         in_row[plane.dst + y * plane.dst_stride + x - frame.dst.data()] = true;
   }
+  // One assertion at the end: Check records every assertion it passes.
+  gsize written_between = 0;
   for (gsize i = 0; i < frame.dst.size(); i++)
-    fail_unless(in_row[i] || frame.dst[i] == kUntouched, "%s: byte %zu between rows written",
-                what, i);
+    written_between += !in_row[i] && frame.dst[i] != kUntouched;
+  fail_unless(written_between == 0, "%s: %zu bytes between rows written", what,
+              written_between);
 }
 
 GST_START_TEST(test_split_rows) {
@@ -110,20 +113,21 @@ GST_END_TEST;
 
 GST_START_TEST(test_pieces_handed_on_in_order) {
   std::mt19937 random(2);
-  for (int run = 0; run < 300; run++) {
+  for (int run = 0; run < 80; run++) {
     Frame frame(random, 1 + run % 3, 1500, 40);
     const std::vector<RowCopy> pieces = split_rows(frame.planes, 1 + random() % 20000);
     const guint helpers = random() % 10;
-    gsize expected = 0;
+    // In order, so the pieces before were checked at their turn.
+    gsize expected = 0, out_of_order = 0, not_copied = 0;
     const bool ok = copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
-      // In order, so the pieces before were checked at their turn.
-      fail_unless_equals_int(i, expected);
-      fail_unless(copied(pieces[i]), "piece %zu of %zu handed on before it is copied", i,
-                  pieces.size());
+      out_of_order += i != expected;
+      not_copied += !copied(pieces[i]);
       expected++;
       return true;
     });
-    fail_unless(ok);
+    fail_unless(ok && out_of_order == 0 && not_copied == 0,
+                "%zu pieces handed on out of order, %zu before they were copied",
+                out_of_order, not_copied);
     fail_unless_equals_int(expected, pieces.size());
     expect_copied_exactly(frame, "whole copy");
   }
@@ -132,10 +136,10 @@ GST_END_TEST;
 
 GST_START_TEST(test_refusal_stops) {
   std::mt19937 random(3);
-  for (int run = 0; run < 300; run++) {
+  for (int run = 0; run < 80; run++) {
     // On the heap and freed right after the call: a helper still writing would be a
     // use after free.
-    auto frame = std::make_unique<Frame>(random, 2, 3000, 50);
+    auto frame = std::make_unique<Frame>(random, 2, 1500, 40);
     const std::vector<RowCopy> pieces = split_rows(frame->planes, 1 + random() % 20000);
     const gsize refused = random() % pieces.size();
     gsize calls = 0;
@@ -156,8 +160,8 @@ GST_START_TEST(test_many_callers) {
   for (int t = 0; t < 6; t++) {
     callers.emplace_back([t, &failures] {
       std::mt19937 random(100 + t);
-      for (int run = 0; run < 100; run++) {
-        Frame frame(random, 3, 2000, 30);
+      for (int run = 0; run < 30; run++) {
+        Frame frame(random, 3, 1500, 30);
         const std::vector<RowCopy> pieces = split_rows(frame.planes, 1 + random() % 8000);
         gsize handed = 0;
         copy_rows_in_parallel(pieces, 8, [&](gsize i) {
