@@ -8,7 +8,8 @@
 #   tests/fuzz/run-fuzz.sh [SECONDS [BUILD_DIR]]   60 s, build-fuzz/ by default
 # Inputs that reach new code collect in BUILD_DIR/fuzz-corpus/ (the kept corpus
 # stays as it is: tests/fuzz/README.md says how to merge). Then every input of
-# both corpora runs once more, each in a process of its own, under LeakSanitizer.
+# both corpora runs once more under LeakSanitizer, 25 inputs a process (each
+# input of a failing batch again alone).
 # A crash, a hang, a sanitizer report, a leak or a g_critical makes it exit
 # non-zero, with the reproducer in BUILD_DIR/fuzz-findings/. The result goes to
 # BUILD_DIR/meson-logs/testlog-fuzz.json as one test (.ci/run counts it).
@@ -73,11 +74,20 @@ replay_for_leaks() {
   fi
   rm -f "$log"
 }
-export -f replay_for_leaks
+# Inputs in batches of 25 a process (a process start costs more than an input);
+# a batch that fails is replayed input by input to find the culprit.
+replay_batch() {
+  ASAN_OPTIONS=abort_on_error=1:fast_unwind_on_malloc=0 \
+    "$build/tests/fuzz/fuzz-pipeline" "$@" >/dev/null 2>&1 && return
+  for input in "$@"; do
+    replay_for_leaks "$input"
+  done
+}
+export -f replay_for_leaks replay_batch
 export build findings
-echo "Replaying $(find "$corpus" "$root/tests/fuzz/corpus" -type f | wc -l) inputs, each alone, for leaks"
+echo "Replaying $(find "$corpus" "$root/tests/fuzz/corpus" -type f | wc -l) inputs for leaks"
 find "$corpus" "$root/tests/fuzz/corpus" -type f -print0 |
-  xargs -0 -P "$(nproc)" -n 1 bash -c 'replay_for_leaks "$0"'
+  xargs -0 -P "$(nproc)" -n 25 bash -c 'replay_batch "$@"' replay
 
 if [ "$status" -ne 0 ] || [ -n "$(ls -A "$findings")" ]; then
   echo "FUZZING FAILED (exit $status); reproducers in $findings:" >&2
