@@ -52,12 +52,20 @@ cf::Border border_of(const char *nick, uint32_t value, cf::SampleDepth depth) {
   return border;
 }
 
+namespace {
+
+void fill_random(guint8 *data, gsize size, uint32_t seed) {
+  std::mt19937 random(seed);
+  for (gsize i = 0; i < size; i++)
+    data[i] = static_cast<guint8>(random());
+}
+
+}  // namespace
+
 void fill_random_bytes(GstBuffer *buffer, uint32_t seed) {
   GstMapInfo map;
   fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
-  std::mt19937 random(seed);
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = static_cast<guint8>(random());
+  fill_random(map.data, map.size, seed);
   gst_buffer_unmap(buffer, &map);
 }
 
@@ -242,12 +250,6 @@ struct ForeignInput {
   const char *name;
   std::function<GstBuffer *(int i, uint32_t seed)> frame;
 };
-
-void fill_random(guint8 *data, gsize size, uint32_t seed) {
-  std::mt19937 random(seed);
-  for (gsize i = 0; i < size; i++)
-    data[i] = static_cast<guint8>(random());
-}
 
 // A GstVideoMeta at the default layout of `info`, or with every row `row_padding`
 // bytes longer and every plane `plane_gap` bytes further; the buffer size it needs.
