@@ -30,3 +30,12 @@ cf_plane_row_bytes (const GstVideoInfo * info, guint p)
   }
   return row_bytes;
 }
+
+/* Bytes from the first sample of plane p to its last, with rows `stride` bytes
+ * apart (stride >= 0): what a frame's plane spans in memory. */
+static inline gsize
+cf_plane_span (const GstVideoInfo * info, guint p, gsize stride)
+{
+  return (gsize) (cf_plane_rows (info, p) - 1) * stride +
+      cf_plane_row_bytes (info, p);
+}

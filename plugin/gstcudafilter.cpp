@@ -440,7 +440,7 @@ planes_lie_in_memory (const GstVideoFrame & frame)
     const gsize rows = cf_plane_rows (&frame.info, p);
     if (stride < 0 || (rows > 1 && (gsize) stride < row_bytes) ||
         offset > map.size ||
-        (rows - 1) * stride + row_bytes > map.size - offset)
+        cf_plane_span (&frame.info, p, stride) > map.size - offset)
       return false;
   }
   return true;
