@@ -1572,6 +1572,24 @@ typedef struct
   gchar *note;                  /* the first failure's */
 } ConcurrentResult;
 
+/* Nothing yet: merge_result() adds to it. */
+#define CONCURRENT_RESULT_INIT \
+  {.first_push_us = G_MAXINT64,.slowest_fps = G_MAXDOUBLE }
+
+/* Adds `part` (pipelines of one process, or one pipeline) into `into`. */
+static void
+merge_result (ConcurrentResult * into, const ConcurrentResult * part)
+{
+  into->frames += part->frames;
+  into->failed += part->failed;
+  into->first_push_us = MIN (into->first_push_us, part->first_push_us);
+  into->last_eos_us = MAX (into->last_eos_us, part->last_eos_us);
+  into->slowest_fps = MIN (into->slowest_fps, part->slowest_fps);
+  into->fastest_fps = MAX (into->fastest_fps, part->fastest_fps);
+  into->device_bytes += part->device_bytes;
+  into->pinned_bytes += part->pinned_bytes;
+}
+
 /* N pipelines of this process started together (RUN_* flags), each with its
  * own frames; the device's lowest free memory and the process's most threads
  * while they all run (sampled every 2 ms until the first ends). */
@@ -1579,7 +1597,7 @@ static ConcurrentResult
 run_concurrently (Options * opts, const Shape * shape, gint n, guint flags,
     size_t *lowest_free, guint * most_threads)
 {
-  ConcurrentResult r = {.first_push_us = G_MAXINT64,.slowest_fps = G_MAXDOUBLE };
+  ConcurrentResult r = CONCURRENT_RESULT_INIT;
   ConcurrentCase *cases = g_new0 (ConcurrentCase, n);
   GThread **threads = g_new0 (GThread *, n);
   gint finished = 0;
@@ -1601,20 +1619,21 @@ run_concurrently (Options * opts, const Shape * shape, gint n, guint flags,
   }
   for (gint p = 0; p < n; p++) {
     const Outcome *out = &cases[p].out;
+    ConcurrentResult one = CONCURRENT_RESULT_INIT;
     g_thread_join (threads[p]);
-    r.frames += out->arrived;
-    r.device_bytes += out->device_bytes;
-    r.pinned_bytes += out->pinned_bytes;
+    one.frames = out->arrived;
+    one.device_bytes = out->device_bytes;
+    one.pinned_bytes = out->pinned_bytes;
     if (out->ok) {
-      r.first_push_us = MIN (r.first_push_us, out->first_push_us);
-      r.last_eos_us = MAX (r.last_eos_us, out->eos_us);
-      r.slowest_fps = MIN (r.slowest_fps, out->fps);
-      r.fastest_fps = MAX (r.fastest_fps, out->fps);
+      one.first_push_us = out->first_push_us;
+      one.last_eos_us = out->eos_us;
+      one.slowest_fps = one.fastest_fps = out->fps;
     } else {
-      r.failed++;
+      one.failed = 1;
       if (!r.note && out->note)
         r.note = g_strdup (out->note);
     }
+    merge_result (&r, &one);
     free_outcome (&cases[p].out);
   }
   g_free (cases);
@@ -1646,14 +1665,7 @@ add_child_result (const gchar * output, ConcurrentResult * r)
           &c.last_eos_us, &c.slowest_fps, &c.fastest_fps, &c.device_bytes,
           &c.pinned_bytes) != 8)
     return FALSE;
-  r->frames += c.frames;
-  r->failed += c.failed;
-  r->first_push_us = MIN (r->first_push_us, c.first_push_us);
-  r->last_eos_us = MAX (r->last_eos_us, c.last_eos_us);
-  r->slowest_fps = MIN (r->slowest_fps, c.slowest_fps);
-  r->fastest_fps = MAX (r->fastest_fps, c.fastest_fps);
-  r->device_bytes += c.device_bytes;
-  r->pinned_bytes += c.pinned_bytes;
+  merge_result (r, &c);
   return TRUE;
 }
 
@@ -1662,7 +1674,7 @@ add_child_result (const gchar * output, ConcurrentResult * r)
 static ConcurrentResult
 run_in_processes (Options * opts, gint n)
 {
-  ConcurrentResult r = {.first_push_us = G_MAXINT64,.slowest_fps = G_MAXDOUBLE };
+  ConcurrentResult r = CONCURRENT_RESULT_INIT;
   const gint processes = MIN (opts->processes, n);
   const gint64 start_at = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
   GPid *pids = g_new0 (GPid, processes);
