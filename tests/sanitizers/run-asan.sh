@@ -4,9 +4,10 @@
 
 # Every test suite but gpu under AddressSanitizer and LeakSanitizer, as CI runs it
 # (.ci/run, after the normal suite): configures BUILD_DIR (default build-asan/ beside
-# build/) with gcc and -Db_sanitize=address, builds it and runs
-# `meson test --setup asan` there (the setup: tests/meson.build). Extra arguments go
-# to meson test. Results: BUILD_DIR/meson-logs/testlog-asan.json. No GPU needed.
+# build/) with gcc and -Db_sanitize=address and runs `meson test --setup asan` there
+# (the setup: tests/meson.build), which builds what those tests need. Extra
+# arguments go to meson test. Results: BUILD_DIR/meson-logs/testlog-asan.json. No
+# GPU needed.
 # Usage: tests/sanitizers/run-asan.sh [BUILD_DIR [MESON_TEST_ARGS...]]
 set -euo pipefail
 
@@ -28,5 +29,6 @@ if [ ! -f "$build/build.ninja" ]; then
 else
   meson configure "$build" -Dcuda-memory=disabled
 fi
-meson compile -C "$build"
+# meson test builds what the tests it runs need, and no more: the gpu suite's
+# programs and the benchmarks but the soak are left out.
 exec meson test -C "$build" --setup asan --print-errorlogs "$@"
