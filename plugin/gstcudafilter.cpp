@@ -218,6 +218,17 @@ gst_cuda_filter_get_border_property (GObject * object, GValue * value,
   return TRUE;
 }
 
+gboolean
+gst_cuda_filter_accept_window_size (GObject * object, GParamSpec * pspec,
+    gint size)
+{
+  if (size % 2 != 0)
+    return TRUE;
+  g_warning ("%s: %s must be odd, %d refused", GST_OBJECT_NAME (object),
+      g_param_spec_get_name (pspec), size);
+  return FALSE;
+}
+
 cf::Border
 gst_cuda_filter_border (GstCudaFilter * filter, cf::SampleFormat format)
 {

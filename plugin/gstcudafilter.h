@@ -113,6 +113,13 @@ gboolean gst_cuda_filter_set_border_property (GObject * object,
 gboolean gst_cuda_filter_get_border_property (GObject * object,
     GValue * value, GParamSpec * pspec);
 
+/* Whether `size`, a value for the window-size property `pspec`, is odd, as every
+ * window of the kernels is. A GParamSpecInt's range cannot say "odd": an even
+ * size is refused here the way GObject refuses one outside the range, with a
+ * warning naming the element, and the caller leaves the property as it was. */
+gboolean gst_cuda_filter_accept_window_size (GObject * object,
+    GParamSpec * pspec, gint size);
+
 G_END_DECLS
 
 /* The border those two properties say, for samples of `format` (C++ linkage:

@@ -145,11 +145,9 @@ gst_cuda_gauss_set_property (GObject * object, guint prop_id,
   auto *self = GST_CUDA_GAUSS (object);
   if (prop_id == PROP_KERNEL_SIZE) {
     const gint size = g_value_get_int (value);
-    if (size != 0 && size % 2 == 0) {
-      g_warning ("cudagauss: kernel-size must be 0 (automatic) or odd, %d "
-          "refused", size);
+    /* 0: the size follows sigma. */
+    if (size != 0 && !gst_cuda_filter_accept_window_size (object, pspec, size))
       return;
-    }
   }
   GST_OBJECT_LOCK (self);
   switch (prop_id) {

@@ -107,11 +107,8 @@ gst_cuda_median_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_SIZE:{
       const gint size = g_value_get_int (value);
-      if (size % 2 == 0) {
-        g_warning ("cudamedian: size must be odd, %d refused (keeping %d)",
-            size, self->size);
+      if (!gst_cuda_filter_accept_window_size (object, pspec, size))
         break;
-      }
       GST_OBJECT_LOCK (self);
       self->size = size;
       GST_OBJECT_UNLOCK (self);
