@@ -59,7 +59,7 @@ copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
            * rows is nobody's data. */
           if (dst.stride[p] == src.stride[p] && kind != cudaMemcpyDeviceToDevice)
             return cudaMemcpyAsync (dst.data[p], src.data[p],
-                (size_t) dst.stride[p] * (rows - 1) + row_bytes, kind, stream);
+                cf_plane_span (src.info, p, src.stride[p]), kind, stream);
           return cudaMemcpy2DAsync (dst.data[p], dst.stride[p], src.data[p],
               src.stride[p], row_bytes, rows, kind, stream);
         });

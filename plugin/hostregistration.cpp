@@ -64,9 +64,8 @@ frame_inside (const GstVideoFrame & frame, const Registration & registration)
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
     const auto *first = static_cast<const guint8 *>
         (GST_VIDEO_FRAME_PLANE_DATA (&frame, p));
-    const gsize span = (gsize) (cf_plane_rows (&frame.info, p) - 1) *
-        GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p) +
-        cf_plane_row_bytes (&frame.info, p);
+    const gsize span = cf_plane_span (&frame.info, p,
+        GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p));
     if (first < registration.base ||
         span > registration.size - (gsize) (first - registration.base))
       return false;
