@@ -85,11 +85,12 @@ void run_on_device_copies(const cf::Plane &src, const cf::Plane &dst, cf::Sample
   fail_on_cuda_error(launched, kernel + " launch");
 }
 
-// cudaSuccess when device 0 can run kernels.
-inline cudaError_t probe_cuda_device() {
+// cudaSuccess when the host has `devices` CUDA devices or more and device 0 can run
+// kernels.
+inline cudaError_t probe_cuda_device(int devices = 1) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
-  if (err == cudaSuccess && count == 0)
+  if (err == cudaSuccess && count < devices)
     err = cudaErrorNoDevice;
   if (err == cudaSuccess)
     err = cudaFree(nullptr);
@@ -102,16 +103,17 @@ struct GpuTest {
 };
 #define CF_GPU_TEST(function) cftest::GpuTest{#function, function}
 
-// Runs the tests as a Check suite on a usable device; without one prints each test
-// as skipped and returns 77, meson's exit status for a skipped test.
+// Runs the tests as a Check suite on a host with `devices` usable devices; without
+// them prints each test as skipped and returns 77, meson's exit status for a skipped
+// test.
 inline int run_gpu_suite(const char *suite_name, const std::vector<GpuTest> &tests,
-                         int argc, char **argv) {
+                         int argc, char **argv, int devices = 1) {
   gst_check_init(&argc, &argv);
-  const cudaError_t err = probe_cuda_device();
+  const cudaError_t err = probe_cuda_device(devices);
   if (err != cudaSuccess) {
     for (const GpuTest &test : tests)
-      std::printf("SKIP %s.%s: no usable CUDA device (%s)\n", suite_name, test.name,
-                  cudaGetErrorString(err));
+      std::printf("SKIP %s.%s: needs %d usable CUDA device%s (%s)\n", suite_name, test.name,
+                  devices, devices > 1 ? "s" : "", cudaGetErrorString(err));
     return 77;
   }
   // CUDA cannot be used in a child forked after the probe initialised it.

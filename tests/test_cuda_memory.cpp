@@ -12,7 +12,9 @@
 // gstreamer-cuda cannot hold are refused with a clear message; frames in = frames
 // out in CUDA memory with frames in flight, across EOS, a flush, a caps change and
 // state cycles; the memory type changing mid-stream at one element; frames that
-// NVDEC decoded, filtered where they lie.
+// NVDEC decoded, filtered where they lie. Run with the argument two-devices (hosts
+// with two GPUs): each element on the second device, and frames of one device
+// refused with a clear error by an element held to the other.
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
@@ -885,9 +887,76 @@ GST_START_TEST(test_decoder_to_element) {
 }
 GST_END_TEST;
 
+// ---- Two devices (cuda_memory_two_devices: skipped on hosts with fewer) ----
+
+// The device of the CUDA context a pipeline's elements share.
+guint context_device(const Pipeline &pipeline) {
+  guint device = G_MAXUINT;
+  g_object_get(context_object(pipeline), "cuda-device-id", &device, nullptr);
+  return device;
+}
+
+// Each element on the second device, in its CUDA memory from end to end and in
+// system memory: the bytes the CPU backend gives, in a context of device 1.
+GST_START_TEST(test_second_device) {
+  for (const cftest::FilterUnderTest &element : kElements) {
+    const std::vector<Stretch> stream = {{"NV12", 1366, 768, kFrames}};
+    Output want;
+    run_on_cpu(element, stream, 17, want);
+    const std::string filter =
+        cftest::element_line("cuda", element, 2, "cuda-device-id=1 name=probed");
+    const std::string cuda = std::string(" ! ") + kCudaCaps + " ! ";
+    const struct {
+      const char *name;
+      std::string line;
+      int cuda_frames;
+    } ways[] = {
+        {"CUDA memory", "cudaupload cuda-device-id=1" + cuda + filter + cuda +
+                            "cudadownload cuda-device-id=1 ! video/x-raw",
+         kFrames},
+        {"system memory", filter + " ! video/x-raw", 0},
+    };
+    for (const auto &way : ways) {
+      const std::string what = element.element + " on device 1, " + way.name;
+      Output got;
+      Pipeline pipeline(app_line(way.line), got);
+      pipeline.feed(stream, 17);
+      pipeline.pull_to_eos();
+      check_same(got, want, what);
+      expect_memory(got.in, way.cuda_frames, kFrames - way.cuda_frames, what + " in");
+      fail_unless_equals_int(context_device(pipeline), 1);
+    }
+  }
+}
+GST_END_TEST;
+
+// Frames in CUDA memory of device 1 reaching an element held to device 0: an element
+// error naming both devices, no frame out, and the process goes on.
+GST_START_TEST(test_frames_of_another_device) {
+  const std::vector<Stretch> stream = {{"NV12", 640, 480, kFrames}};
+  const std::string cuda = std::string(" ! ") + kCudaCaps + " ! ";
+  Output got;
+  run("cudaupload cuda-device-id=1" + cuda +
+          cftest::element_line("cuda", kElements[0], 2, "cuda-device-id=0") + cuda +
+          "cudadownload cuda-device-id=0 ! video/x-raw",
+      stream, 19, got);
+  fail_unless(got.error.find("another CUDA context (device 1)") != std::string::npos &&
+                  got.error.find("(device 0)") != std::string::npos,
+              "error: \"%s\"", got.error.c_str());
+  fail_unless_equals_int(got.samples.size(), 0);
+}
+GST_END_TEST;
+
 }  // namespace
 
 int main(int argc, char **argv) {
+  if (argc > 1 && g_str_equal(argv[1], "two-devices"))
+    return cftest::run_gpu_suite("cuda_memory_two_devices",
+                                 {
+                                     CF_GPU_TEST(test_second_device),
+                                     CF_GPU_TEST(test_frames_of_another_device),
+                                 },
+                                 argc, argv, 2);
   return cftest::run_gpu_suite("cuda_memory",
                                {
                                    CF_GPU_TEST(test_four_ways),
