@@ -285,10 +285,19 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
 // per pair. The lanes at a warp's edges only feed their neighbours: strips overlap by
 // those halo words. The sums are gauss.h's: a horizontal sum is below 2^(B + 8) = 2^20,
 // the full one plus the rounding term below 2^32.
+//
+// Packed pixels of C channels (RGBA, RGB, NV12's UV) take the same kernel over their
+// row of samples, in one launch for every channel: a sample's neighbours are C samples
+// away, so the taps of column c in word k sit on the bytes C apart from it (zero on the
+// others' channels), the reach grows to C R samples, and channels not computed take the
+// source's samples, blended into the word before its store. On 4-byte pixels the
+// column of a channel not computed is not summed at all.
 
 constexpr int kWordSamples = 4;
 constexpr int kWordMaxRadius = 7;
-constexpr int kWordMaxHalo = (kWordMaxRadius + kWordSamples - 1) / kWordSamples;
+constexpr int kWordMaxChannels = 4;
+constexpr int kWordMaxHalo =
+    (kWordMaxChannels * kWordMaxRadius + kWordSamples - 1) / kWordSamples;
 constexpr int kWordSpan = 2 * kWordMaxHalo + 1;  // words -kWordMaxHalo..kWordMaxHalo
 constexpr int kWordWarps = 4;                    // per block, each on its own strip
 
@@ -304,14 +313,23 @@ struct WordTaps {
 
 constexpr int floor_div4(int value) { return value >= 0 ? value / 4 : -((3 - value) / 4); }
 
-// Halo words each side a word's columns reach at radius R.
-constexpr int word_halo(int radius) { return (radius + kWordSamples - 1) / kWordSamples; }
+// Halo words each side a word's columns reach at a reach of `reach` samples (C R).
+constexpr int word_halo(int reach) { return (reach + kWordSamples - 1) / kWordSamples; }
+
+// The sample standing for row sample `sample` of pixels of C channels, width pixels a
+// row: its byte offset in the row, or -1 where the border constant stands.
+template <int C>
+__device__ inline int packed_sample_offset(int sample, int width, BorderMode mode) {
+  const int pixel = sample >= 0 ? sample / C : -((C - 1 - sample) / C);
+  const int column = border_index(pixel, width, mode);
+  return column < 0 ? -1 : column * C + (sample - pixel * C);
+}
 
 // Where a lane reads its words, row after row from first_row on. Inside: the four
 // samples at x lie in the image, and so does every row the band reads: one aligned
 // load. Otherwise the row and each column take the border, samples outside it the
-// constant.
-template <bool kInside>
+// constant. Pixels of C channels.
+template <bool kInside, int C>
 struct WordSource {
   const SourceView<uint8_t> &src;
   int x;  // the word's first column, a multiple of 4
@@ -330,7 +348,7 @@ struct WordSource {
     whole = true;
 #pragma unroll
     for (int b = 0; b < kWordSamples; ++b) {
-      offsets[b] = border_index(x + b, src.width, src.mode);
+      offsets[b] = packed_sample_offset<C>(x + b, src.width, src.mode);
       whole = whole && offsets[b] == x + b;
     }
   }
@@ -363,11 +381,14 @@ struct WordSource {
   }
 };
 
-// Horizontal sums of the four columns of this lane's word.
-template <int R>
+// Horizontal sums of the four columns of this lane's word, of pixels of C channels:
+// those of `active` only.
+template <int R, int C>
 __device__ inline void horizontal_sums(uint32_t word, const WordTaps &taps,
+                                       const bool (&active)[kWordSamples],
                                        uint32_t (&sums)[kWordSamples]) {
-  constexpr int kHalo = word_halo(R);
+  constexpr int kReach = C * R;
+  constexpr int kHalo = word_halo(kReach);
   uint32_t words[2 * kHalo + 1];  // words[kHalo + k]: word k from this lane's
   words[kHalo] = word;
 #pragma unroll
@@ -378,13 +399,15 @@ __device__ inline void horizontal_sums(uint32_t word, const WordTaps &taps,
   }
 #pragma unroll
   for (int c = 0; c < kWordSamples; ++c) {
+    if (!active[c])
+      continue;
     uint32_t sum = 0;
 #pragma unroll
-    for (int k = floor_div4(c - R); k <= floor_div4(c + R); ++k)
+    for (int k = floor_div4(c - kReach); k <= floor_div4(c + kReach); ++k)
       sum = __dp4a(words[kHalo + k], taps.high[c][kWordMaxHalo + k], sum);
     sum <<= 8;
 #pragma unroll
-    for (int k = floor_div4(c - R); k <= floor_div4(c + R); ++k)
+    for (int k = floor_div4(c - kReach); k <= floor_div4(c + kReach); ++k)
       sum = __dp4a(words[kHalo + k], taps.low[c][kWordMaxHalo + k], sum);
     sums[c] = sum;
   }
@@ -400,23 +423,35 @@ __device__ inline uint32_t word_of_results(const uint32_t (&rounded)[kWordSample
 }
 
 // One warp's strip: words first_word + lane, output rows [band_y, band_y + rows).
-template <int R, bool kInside>
+template <int R, int C, bool kInside>
 __device__ inline void word_strip(const SourceView<uint8_t> &src,
                                   const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                                  const Sharpening &sharpening, int first_word, int band_y,
-                                  int rows) {
-  constexpr int kHalo = word_halo(R);
+                                  const Sharpening &sharpening, unsigned channel_mask,
+                                  int first_word, int band_y, int rows) {
+  constexpr int kHalo = word_halo(C * R);
   constexpr int kWindow = 2 * R + 1;
   // Rows loaded ahead of the one summed, their loads in flight meanwhile.
   constexpr int kAhead = kWindow - 1 < 4 ? kWindow - 1 : 4;
   using Math = Arithmetic<uint8_t>;
 
   const int lane = threadIdx.x % 32;
-  const int x = kWordSamples * (first_word + lane);
+  const int x = kWordSamples * (first_word + lane);  // a sample of the row
+  const int row_samples = C * src.width;
   // Input row i is image row band_y - R + i, held in slot i % kWindow of both arrays
   // (its word, then its horizontal sums).
-  WordSource<kInside> source(src, x, band_y - R);
-  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < dst.width;
+  WordSource<kInside, C> source(src, x, band_y - R);
+  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < row_samples;
+  // The bytes of channels computed; the columns summed: all but those of a channel
+  // not computed in every word (pixels of 1, 2 or 4 channels).
+  const bool blend = channel_mask != all_channels(C);
+  uint32_t computed = 0;
+  bool active[kWordSamples];
+#pragma unroll
+  for (int c = 0; c < kWordSamples; ++c) {
+    const bool filtered = (channel_mask >> ((x + c) % C)) & 1u;
+    computed |= filtered ? 0xffu << (8 * c) : 0u;
+    active[c] = filtered || kWordSamples % C != 0;
+  }
   uint8_t *out = dst.data + band_y * dst.row_pitch + x;
   const int input_rows = rows + 2 * R;
   uint32_t loaded[kWindow];
@@ -429,7 +464,7 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
   for (int i = 0; i < 2 * R; ++i) {
     if (i + kAhead < input_rows)
       loaded[(i + kAhead) % kWindow] = source.next();
-    horizontal_sums<R>(loaded[i % kWindow], taps, ring[i % kWindow]);
+    horizontal_sums<R, C>(loaded[i % kWindow], taps, active, ring[i % kWindow]);
   }
 
   for (int first = 0; first < rows; first += kWindow) {
@@ -441,11 +476,13 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
         const int newest = (phase + 2 * R) % kWindow;
         if (j + kAhead < rows)
           loaded[(newest + kAhead) % kWindow] = source.next();
-        horizontal_sums<R>(loaded[newest], taps, ring[newest]);
+        horizontal_sums<R, C>(loaded[newest], taps, active, ring[newest]);
 
-        uint32_t rounded[kWordSamples];
+        uint32_t rounded[kWordSamples] = {};
 #pragma unroll
         for (int c = 0; c < kWordSamples; ++c) {
+          if (!active[c])
+            continue;
           rounded[c] = Math::kHalf + taps.vertical[0] * ring[(phase + R) % kWindow][c];
 #pragma unroll
           for (int k = 1; k <= R; ++k)
@@ -454,8 +491,9 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
         }
         uint32_t result = word_of_results(rounded);
         if (stores) {
+          const uint32_t original =
+              sharpening.enabled || blend ? source.word(band_y + j) : 0u;
           if (sharpening.enabled) {
-            const uint32_t original = source.word(band_y + j);
             uint32_t sharpened = 0;
 #pragma unroll
             for (int c = 0; c < kWordSamples; ++c)
@@ -464,12 +502,14 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
                            << (8 * c);
             result = sharpened;
           }
-          if (kInside || x + kWordSamples <= dst.width) {
+          if (blend)
+            result = (result & computed) | (original & ~computed);
+          if (kInside || x + kWordSamples <= row_samples) {
             *reinterpret_cast<uint32_t *>(out) = result;
           } else {
 #pragma unroll
             for (int c = 0; c < kWordSamples; ++c)
-              if (x + c < dst.width)
+              if (x + c < row_samples)
                 out[c] = uint8_t(result >> (8 * c));
           }
         }
@@ -479,25 +519,28 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
   }
 }
 
-template <int R>
+// Pixels of C channels, src.width pixels a row; channel_mask: those computed.
+template <int R, int C>
 __global__ void __launch_bounds__(32 * kWordWarps)
     gauss_word_kernel(SourceView<uint8_t> src, DestinationView<uint8_t> dst, WordTaps taps,
-                      Sharpening sharpening, int band_rows) {
-  constexpr int kStripWords = 32 - 2 * word_halo(R);  // the words a strip stores
+                      Sharpening sharpening, unsigned channel_mask, int band_rows) {
+  constexpr int kHalo = word_halo(C * R);
+  constexpr int kStripWords = 32 - 2 * kHalo;  // the words a strip stores
   const int strip = blockIdx.x * kWordWarps + threadIdx.x / 32;
-  const int words = (src.width + kWordSamples - 1) / kWordSamples;
+  const int row_samples = C * src.width;
+  const int words = (row_samples + kWordSamples - 1) / kWordSamples;
   if (strip * kStripWords >= words)
     return;  // the whole warp: no shuffle misses a lane
-  const int first_word = strip * kStripWords - word_halo(R);
+  const int first_word = strip * kStripWords - kHalo;
   const int band_y = blockIdx.y * band_rows;
   const int rows = min(band_rows, src.height - band_y);
   // Whether every word the warp loads, in every row the band reads, lies inside.
-  const bool inside = first_word >= 0 && kWordSamples * (first_word + 32) <= src.width &&
+  const bool inside = first_word >= 0 && kWordSamples * (first_word + 32) <= row_samples &&
                       band_y - R >= 0 && band_y + rows + R <= src.height;
   if (inside)
-    word_strip<R, true>(src, dst, taps, sharpening, first_word, band_y, rows);
+    word_strip<R, C, true>(src, dst, taps, sharpening, channel_mask, first_word, band_y, rows);
   else
-    word_strip<R, false>(src, dst, taps, sharpening, first_word, band_y, rows);
+    word_strip<R, C, false>(src, dst, taps, sharpening, channel_mask, first_word, band_y, rows);
 }
 
 // ---------------------------------------------------------------------------------
@@ -530,13 +573,14 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   return cudaGetLastError();
 }
 
-// Whether the register kernel takes the call: 8-bit samples (no padding bits) side by
-// side in 4-byte aligned rows, both radii up to kWordMaxRadius, symmetric vertical taps.
+// Whether the register kernel takes the call: 8-bit samples (no padding bits), pixels
+// side by side in 4-byte aligned rows, both radii up to kWordMaxRadius, symmetric
+// vertical taps.
 bool fits_word_kernel(const Plane &src, const Plane &dst, SampleFormat format,
                       const GaussParams &params) {
   const auto word_rows = [](const Plane &plane) {
-    return plane.pixel_stride == 1 && reinterpret_cast<uintptr_t>(plane.data) % 4 == 0 &&
-           plane.row_pitch % 4 == 0;
+    return plane.pixel_stride == plane.channels && plane.channels <= kWordMaxChannels &&
+           reinterpret_cast<uintptr_t>(plane.data) % 4 == 0 && plane.row_pitch % 4 == 0;
   };
   const std::vector<int32_t> &taps_y = params.taps_y;
   return format.depth == SampleDepth::U8 && format.padding_bits == 0 && word_rows(src) &&
@@ -553,16 +597,22 @@ std::vector<uint32_t> padded_taps(const std::vector<int32_t> &taps, int radius) 
   return padded;
 }
 
-WordTaps make_word_taps(const GaussParams &params, int radius) {
+// Pixels of `channels` channels: column c's neighbours of its channel are the samples
+// a multiple of `channels` away.
+WordTaps make_word_taps(const GaussParams &params, int radius, int channels) {
   const std::vector<uint32_t> x = padded_taps(params.taps_x, radius);
   const std::vector<uint32_t> y = padded_taps(params.taps_y, radius);
   WordTaps taps{};
   for (int c = 0; c < kWordSamples; ++c)
     for (int k = -kWordMaxHalo; k <= kWordMaxHalo; ++k)
       for (int b = 0; b < kWordSamples; ++b) {
-        // Sample 4 k + b - c from column c, tap radius + that.
-        const int index = radius + kWordSamples * k + b - c;
-        const uint32_t tap = index >= 0 && index <= 2 * radius ? x[index] : 0;
+        // Sample 4 k + b - c from column c: pixel (4 k + b - c) / channels from it, tap
+        // radius + that where the sample is of the column's channel.
+        const int distance = kWordSamples * k + b - c;
+        const int index = radius + distance / channels;
+        const uint32_t tap = distance % channels == 0 && index >= 0 && index <= 2 * radius
+                                 ? x[index]
+                                 : 0;
         // Taps are at most 2^12: the high byte too fits 8 bits.
         taps.high[c][kWordMaxHalo + k] |= (tap >> 8) << (8 * b);
         taps.low[c][kWordMaxHalo + k] |= (tap & 0xffu) << (8 * b);
@@ -576,46 +626,65 @@ WordTaps make_word_taps(const GaussParams &params, int radius) {
 // horizontally stay a small part of its work.
 constexpr int word_min_band_rows(int radius) { return std::max(kMinBandRows, 4 * radius); }
 
-template <int R>
+template <int R, int C>
 cudaError_t launch_word_strips(const SourceView<uint8_t> &src,
                                const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                               const Sharpening &sharpening, cudaStream_t stream) {
-  const auto kernel = gauss_word_kernel<R>;
+                               const Sharpening &sharpening, unsigned channel_mask,
+                               cudaStream_t stream) {
+  const auto kernel = gauss_word_kernel<R, C>;
   constexpr int kThreads = 32 * kWordWarps;
   int resident = 0;
   if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
     return e;
   // As launch_strips: bands enough for one wave of resident warps.
-  const int strips = ceil_div(ceil_div(src.width, kWordSamples), 32 - 2 * word_halo(R));
+  const int strips = ceil_div(ceil_div(C * src.width, kWordSamples), 32 - 2 * word_halo(C * R));
   const int bands = ceil_div(std::max(1, resident) * kWordWarps, strips);
   const int band_rows = std::max(
       {ceil_div(src.height, bands), word_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
   const dim3 grid(ceil_div(strips, kWordWarps), ceil_div(src.height, band_rows));
-  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, band_rows);
+  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, channel_mask, band_rows);
   return cudaGetLastError();
 }
 
-cudaError_t launch_word(const SourceView<uint8_t> &src, const DestinationView<uint8_t> &dst,
-                        const GaussParams &params, const Sharpening &sharpening,
-                        cudaStream_t stream) {
-  // A single tap (radius 0) takes the smallest kernel, zero taps around it.
-  const int radius = std::max<int>(1, std::max(params.taps_x.size(), params.taps_y.size()) / 2);
-  const WordTaps taps = make_word_taps(params, radius);
+template <int C>
+cudaError_t launch_word_radius(const SourceView<uint8_t> &src,
+                               const DestinationView<uint8_t> &dst, int radius,
+                               const WordTaps &taps, const Sharpening &sharpening,
+                               unsigned channel_mask, cudaStream_t stream) {
   switch (radius) {
   case 1:
-    return launch_word_strips<1>(src, dst, taps, sharpening, stream);
+    return launch_word_strips<1, C>(src, dst, taps, sharpening, channel_mask, stream);
   case 2:
-    return launch_word_strips<2>(src, dst, taps, sharpening, stream);
+    return launch_word_strips<2, C>(src, dst, taps, sharpening, channel_mask, stream);
   case 3:
-    return launch_word_strips<3>(src, dst, taps, sharpening, stream);
+    return launch_word_strips<3, C>(src, dst, taps, sharpening, channel_mask, stream);
   case 4:
-    return launch_word_strips<4>(src, dst, taps, sharpening, stream);
+    return launch_word_strips<4, C>(src, dst, taps, sharpening, channel_mask, stream);
   case 5:
-    return launch_word_strips<5>(src, dst, taps, sharpening, stream);
+    return launch_word_strips<5, C>(src, dst, taps, sharpening, channel_mask, stream);
   case 6:
-    return launch_word_strips<6>(src, dst, taps, sharpening, stream);
+    return launch_word_strips<6, C>(src, dst, taps, sharpening, channel_mask, stream);
   case 7:
-    return launch_word_strips<7>(src, dst, taps, sharpening, stream);
+    return launch_word_strips<7, C>(src, dst, taps, sharpening, channel_mask, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+cudaError_t launch_word(const SourceView<uint8_t> &src, const DestinationView<uint8_t> &dst,
+                        const GaussParams &params, const Sharpening &sharpening, int channels,
+                        unsigned channel_mask, cudaStream_t stream) {
+  // A single tap (radius 0) takes the smallest kernel, zero taps around it.
+  const int radius = std::max<int>(1, std::max(params.taps_x.size(), params.taps_y.size()) / 2);
+  const WordTaps taps = make_word_taps(params, radius, channels);
+  switch (channels) {
+  case 1:
+    return launch_word_radius<1>(src, dst, radius, taps, sharpening, channel_mask, stream);
+  case 2:
+    return launch_word_radius<2>(src, dst, radius, taps, sharpening, channel_mask, stream);
+  case 3:
+    return launch_word_radius<3>(src, dst, radius, taps, sharpening, channel_mask, stream);
+  case 4:
+    return launch_word_radius<4>(src, dst, radius, taps, sharpening, channel_mask, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -632,8 +701,16 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                               params.threshold};
   if constexpr (std::is_same_v<Sample, uint8_t>) {
     if (fits_word_kernel(src, dst, format, params))
-      return launch_word(source, destination, params, sharpening, stream);
+      return launch_word(source, destination, params, sharpening, src.channels,
+                         src.channel_mask, stream);
   }
+  // The strip kernel: one channel at a time.
+  if (src.channels > 1)
+    return filter_channels_cuda(src, dst, format, stream,
+                                [&](const Plane &src_channel, const Plane &dst_channel) {
+                                  return launch<Sample>(src_channel, dst_channel, format, params,
+                                                        stream);
+                                });
   const Values values{format.padding_bits, max_sample_value(format)};
   Taps taps{};
   std::copy(params.taps_x.begin(), params.taps_x.end(), taps.x);
@@ -654,11 +731,6 @@ cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleFormat format,
   if (!is_valid(params, src, dst, format) || !are_samples_aligned(src, dst, format) ||
       !can_copy_pixels_whole(src, dst, format))
     return cudaErrorInvalidValue;
-  if (src.channels > 1)
-    return filter_channels_cuda(src, dst, format, stream,
-                                [&](const Plane &src_channel, const Plane &dst_channel) {
-                                  return gauss_cuda(src_channel, dst_channel, format, params, stream);
-                                });
   switch (format.depth) {
   case SampleDepth::U8:
     return launch<uint8_t>(src, dst, format, params, stream);

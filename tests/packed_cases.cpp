@@ -31,8 +31,12 @@ const PackedLayout kLayouts[] = {
 };
 
 // 1-pixel rows and columns, sizes either side of whole vectors of pixels, rows longer
-// than the median networks' chunks (2 KB of a half row).
-const int kSizes[][2] = {{1, 1}, {3, 1}, {1, 4}, {2, 3}, {17, 9}, {67, 5}, {2301, 3}};
+// than the median networks' chunks (2 KB of a half row). The CUDA kernels that take
+// pixels whole need rows of whole 4-sample chunks (median 3x3) or 4-byte aligned rows
+// (Gauss): 12 and 40 pixels make those of 2 and 3 channels too, and 17 pixels of 3
+// channels end in a partial word.
+const int kSizes[][2] = {{1, 1}, {3, 1}, {1, 4}, {2, 3}, {12, 7}, {17, 9}, {40, 6},
+                         {67, 5}, {2301, 3}};
 
 // A packed image: a TestImage of width * channels samples per row (so its filler
 // checks cover the bytes between rows) seen as pixels of `channels` samples.
