@@ -382,7 +382,7 @@ __global__ void __launch_bounds__(kChunkThreads)
   const EdgeSamples<Sample, C> after_edge(src, span_end);
   const uint32_t constant = src.constant;
   // Per chunk, the bits of its samples whose channel is computed.
-  const bool blend = channel_mask != all_channels(C);
+  const bool blend = C > 1 && channel_mask != all_channels(C);
   Word computed[kThreadChunks];
 #pragma unroll
   for (int k = 0; k < kThreadChunks; ++k) {
