@@ -56,7 +56,6 @@ struct PackedOrder {
   }
 };
 
-// C: channels of a pixel, channel_mask: those computed.
 // The medians of a thread's run: the window of its first output starts at word
 // run_word of window_top, rows kPitchWords apart, pixels C words apart.
 template <int K, int C>
@@ -89,6 +88,7 @@ __device__ inline void network_medians(const uint32_t *window_top, int run_word,
   }
 }
 
+// C: channels of a pixel, channel_mask: those computed.
 template <int K, typename Sample, int C>
 __global__ void __launch_bounds__(kNetworkThreads)
     median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
@@ -198,13 +198,14 @@ __global__ void __launch_bounds__(kNetworkThreads)
 // Each thread owns two chunks of 4 adjacent samples (a chunk is one 32-bit word of 8-bit
 // samples or two of 16-bit ones) and walks down a strip of rows. A chunk becomes two words of
 // 16-bit lanes, P and Q, whose left and right neighbours are P and Q with their lanes
-// shifted, and the samples just outside the chunk. Packed pixels of C channels take the
-// same path over their samples, with neighbours C samples away: the words of the 4
-// samples C before and after a chunk are funnel shifts of it and the 32 bits around it
-// (a pixel's samples are loaded and stored together, one launch for every channel), and
-// channels not computed take their centre sample, blended in before the store. Each row is sorted
-// horizontally once (min, median, max of 3) and serves three output rows: the median of
-// 9 is med3(max of the row minima, median of the row medians, min of the row maxima).
+// shifted, and the samples just outside the chunk. Each row is sorted horizontally once
+// (min, median, max of 3) and serves three output rows: the median of 9 is
+// med3(max of the row minima, median of the row medians, min of the row maxima).
+// Packed pixels of C channels take the same path over their samples, with neighbours C
+// samples away: the words of the 4 samples C before and after a chunk are funnel shifts
+// of it and the 32 bits around it (a pixel's samples are loaded and stored together,
+// one launch for every channel), and channels not computed take their centre sample,
+// blended in before the store.
 // About 20 instructions an output (11 of them min/max) where the shared-memory network
 // spends several times that on staging and scattered single-sample stores.
 
