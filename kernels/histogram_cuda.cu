@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CUDA histograms of a plane's channels, in one kernel launch per frame.
+// CUDA histograms of a plane's channels, in one kernel launch per frame (per channel
+// for planes whose pixels are not counted whole, below).
 //
 // Every block counts its share of the region into sub-histograms in shared memory and
 // adds them, with global atomics, into running totals kept in the workspace; the last
