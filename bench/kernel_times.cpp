@@ -11,9 +11,9 @@
 //   kernel-times WIDTH HEIGHT [RUNS]        (the older form: one size)
 //
 // Sizes: 1920x1080, 3840x2160 and 7680x4320 by default (aliases 1080p, 4k, 8k).
-// Formats: GRAY8 (one U8 plane), GRAY16_LE (one U16 plane), RGBA (R, G and B of an
-// interleaved 4-byte frame, pixel_stride 4, three launches per frame as the element
-// does; alpha untouched). GPix/s counts frame pixels (a RGBA pixel once, not per
+// Formats: GRAY8 (one U8 plane), GRAY16_LE (one U16 plane), RGBA (one packed plane of
+// 4 channels, R, G and B computed and alpha copied, in one call as the element makes
+// it). GPix/s counts frame pixels (a RGBA pixel once, not per
 // component). speed-up = NPP time / our time.
 //
 // Frames carry a border of kPad pixels on every side, filled with data: NPP's median
@@ -100,13 +100,16 @@ struct Layout {
   uint8_t *origin(uint8_t *base) const {
     return base + kPad * pitch + kPad * format.pixel_bytes;
   }
-  cf::Plane plane(uint8_t *base, int component) const {
+  // The whole frame as one packed plane: its first `components` channels computed.
+  cf::Plane plane(uint8_t *base) const {
     cf::Plane plane;
-    plane.data = origin(base) + component * cf::bytes_per_sample(format.depth);
+    plane.data = origin(base);
     plane.width = width;
     plane.height = height;
     plane.row_pitch = pitch;
     plane.pixel_stride = format.pixel_bytes;
+    plane.channels = format.pixel_bytes / cf::bytes_per_sample(format.depth);
+    plane.channel_mask = (1u << format.components) - 1;
     return plane;
   }
 };
@@ -735,8 +738,8 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     return r;
   };
 
-  // A filter over every processed component of each frame: ours on the device, then
-  // the CPU backend on host copies; r carries NPP's time already.
+  // A filter over each frame, one call for all its processed components: ours on the
+  // device, then the CPU backend on host copies; r carries NPP's time already.
   using DeviceFilter = std::function<cudaError_t(const cf::Plane &, const cf::Plane &)>;
   using HostFilter = std::function<void(const cf::Plane &, const cf::Plane &)>;
   auto measure_filter = [&](Result r, const char *name, const DeviceFilter &on_device,
@@ -744,17 +747,11 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     r.ours_us = timer.run(
         count,
         [&](int frame) {
-          for (int c = 0; c < components; c++)
-            if (!check(on_device(layout.plane(inputs[frame], c), layout.plane(outputs[frame], c)),
-                       name))
-              return false;
-          return true;
+          return check(on_device(layout.plane(inputs[frame]), layout.plane(outputs[frame])),
+                       name);
         },
         name);
-    return finish(r, [&] {
-      for (int c = 0; c < components; c++)
-        on_host(layout.plane(host_in.data(), c), layout.plane(host_out.data(), c));
-    });
+    return finish(r, [&] { on_host(layout.plane(host_in.data()), layout.plane(host_out.data())); });
   };
 
   for (const int window : {3, 5, 7, 9, 15}) {
@@ -829,25 +826,25 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       params.bins = bins;
       params.lower = 0;
       params.upper = cf::max_sample_value(depth);
+      std::vector<cf::HistogramOutput> outputs_on_device, outputs_on_host;
+      for (int c = 0; c < components; c++) {
+        outputs_on_device.push_back({counts + static_cast<size_t>(c) * bins, summaries + c});
+        outputs_on_host.push_back(
+            {host_counts.data() + static_cast<size_t>(c) * bins, &host_summaries[c]});
+      }
       Result r = make_result("histogram", std::to_string(bins) + " bins, " + data);
       r.ours_us = timer.run(
           count,
           [&](int frame) {
-            for (int c = 0; c < components; c++)
-              if (!check(cf::histogram_cuda(layout.plane(inputs[frame], c), depth, params,
-                                            counts + static_cast<size_t>(c) * bins,
-                                            summaries + c, workspace, stream),
-                         "histogram_cuda"))
-                return false;
-            return true;
+            return check(cf::histogram_cuda(layout.plane(inputs[frame]), depth, params,
+                                            outputs_on_device.data(), workspace, stream),
+                         "histogram_cuda");
           },
           "histogram_cuda");
       r.npp_us = npp.histogram(layout, inputs, bins, r.npp_note);
       if (!finish(r, [&] {
-            for (int c = 0; c < components; c++)
-              cf::histogram_cpu(layout.plane(host_in.data(), c), depth, params,
-                                host_counts.data() + static_cast<size_t>(c) * bins,
-                                &host_summaries[c]);
+            cf::histogram_cpu(layout.plane(host_in.data()), depth, params,
+                              outputs_on_host.data());
           }))
         return false;
     }

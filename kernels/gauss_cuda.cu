@@ -285,10 +285,24 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
 // per pair. The lanes at a warp's edges only feed their neighbours: strips overlap by
 // those halo words. The sums are gauss.h's: a horizontal sum is below 2^(B + 8) = 2^20,
 // the full one plus the rounding term below 2^32.
+//
+// Packed pixels of C channels (RGB, NV12's UV) take the same kernel over their row of
+// samples, in one launch for every channel: a sample's neighbours are C samples away,
+// so the taps of column c in word k sit on the bytes C apart from it (zero on the
+// others' channels), the reach grows to C R samples, and channels not computed take the
+// source's samples, blended into the word before its store. On pixels of 2 channels
+// the column of a channel not computed is not summed at all. (Pixels of 4 channels
+// would spend a dp4a per tap: the pixel kernel below takes them.)
 
 constexpr int kWordSamples = 4;
 constexpr int kWordMaxRadius = 7;
-constexpr int kWordMaxHalo = (kWordMaxRadius + kWordSamples - 1) / kWordSamples;
+constexpr int kWordMaxChannels = 3;  // the word kernel's; 4-byte pixels: the pixel kernel
+// Pixels of several channels up to this radius (9 taps), to bound the kernels' count
+// and compile time; wider windows take the strip kernel channel by channel.
+constexpr int kPackedMaxRadius = 4;
+constexpr int kWordMaxHalo =
+    (std::max(kWordMaxRadius, kWordMaxChannels * kPackedMaxRadius) + kWordSamples - 1) /
+    kWordSamples;
 constexpr int kWordSpan = 2 * kWordMaxHalo + 1;  // words -kWordMaxHalo..kWordMaxHalo
 constexpr int kWordWarps = 4;                    // per block, each on its own strip
 
@@ -304,14 +318,23 @@ struct WordTaps {
 
 constexpr int floor_div4(int value) { return value >= 0 ? value / 4 : -((3 - value) / 4); }
 
-// Halo words each side a word's columns reach at radius R.
-constexpr int word_halo(int radius) { return (radius + kWordSamples - 1) / kWordSamples; }
+// Halo words each side a word's columns reach at a reach of `reach` samples (C R).
+constexpr int word_halo(int reach) { return (reach + kWordSamples - 1) / kWordSamples; }
+
+// The sample standing for row sample `sample` of pixels of C channels, width pixels a
+// row: its byte offset in the row, or -1 where the border constant stands.
+template <int C>
+__device__ inline int packed_sample_offset(int sample, int width, BorderMode mode) {
+  const int pixel = sample >= 0 ? sample / C : -((C - 1 - sample) / C);
+  const int column = border_index(pixel, width, mode);
+  return column < 0 ? -1 : column * C + (sample - pixel * C);
+}
 
 // Where a lane reads its words, row after row from first_row on. Inside: the four
 // samples at x lie in the image, and so does every row the band reads: one aligned
 // load. Otherwise the row and each column take the border, samples outside it the
-// constant.
-template <bool kInside>
+// constant. Pixels of C channels.
+template <bool kInside, int C>
 struct WordSource {
   const SourceView<uint8_t> &src;
   int x;  // the word's first column, a multiple of 4
@@ -330,7 +353,7 @@ struct WordSource {
     whole = true;
 #pragma unroll
     for (int b = 0; b < kWordSamples; ++b) {
-      offsets[b] = border_index(x + b, src.width, src.mode);
+      offsets[b] = packed_sample_offset<C>(x + b, src.width, src.mode);
       whole = whole && offsets[b] == x + b;
     }
   }
@@ -363,11 +386,14 @@ struct WordSource {
   }
 };
 
-// Horizontal sums of the four columns of this lane's word.
-template <int R>
+// Horizontal sums of the four columns of this lane's word, of pixels of C channels:
+// those of `active` only.
+template <int R, int C>
 __device__ inline void horizontal_sums(uint32_t word, const WordTaps &taps,
+                                       const bool (&active)[kWordSamples],
                                        uint32_t (&sums)[kWordSamples]) {
-  constexpr int kHalo = word_halo(R);
+  constexpr int kReach = C * R;
+  constexpr int kHalo = word_halo(kReach);
   uint32_t words[2 * kHalo + 1];  // words[kHalo + k]: word k from this lane's
   words[kHalo] = word;
 #pragma unroll
@@ -378,13 +404,15 @@ __device__ inline void horizontal_sums(uint32_t word, const WordTaps &taps,
   }
 #pragma unroll
   for (int c = 0; c < kWordSamples; ++c) {
+    if (!active[c])
+      continue;
     uint32_t sum = 0;
 #pragma unroll
-    for (int k = floor_div4(c - R); k <= floor_div4(c + R); ++k)
+    for (int k = floor_div4(c - kReach); k <= floor_div4(c + kReach); ++k)
       sum = __dp4a(words[kHalo + k], taps.high[c][kWordMaxHalo + k], sum);
     sum <<= 8;
 #pragma unroll
-    for (int k = floor_div4(c - R); k <= floor_div4(c + R); ++k)
+    for (int k = floor_div4(c - kReach); k <= floor_div4(c + kReach); ++k)
       sum = __dp4a(words[kHalo + k], taps.low[c][kWordMaxHalo + k], sum);
     sums[c] = sum;
   }
@@ -399,24 +427,57 @@ __device__ inline uint32_t word_of_results(const uint32_t (&rounded)[kWordSample
   return __byte_perm(low, high, 0x5410);
 }
 
+// The results of a word's columns (those of `active`) for the output row whose input
+// rows sit in ring slots phase .. phase + 2 R (mod 2 R + 1), as one word.
+template <int R>
+__device__ inline uint32_t vertical_result(const uint32_t (&ring)[2 * R + 1][kWordSamples],
+                                           int phase, const WordTaps &taps,
+                                           const bool (&active)[kWordSamples]) {
+  using Math = Arithmetic<uint8_t>;
+  constexpr int kWindow = 2 * R + 1;
+  uint32_t rounded[kWordSamples] = {};
+#pragma unroll
+  for (int c = 0; c < kWordSamples; ++c) {
+    if (!active[c])
+      continue;
+    rounded[c] = Math::kHalf + taps.vertical[0] * ring[(phase + R) % kWindow][c];
+#pragma unroll
+    for (int k = 1; k <= R; ++k)
+      rounded[c] += taps.vertical[k] * (ring[(phase + R - k) % kWindow][c] +
+                                        ring[(phase + R + k) % kWindow][c]);
+  }
+  return word_of_results(rounded);
+}
+
 // One warp's strip: words first_word + lane, output rows [band_y, band_y + rows).
-template <int R, bool kInside>
+template <int R, int C, bool kInside>
 __device__ inline void word_strip(const SourceView<uint8_t> &src,
                                   const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                                  const Sharpening &sharpening, int first_word, int band_y,
-                                  int rows) {
-  constexpr int kHalo = word_halo(R);
+                                  const Sharpening &sharpening, unsigned channel_mask,
+                                  int first_word, int band_y, int rows) {
+  constexpr int kHalo = word_halo(C * R);
   constexpr int kWindow = 2 * R + 1;
   // Rows loaded ahead of the one summed, their loads in flight meanwhile.
   constexpr int kAhead = kWindow - 1 < 4 ? kWindow - 1 : 4;
-  using Math = Arithmetic<uint8_t>;
 
   const int lane = threadIdx.x % 32;
-  const int x = kWordSamples * (first_word + lane);
+  const int x = kWordSamples * (first_word + lane);  // a sample of the row
+  const int row_samples = C * src.width;
   // Input row i is image row band_y - R + i, held in slot i % kWindow of both arrays
   // (its word, then its horizontal sums).
-  WordSource<kInside> source(src, x, band_y - R);
-  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < dst.width;
+  WordSource<kInside, C> source(src, x, band_y - R);
+  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < row_samples;
+  // The bytes of channels computed; the columns summed: all but those of a channel
+  // not computed in every word (pixels of 1, 2 or 4 channels).
+  const bool blend = C > 1 && channel_mask != all_channels(C);
+  uint32_t computed = 0;
+  bool active[kWordSamples];
+#pragma unroll
+  for (int c = 0; c < kWordSamples; ++c) {
+    const bool filtered = (channel_mask >> ((x + c) % C)) & 1u;
+    computed |= filtered ? 0xffu << (8 * c) : 0u;
+    active[c] = filtered || kWordSamples % C != 0;
+  }
   uint8_t *out = dst.data + band_y * dst.row_pitch + x;
   const int input_rows = rows + 2 * R;
   uint32_t loaded[kWindow];
@@ -429,7 +490,7 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
   for (int i = 0; i < 2 * R; ++i) {
     if (i + kAhead < input_rows)
       loaded[(i + kAhead) % kWindow] = source.next();
-    horizontal_sums<R>(loaded[i % kWindow], taps, ring[i % kWindow]);
+    horizontal_sums<R, C>(loaded[i % kWindow], taps, active, ring[i % kWindow]);
   }
 
   for (int first = 0; first < rows; first += kWindow) {
@@ -441,21 +502,13 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
         const int newest = (phase + 2 * R) % kWindow;
         if (j + kAhead < rows)
           loaded[(newest + kAhead) % kWindow] = source.next();
-        horizontal_sums<R>(loaded[newest], taps, ring[newest]);
+        horizontal_sums<R, C>(loaded[newest], taps, active, ring[newest]);
 
-        uint32_t rounded[kWordSamples];
-#pragma unroll
-        for (int c = 0; c < kWordSamples; ++c) {
-          rounded[c] = Math::kHalf + taps.vertical[0] * ring[(phase + R) % kWindow][c];
-#pragma unroll
-          for (int k = 1; k <= R; ++k)
-            rounded[c] += taps.vertical[k] * (ring[(phase + R - k) % kWindow][c] +
-                                              ring[(phase + R + k) % kWindow][c]);
-        }
-        uint32_t result = word_of_results(rounded);
+        uint32_t result = vertical_result<R>(ring, phase, taps, active);
         if (stores) {
+          const uint32_t original =
+              sharpening.enabled || blend ? source.word(band_y + j) : 0u;
           if (sharpening.enabled) {
-            const uint32_t original = source.word(band_y + j);
             uint32_t sharpened = 0;
 #pragma unroll
             for (int c = 0; c < kWordSamples; ++c)
@@ -464,12 +517,14 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
                            << (8 * c);
             result = sharpened;
           }
-          if (kInside || x + kWordSamples <= dst.width) {
+          if (blend)
+            result = (result & computed) | (original & ~computed);
+          if (kInside || x + kWordSamples <= row_samples) {
             *reinterpret_cast<uint32_t *>(out) = result;
           } else {
 #pragma unroll
             for (int c = 0; c < kWordSamples; ++c)
-              if (x + c < dst.width)
+              if (x + c < row_samples)
                 out[c] = uint8_t(result >> (8 * c));
           }
         }
@@ -479,25 +534,229 @@ __device__ inline void word_strip(const SourceView<uint8_t> &src,
   }
 }
 
-template <int R>
+// Pixels of C channels, src.width pixels a row; channel_mask: those computed.
+template <int R, int C>
 __global__ void __launch_bounds__(32 * kWordWarps)
     gauss_word_kernel(SourceView<uint8_t> src, DestinationView<uint8_t> dst, WordTaps taps,
-                      Sharpening sharpening, int band_rows) {
-  constexpr int kStripWords = 32 - 2 * word_halo(R);  // the words a strip stores
+                      Sharpening sharpening, unsigned channel_mask, int band_rows) {
+  constexpr int kHalo = word_halo(C * R);
+  constexpr int kStripWords = 32 - 2 * kHalo;  // the words a strip stores
   const int strip = blockIdx.x * kWordWarps + threadIdx.x / 32;
-  const int words = (src.width + kWordSamples - 1) / kWordSamples;
+  const int row_samples = C * src.width;
+  const int words = (row_samples + kWordSamples - 1) / kWordSamples;
   if (strip * kStripWords >= words)
     return;  // the whole warp: no shuffle misses a lane
-  const int first_word = strip * kStripWords - word_halo(R);
+  const int first_word = strip * kStripWords - kHalo;
   const int band_y = blockIdx.y * band_rows;
   const int rows = min(band_rows, src.height - band_y);
   // Whether every word the warp loads, in every row the band reads, lies inside.
-  const bool inside = first_word >= 0 && kWordSamples * (first_word + 32) <= src.width &&
+  const bool inside = first_word >= 0 && kWordSamples * (first_word + 32) <= row_samples &&
                       band_y - R >= 0 && band_y + rows + R <= src.height;
   if (inside)
-    word_strip<R, true>(src, dst, taps, sharpening, first_word, band_y, rows);
+    word_strip<R, C, true>(src, dst, taps, sharpening, channel_mask, first_word, band_y, rows);
   else
-    word_strip<R, false>(src, dst, taps, sharpening, first_word, band_y, rows);
+    word_strip<R, C, false>(src, dst, taps, sharpening, channel_mask, first_word, band_y, rows);
+}
+
+// ---------------------------------------------------------------------------------
+// The pixel kernel: 4-byte pixels (RGBA, BGRx, ...) of 3 or 4 computed channels,
+// radii up to kWordMaxRadius. The word kernel's columns C = 4
+// samples apart spend a dp4a on each tap; here each lane loads 4 pixels (16 bytes),
+// transposes them into one word per computed channel, 4 pixels of that channel side by
+// side, and runs the word kernel's horizontal and vertical sums on each such word as
+// on a GRAY8 word (a neighbouring lane holds the next 4 pixels of every channel): the
+// same instructions per computed sample as GRAY8, plus the transposes (about one a
+// sample). The results are transposed back, the channel not computed blended in from
+// the source, and stored as one 16-byte vector (four 4-byte stores where rows are not
+// 16-byte aligned).
+
+constexpr int kPixelWarps = 4;
+
+// Byte i of word k: pixel i's channel order[k] (order: nibble k is a channel).
+__device__ inline uint32_t channel_word(const uint4 &pixels, uint32_t channel) {
+  const uint32_t pick = channel | (4 + channel) << 4;  // byte `channel` of a, then of b
+  return __byte_perm(__byte_perm(pixels.x, pixels.y, pick),
+                     __byte_perm(pixels.z, pixels.w, pick), 0x5410);
+}
+
+// 4 pixels at p: one vector where the rows are 16-byte aligned.
+__device__ inline uint4 load_pixels(const uint8_t *p, bool vectors) {
+  if (vectors)
+    return __ldg(reinterpret_cast<const uint4 *>(p));
+  const uint32_t *words = reinterpret_cast<const uint32_t *>(p);
+  return make_uint4(__ldg(words), __ldg(words + 1), __ldg(words + 2), __ldg(words + 3));
+}
+
+// Where a lane reads its 4 pixels x .. x + 3, row after row from first_row on: as in
+// WordSource, inside whole, otherwise each pixel with the border.
+template <bool kInside>
+struct PixelSource {
+  const SourceView<uint8_t> &src;
+  int x;
+  int next_row;
+  bool vectors;    // 16-byte aligned rows
+  int offsets[4];  // of pixels x .. x + 3 in a row, -1: the constant
+  bool whole;
+
+  __device__ PixelSource(const SourceView<uint8_t> &view, int first_pixel, int first_row,
+                         bool aligned)
+      : src(view), x(first_pixel), next_row(first_row), vectors(aligned) {
+    whole = true;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int column = border_index(x + i, src.width, src.mode);
+      offsets[i] = column < 0 ? -1 : 4 * column;
+      whole = whole && column == x + i;
+    }
+  }
+
+  __device__ uint4 next() { return pixels(next_row++); }
+
+  // The pixels of image row y (inside: one the band reads).
+  __device__ uint4 pixels(int y) const {
+    if constexpr (kInside)
+      return load_pixels(src.data + y * src.row_pitch + 4 * x, vectors);
+    const uint32_t constant = src.constant * 0x01010101u;
+    const int row = border_index(y, src.height, src.mode);
+    if (row < 0)
+      return make_uint4(constant, constant, constant, constant);
+    const uint8_t *const start = src.data + row * src.row_pitch;
+    if (whole)
+      return load_pixels(start + 4 * x, vectors);
+    uint32_t words[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      words[i] =
+          offsets[i] < 0 ? constant : __ldg(reinterpret_cast<const uint32_t *>(start + offsets[i]));
+    return make_uint4(words[0], words[1], words[2], words[3]);
+  }
+};
+
+// N computed channels, order's first N nibbles; `computed`: their bytes in a pixel.
+template <int R, int N, bool kInside>
+__device__ inline void pixel_strip(const SourceView<uint8_t> &src,
+                                   const DestinationView<uint8_t> &dst, const WordTaps &taps,
+                                   const Sharpening &sharpening, uint32_t order,
+                                   uint32_t computed, bool vectors, int first_group,
+                                   int band_y, int rows) {
+  constexpr int kHalo = word_halo(R);
+  constexpr int kWindow = 2 * R + 1;
+  constexpr int kAhead = kWindow - 1 < 4 ? kWindow - 1 : 4;
+  const bool kAll[kWordSamples] = {true, true, true, true};
+
+  const int lane = threadIdx.x % 32;
+  const int x = 4 * (first_group + lane);  // a pixel
+  PixelSource<kInside> source(src, x, band_y - R, vectors);
+  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < dst.width;
+  // Transposed back, byte k of pixel word i is channel order[k]: one byte permutation
+  // puts each channel in its place (the channel not computed takes any byte: blended).
+  uint32_t place = 0;
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    place |= uint32_t(k) << (4 * ((order >> (4 * k)) & 0xfu));
+  uint32_t channels[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    channels[k] = (order >> (4 * k)) & 0xfu;
+  uint8_t *out = dst.data + band_y * dst.row_pitch + 4 * x;
+  const int input_rows = rows + 2 * R;
+  uint4 loaded[kWindow];
+  uint32_t ring[N][kWindow][kWordSamples];
+  auto sum_row = [&](const uint4 &pixels, int slot) {
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      horizontal_sums<R, 1>(channel_word(pixels, channels[k]), taps, kAll, ring[k][slot]);
+  };
+
+#pragma unroll
+  for (int i = 0; i < kAhead; ++i)
+    loaded[i] = source.next();
+#pragma unroll
+  for (int i = 0; i < 2 * R; ++i) {
+    if (i + kAhead < input_rows)
+      loaded[(i + kAhead) % kWindow] = source.next();
+    sum_row(loaded[i % kWindow], i % kWindow);
+  }
+
+  for (int first = 0; first < rows; first += kWindow) {
+#pragma unroll
+    for (int phase = 0; phase < kWindow; ++phase) {
+      const int j = first + phase;
+      if (j < rows) {
+        const int newest = (phase + 2 * R) % kWindow;
+        if (j + kAhead < rows)
+          loaded[(newest + kAhead) % kWindow] = source.next();
+        sum_row(loaded[newest], newest);
+
+        uint32_t results[4] = {};  // per computed channel, 4 pixels
+#pragma unroll
+        for (int k = 0; k < N; ++k)
+          results[k] = vertical_result<R>(ring[k], phase, taps, kAll);
+        if (stores) {
+          // Transposed back: word i holds pixel i, byte k its channel order[k].
+          const uint32_t low = __byte_perm(results[0], results[1], 0x5140);
+          const uint32_t high = __byte_perm(results[0], results[1], 0x7362);
+          const uint32_t low2 = __byte_perm(results[2], results[3], 0x5140);
+          const uint32_t high2 = __byte_perm(results[2], results[3], 0x7362);
+          uint32_t words[4] = {__byte_perm(low, low2, 0x5410), __byte_perm(low, low2, 0x7632),
+                               __byte_perm(high, high2, 0x5410),
+                               __byte_perm(high, high2, 0x7632)};
+          const uint4 original = N < 4 || sharpening.enabled ? source.pixels(band_y + j)
+                                                             : make_uint4(0, 0, 0, 0);
+          const uint32_t originals[4] = {original.x, original.y, original.z, original.w};
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            words[i] = __byte_perm(words[i], 0, place);
+            if (sharpening.enabled) {
+              uint32_t sharpened = 0;
+#pragma unroll
+              for (int b = 0; b < 4; ++b)
+                sharpened |= sharpen((originals[i] >> (8 * b)) & 0xffu,
+                                     (words[i] >> (8 * b)) & 0xffu, sharpening,
+                                     max_sample_value(SampleDepth::U8))
+                             << (8 * b);
+              words[i] = sharpened;
+            }
+            if (N < 4)
+              words[i] = (words[i] & computed) | (originals[i] & ~computed);
+          }
+          if (vectors && (kInside || x + 4 <= dst.width)) {
+            *reinterpret_cast<uint4 *>(out) = make_uint4(words[0], words[1], words[2], words[3]);
+          } else {
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+              if (x + i < dst.width)
+                reinterpret_cast<uint32_t *>(out)[i] = words[i];
+          }
+        }
+        out += dst.row_pitch;
+      }
+    }
+  }
+}
+
+template <int R, int N>
+__global__ void __launch_bounds__(32 * kPixelWarps)
+    gauss_pixel_kernel(SourceView<uint8_t> src, DestinationView<uint8_t> dst, WordTaps taps,
+                       Sharpening sharpening, uint32_t order, uint32_t computed,
+                       bool vectors, int band_rows) {
+  constexpr int kHalo = word_halo(R);
+  constexpr int kStripGroups = 32 - 2 * kHalo;  // the 4-pixel groups a strip stores
+  const int strip = blockIdx.x * kPixelWarps + threadIdx.x / 32;
+  const int groups = (src.width + 3) / 4;
+  if (strip * kStripGroups >= groups)
+    return;  // the whole warp: no shuffle misses a lane
+  const int first_group = strip * kStripGroups - kHalo;
+  const int band_y = blockIdx.y * band_rows;
+  const int rows = min(band_rows, src.height - band_y);
+  const bool inside = first_group >= 0 && 4 * (first_group + 32) <= src.width &&
+                      band_y - R >= 0 && band_y + rows + R <= src.height;
+  if (inside)
+    pixel_strip<R, N, true>(src, dst, taps, sharpening, order, computed, vectors, first_group,
+                            band_y, rows);
+  else
+    pixel_strip<R, N, false>(src, dst, taps, sharpening, order, computed, vectors, first_group,
+                             band_y, rows);
 }
 
 // ---------------------------------------------------------------------------------
@@ -530,19 +789,22 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   return cudaGetLastError();
 }
 
-// Whether the register kernel takes the call: 8-bit samples (no padding bits) side by
-// side in 4-byte aligned rows, both radii up to kWordMaxRadius, symmetric vertical taps.
+// Whether the register kernels take the call: 8-bit samples (no padding bits), pixels
+// side by side in 4-byte aligned rows, both radii up to kWordMaxRadius, symmetric
+// vertical taps; 4-byte pixels (the pixel kernel) with 3 or 4 channels computed.
 bool fits_word_kernel(const Plane &src, const Plane &dst, SampleFormat format,
                       const GaussParams &params) {
   const auto word_rows = [](const Plane &plane) {
-    return plane.pixel_stride == 1 && reinterpret_cast<uintptr_t>(plane.data) % 4 == 0 &&
-           plane.row_pitch % 4 == 0;
+    return plane.pixel_stride == plane.channels &&
+           (plane.channels < 4 || __builtin_popcount(plane.channel_mask) >= 3) &&
+           reinterpret_cast<uintptr_t>(plane.data) % 4 == 0 && plane.row_pitch % 4 == 0;
   };
   const std::vector<int32_t> &taps_y = params.taps_y;
+  const int max_radius = src.channels == 1 ? kWordMaxRadius : kPackedMaxRadius;
   return format.depth == SampleDepth::U8 && format.padding_bits == 0 && word_rows(src) &&
          word_rows(dst) &&
-         int(params.taps_x.size()) / 2 <= kWordMaxRadius &&
-         int(taps_y.size()) / 2 <= kWordMaxRadius &&
+         int(params.taps_x.size()) / 2 <= max_radius &&
+         int(taps_y.size()) / 2 <= max_radius &&
          std::equal(taps_y.begin(), taps_y.end(), taps_y.rbegin());
 }
 
@@ -553,16 +815,22 @@ std::vector<uint32_t> padded_taps(const std::vector<int32_t> &taps, int radius) 
   return padded;
 }
 
-WordTaps make_word_taps(const GaussParams &params, int radius) {
+// Pixels of `channels` channels: column c's neighbours of its channel are the samples
+// a multiple of `channels` away.
+WordTaps make_word_taps(const GaussParams &params, int radius, int channels) {
   const std::vector<uint32_t> x = padded_taps(params.taps_x, radius);
   const std::vector<uint32_t> y = padded_taps(params.taps_y, radius);
   WordTaps taps{};
   for (int c = 0; c < kWordSamples; ++c)
     for (int k = -kWordMaxHalo; k <= kWordMaxHalo; ++k)
       for (int b = 0; b < kWordSamples; ++b) {
-        // Sample 4 k + b - c from column c, tap radius + that.
-        const int index = radius + kWordSamples * k + b - c;
-        const uint32_t tap = index >= 0 && index <= 2 * radius ? x[index] : 0;
+        // Sample 4 k + b - c from column c: pixel (4 k + b - c) / channels from it, tap
+        // radius + that where the sample is of the column's channel.
+        const int distance = kWordSamples * k + b - c;
+        const int index = radius + distance / channels;
+        const uint32_t tap = distance % channels == 0 && index >= 0 && index <= 2 * radius
+                                 ? x[index]
+                                 : 0;
         // Taps are at most 2^12: the high byte too fits 8 bits.
         taps.high[c][kWordMaxHalo + k] |= (tap >> 8) << (8 * b);
         taps.low[c][kWordMaxHalo + k] |= (tap & 0xffu) << (8 * b);
@@ -576,46 +844,139 @@ WordTaps make_word_taps(const GaussParams &params, int radius) {
 // horizontally stay a small part of its work.
 constexpr int word_min_band_rows(int radius) { return std::max(kMinBandRows, 4 * radius); }
 
-template <int R>
+template <int R, int C>
 cudaError_t launch_word_strips(const SourceView<uint8_t> &src,
                                const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                               const Sharpening &sharpening, cudaStream_t stream) {
-  const auto kernel = gauss_word_kernel<R>;
+                               const Sharpening &sharpening, unsigned channel_mask,
+                               cudaStream_t stream) {
+  const auto kernel = gauss_word_kernel<R, C>;
   constexpr int kThreads = 32 * kWordWarps;
   int resident = 0;
   if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
     return e;
   // As launch_strips: bands enough for one wave of resident warps.
-  const int strips = ceil_div(ceil_div(src.width, kWordSamples), 32 - 2 * word_halo(R));
+  const int strips = ceil_div(ceil_div(C * src.width, kWordSamples), 32 - 2 * word_halo(C * R));
   const int bands = ceil_div(std::max(1, resident) * kWordWarps, strips);
   const int band_rows = std::max(
       {ceil_div(src.height, bands), word_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
   const dim3 grid(ceil_div(strips, kWordWarps), ceil_div(src.height, band_rows));
-  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, band_rows);
+  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, channel_mask, band_rows);
   return cudaGetLastError();
 }
 
-cudaError_t launch_word(const SourceView<uint8_t> &src, const DestinationView<uint8_t> &dst,
-                        const GaussParams &params, const Sharpening &sharpening,
-                        cudaStream_t stream) {
-  // A single tap (radius 0) takes the smallest kernel, zero taps around it.
-  const int radius = std::max<int>(1, std::max(params.taps_x.size(), params.taps_y.size()) / 2);
-  const WordTaps taps = make_word_taps(params, radius);
+// Rows of whole 16-byte vectors: both planes' starts and pitches multiples of 16.
+bool vector_rows(const Plane &src, const Plane &dst) {
+  return (reinterpret_cast<uintptr_t>(src.data) | uintptr_t(src.row_pitch) |
+          reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(dst.row_pitch)) % 16 == 0;
+}
+
+template <int R, int N>
+cudaError_t launch_pixel_strips(const SourceView<uint8_t> &src,
+                                const DestinationView<uint8_t> &dst, const WordTaps &taps,
+                                const Sharpening &sharpening, unsigned channel_mask,
+                                bool vectors, cudaStream_t stream) {
+  const auto kernel = gauss_pixel_kernel<R, N>;
+  constexpr int kThreads = 32 * kPixelWarps;
+  int resident = 0;
+  if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
+    return e;
+  // The computed channels first, then the other; their bytes in a pixel.
+  uint32_t order = 0;
+  uint32_t computed = 0;
+  int k = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int c = 0; c < 4; ++c)
+      if (bool((channel_mask >> c) & 1u) == (pass == 0))
+        order |= uint32_t(c) << (4 * k++);
+  for (int c = 0; c < 4; ++c)
+    if ((channel_mask >> c) & 1u)
+      computed |= 0xffu << (8 * c);
+  // As launch_word_strips, in groups of 4 pixels.
+  const int strips = ceil_div(ceil_div(src.width, 4), 32 - 2 * word_halo(R));
+  const int bands = ceil_div(std::max(1, resident) * kPixelWarps, strips);
+  const int band_rows = std::max(
+      {ceil_div(src.height, bands), word_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
+  const dim3 grid(ceil_div(strips, kPixelWarps), ceil_div(src.height, band_rows));
+  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, order, computed, vectors,
+                                        band_rows);
+  return cudaGetLastError();
+}
+
+template <int N>
+cudaError_t launch_pixel_radius(const SourceView<uint8_t> &src,
+                                const DestinationView<uint8_t> &dst, int radius,
+                                const WordTaps &taps, const Sharpening &sharpening,
+                                unsigned channel_mask, bool vectors, cudaStream_t stream) {
+#define CF_PIXEL_STRIPS(R) \
+  launch_pixel_strips<R, N>(src, dst, taps, sharpening, channel_mask, vectors, stream)
   switch (radius) {
   case 1:
-    return launch_word_strips<1>(src, dst, taps, sharpening, stream);
+    return CF_PIXEL_STRIPS(1);
   case 2:
-    return launch_word_strips<2>(src, dst, taps, sharpening, stream);
+    return CF_PIXEL_STRIPS(2);
   case 3:
-    return launch_word_strips<3>(src, dst, taps, sharpening, stream);
+    return CF_PIXEL_STRIPS(3);
   case 4:
-    return launch_word_strips<4>(src, dst, taps, sharpening, stream);
-  case 5:
-    return launch_word_strips<5>(src, dst, taps, sharpening, stream);
-  case 6:
-    return launch_word_strips<6>(src, dst, taps, sharpening, stream);
-  case 7:
-    return launch_word_strips<7>(src, dst, taps, sharpening, stream);
+    return CF_PIXEL_STRIPS(4);
+  }
+#undef CF_PIXEL_STRIPS
+  return cudaErrorInvalidValue;
+}
+
+template <int C>
+cudaError_t launch_word_radius(const SourceView<uint8_t> &src,
+                               const DestinationView<uint8_t> &dst, int radius,
+                               const WordTaps &taps, const Sharpening &sharpening,
+                               unsigned channel_mask, cudaStream_t stream) {
+  switch (radius) {
+  case 1:
+    return launch_word_strips<1, C>(src, dst, taps, sharpening, channel_mask, stream);
+  case 2:
+    return launch_word_strips<2, C>(src, dst, taps, sharpening, channel_mask, stream);
+  case 3:
+    return launch_word_strips<3, C>(src, dst, taps, sharpening, channel_mask, stream);
+  case 4:
+    return launch_word_strips<4, C>(src, dst, taps, sharpening, channel_mask, stream);
+  }
+  if constexpr (C == 1) {  // packed pixels stop at kPackedMaxRadius
+    switch (radius) {
+    case 5:
+      return launch_word_strips<5, C>(src, dst, taps, sharpening, channel_mask, stream);
+    case 6:
+      return launch_word_strips<6, C>(src, dst, taps, sharpening, channel_mask, stream);
+    case 7:
+      return launch_word_strips<7, C>(src, dst, taps, sharpening, channel_mask, stream);
+    }
+  }
+  return cudaErrorInvalidValue;
+}
+
+cudaError_t launch_word(const Plane &src_plane, const Plane &dst_plane,
+                        const SourceView<uint8_t> &src, const DestinationView<uint8_t> &dst,
+                        const GaussParams &params, const Sharpening &sharpening,
+                        cudaStream_t stream) {
+  const int channels = src_plane.channels;
+  const unsigned channel_mask = src_plane.channel_mask;
+  // A single tap (radius 0) takes the smallest kernel, zero taps around it.
+  const int radius = std::max<int>(1, std::max(params.taps_x.size(), params.taps_y.size()) / 2);
+  if (channels == 4) {
+    // The pixel kernel sums channel words as GRAY8 words: taps of one channel.
+    const WordTaps taps = make_word_taps(params, radius, 1);
+    const bool vectors = vector_rows(src_plane, dst_plane);
+    if (__builtin_popcount(channel_mask) == 3)
+      return launch_pixel_radius<3>(src, dst, radius, taps, sharpening, channel_mask, vectors,
+                                    stream);
+    return launch_pixel_radius<4>(src, dst, radius, taps, sharpening, channel_mask, vectors,
+                                  stream);
+  }
+  const WordTaps taps = make_word_taps(params, radius, channels);
+  switch (channels) {
+  case 1:
+    return launch_word_radius<1>(src, dst, radius, taps, sharpening, channel_mask, stream);
+  case 2:
+    return launch_word_radius<2>(src, dst, radius, taps, sharpening, channel_mask, stream);
+  case 3:
+    return launch_word_radius<3>(src, dst, radius, taps, sharpening, channel_mask, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -632,8 +993,15 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                               params.threshold};
   if constexpr (std::is_same_v<Sample, uint8_t>) {
     if (fits_word_kernel(src, dst, format, params))
-      return launch_word(source, destination, params, sharpening, stream);
+      return launch_word(src, dst, source, destination, params, sharpening, stream);
   }
+  // The strip kernel: one channel at a time.
+  if (src.channels > 1)
+    return filter_channels_cuda(src, dst, format, stream,
+                                [&](const Plane &src_channel, const Plane &dst_channel) {
+                                  return launch<Sample>(src_channel, dst_channel, format, params,
+                                                        stream);
+                                });
   const Values values{format.padding_bits, max_sample_value(format)};
   Taps taps{};
   std::copy(params.taps_x.begin(), params.taps_x.end(), taps.x);
@@ -654,11 +1022,6 @@ cudaError_t gauss_cuda(const Plane &src, const Plane &dst, SampleFormat format,
   if (!is_valid(params, src, dst, format) || !are_samples_aligned(src, dst, format) ||
       !can_copy_pixels_whole(src, dst, format))
     return cudaErrorInvalidValue;
-  if (src.channels > 1)
-    return filter_channels_cuda(src, dst, format, stream,
-                                [&](const Plane &src_channel, const Plane &dst_channel) {
-                                  return gauss_cuda(src_channel, dst_channel, format, params, stream);
-                                });
   switch (format.depth) {
   case SampleDepth::U8:
     return launch<uint8_t>(src, dst, format, params, stream);

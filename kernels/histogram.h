@@ -77,8 +77,9 @@ bool are_valid_outputs(const Plane &src, const HistogramOutput *outputs);
 size_t histogram_cuda_workspace_bytes(int bins);
 
 // Counts every channel of src.channel_mask (device memory) into outputs[k] (device
-// memory), k-th counted channel in ascending order, one kernel per channel queued on
-// `stream`: nothing needs clearing beforehand. workspace: device memory of
+// memory), k-th counted channel in ascending order, queued on `stream`: one kernel for
+// every channel of 8-bit pixels of 1, 2 or 4 side-by-side channels at addresses that
+// are multiples of their size, else one per channel; nothing needs clearing beforehand. workspace: device memory of
 // histogram_cuda_workspace_bytes(bins) bytes, zeroed once after allocation
 // (cudaMemset) and then left to the kernel, which leaves it zeroed again after every
 // frame; reused from frame to frame but not shared by launches that may run at the

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CUDA histogram of one component, in one kernel launch per frame.
+// CUDA histograms of a plane's channels, in one kernel launch per frame (per channel
+// for planes whose pixels are not counted whole, below).
 //
 // Every block counts its share of the region into sub-histograms in shared memory and
 // adds them, with global atomics, into running totals kept in the workspace; the last
@@ -15,7 +16,10 @@
 // atomic, whatever the bins, range or region. The last block maps the 256 value counts
 // to bins, below and above, and derives min, max and sum from them. Packed rows are
 // read as whole 16-byte aligned chunks, several loads in flight per thread, their few
-// samples outside whole chunks apart.
+// samples outside whole chunks apart. Packed pixels of 2 or 4 channels (NV12's UV,
+// RGBA) are counted in the same pass: byte k of an aligned word is channel k % C, and
+// each channel has its own sub-histograms, so a sample still costs a byte permutation
+// and an atomic. Other packed planes are counted channel by channel.
 //
 // 16-bit samples (slot_histogram_kernel) are binned per sample, with a running sum,
 // min and max per thread; samples with padding bits (P010) become their values
@@ -40,6 +44,7 @@
 // L2 slice.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda_views.cuh"
 #include "histogram.h"
@@ -491,16 +496,38 @@ __global__ void __launch_bounds__(kThreads)
 // the second byte, the lane's offset as the first. The offsets (lane % 16) * 8 +
 // (lane / 16) * 4 put the 32 lanes of a warp on 32 different banks whatever the data.
 // The second halves stay unused: neither cleared nor read.
+//
+// A second channel's counts take the second halves; channels 2 and 3 the same layout
+// kValuePlaneBytes further on: channel c's counts for value v lie at
+// (c / 2) kValuePlaneBytes + v kValueBytes + (c % 2) kValueCountsBytes.
 constexpr int kValueBytes = 256;
 constexpr int kValueCountsBytes = kLanes * sizeof(uint32_t);  // the first half
-constexpr size_t kValueSharedBytes = (kValues - 1) * kValueBytes + kValueCountsBytes;
+constexpr int kValuePlaneBytes = kValues * kValueBytes;
 
+// Shared memory of the sub-histograms of pixels of C channels.
+constexpr size_t value_shared_bytes(int channels) {
+  return size_t((channels - 1) / 2) * kValuePlaneBytes + (kValues - 1) * kValueBytes +
+         (channels == 1 ? 1 : 2) * kValueCountsBytes;
+}
+
+// Byte offset of channel c's sub-histograms.
+constexpr uint32_t channel_counts_offset(int c) {
+  return uint32_t(c / 2) * kValuePlaneBytes + uint32_t(c % 2) * kValueCountsBytes;
+}
+
+// Counts the samples of pixels of C channels (C = 1, 2 or 4), of the channels of
+// `counted` (a mask).
+template <int C>
 struct ValueCounter {
   uint32_t sub_histograms;  // shared-memory address
-  uint32_t lane_offset;     // of the lane's count, in bytes, below kValueCountsBytes
+  uint32_t lane_offsets[C]; // of the lane's count of channel c, in bytes: bits 0-7 and 16-23
+  unsigned counted;
 
-  __device__ static uint32_t lane_offset_of(unsigned lane) {
-    return lane % 16 * 8 + lane / 16 * 4;
+  __device__ ValueCounter(const void *shared, unsigned lane, unsigned channel_mask)
+      : sub_histograms(uint32_t(__cvta_generic_to_shared(shared))), counted(channel_mask) {
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      lane_offsets[c] = lane % 16 * 8 + lane / 16 * 4 + channel_counts_offset(c);
   }
 
   __device__ void add_at(uint32_t offset) const {
@@ -509,19 +536,26 @@ struct ValueCounter {
     asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(sub_histograms + offset) : "memory");
   }
 
-  __device__ void add(uint32_t value) const { add_at(value * kValueBytes + lane_offset); }
-
-  // Byte k of word: the offset of its count in one byte permutation (byte k of word as
-  // the second byte, the lane's offset as the first, zeros from the offset's second
-  // byte above).
-  __device__ void add_byte(uint32_t word, int k) const {
-    static_assert(kValueBytes == 256 && kValueCountsBytes <= 256, "value * 256 + offset");
-    add_at(__byte_perm(word, lane_offset, 0x5504 | k << 4));
+  // A sample of channel c.
+  __device__ void add(uint32_t value, int c) const {
+    if ((counted >> c) & 1u)
+      add_at(value * kValueBytes + lane_offsets[c]);
   }
 
+  // Byte k of word: the offset of its count in one byte permutation (byte k of word as
+  // the second byte, the lane's offset in the others).
+  __device__ void add_byte(uint32_t word, int k) const {
+    static_assert(kValueBytes == 256 && 2 * kValueCountsBytes <= 256, "value * 256 + offset");
+    add_at(__byte_perm(word, lane_offsets[k % C], 0x7604 | k << 4));
+  }
+
+  // A 16-byte aligned chunk of a row whose pixels start at aligned addresses: byte k
+  // of each word is channel k % C.
   __device__ void add_chunk(const uint4 &chunk) const {
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
+      if (C > 1 && !((counted >> (k % C)) & 1u))
+        continue;
       add_byte(chunk.x, k);
       add_byte(chunk.y, k);
       add_byte(chunk.z, k);
@@ -591,9 +625,9 @@ __device__ unsigned head_samples(uintptr_t row) { return unsigned(-row % kChunkB
 
 // Loads `chunks` (kWhole: kLoadsInFlight) chunks, one per row, from the one whose
 // first sample lies at or after `position` on, `step` bytes apart, then counts them.
-template <bool kWhole>
+template <bool kWhole, int C>
 __device__ void count_loads(uintptr_t &position, uintptr_t step, unsigned chunks,
-                            const ValueCounter &counter) {
+                            const ValueCounter<C> &counter) {
   uint4 loaded[kLoadsInFlight];
 #pragma unroll
   for (int k = 0; k < kLoadsInFlight; ++k) {
@@ -610,7 +644,8 @@ __device__ void count_loads(uintptr_t &position, uintptr_t step, unsigned chunks
 }
 
 // The whole chunks.
-__device__ void count_chunks(const ChunkedRows &rows, const ValueCounter &counter) {
+template <int C>
+__device__ void count_chunks(const ChunkedRows &rows, const ValueCounter<C> &counter) {
   const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
   if (thread >= rows.chunk_threads)
     return;
@@ -627,7 +662,8 @@ __device__ void count_chunks(const ChunkedRows &rows, const ValueCounter &counte
 }
 
 // The edges: row y taken by warp y % (warps of the grid), one sample per lane.
-__device__ void count_edges(const ChunkedRows &rows, const ValueCounter &counter) {
+template <int C>
+__device__ void count_edges(const ChunkedRows &rows, const ValueCounter<C> &counter) {
   const unsigned lane = threadIdx.x % kLanes;
   if (lane >= rows.edge_samples)
     return;
@@ -639,28 +675,30 @@ __device__ void count_edges(const ChunkedRows &rows, const ValueCounter &counter
     // Lanes below the head read it, the others the samples after the chunks. A row
     // without chunks is all edge, its head at most as long.
     const unsigned x = lane < head_samples(row) ? lane : lane + chunk_bytes;
-    counter.add(__ldg(reinterpret_cast<const uint8_t *>(row + x)));
+    counter.add(__ldg(reinterpret_cast<const uint8_t *>(row + x)), x % C);
   }
 }
 
-__device__ void count_values(const ChunkedRows &rows, const ValueCounter &counter) {
+template <int C>
+__device__ void count_values(const ChunkedRows &rows, const ValueCounter<C> &counter) {
   count_chunks(rows, counter);
   count_edges(rows, counter);
 }
 
-// Any pixel stride: the chunks of StridedRows.
-__device__ void count_values(const Region &region, const ValueCounter &counter) {
+// Any pixel stride, one channel: the chunks of StridedRows.
+__device__ void count_values(const Region &region, const ValueCounter<1> &counter) {
   for_each_chunk<uint8_t, StridedRows<uint8_t>>(region, [&](const Chunk<uint8_t> &chunk) {
 #pragma unroll
     for (int k = 0; k < Chunk<uint8_t>::kSamples; ++k)
       if (chunk.is_valid(k))
-        counter.add(chunk.sample[k]);
+        counter.add(chunk.sample[k], 0);
   });
 }
 
 // Adds each value's count, the sum of its lanes' counts, to `totals`:
 // kMergeThreadsPerValue threads per value, each reading 8 counts in two 16-byte reads,
 // in an order that puts the 8 threads of each quarter warp on different banks.
+// sub_histograms: one channel's, at channel_counts_offset.
 __device__ void merge_values(const uint4 *sub_histograms, uint32_t *totals) {
   static_assert(kMergeThreadsPerValue * 8 * sizeof(uint32_t) == kValueCountsBytes,
                 "8 counts per thread");
@@ -715,36 +753,63 @@ __device__ void finish_values(const Binning &binning, uint32_t samples, uint32_t
   }
 }
 
-// Rows: ChunkedRows or Region (with StridedRows).
-// Needs kValueSharedBytes of dynamic shared memory.
-template <typename Rows>
+// Where the counted channels' results go: outputs[k] for the k-th counted channel.
+struct ValueOutputs {
+  unsigned counted;  // channel mask
+  HistogramOutput outputs[kMaxChannels];
+};
+
+// Channel c's value totals in the workspace.
+__device__ uint32_t *channel_totals(Totals *totals, int c) {
+  return reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(totals) + kCountsOffset) +
+         c * kValueCopies * kValues;
+}
+
+// Rows: ChunkedRows, or Region (with StridedRows) for C = 1. Pixels of C channels,
+// those of `out.counted` counted. Needs value_shared_bytes(C) of dynamic shared memory.
+template <typename Rows, int C>
 __global__ void __launch_bounds__(kValueThreads, 1)
     value_histogram_kernel(Rows rows, Binning binning, uint32_t samples, Totals *totals,
-                           uint32_t *bins_out, HistogramSummary *summary_out) {
-  static_assert(slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= kValueSharedBytes,
+                           ValueOutputs out) {
+  static_assert(slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= value_shared_bytes(1),
                 "the slots fit the sub-histograms");
   extern __shared__ uint4 shared_memory[];  // 16-byte aligned
-  uint32_t *const value_totals =
-      reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(totals) + kCountsOffset);
 
-  // The counts: kValueCountsBytes / 16 vectors of each value's kValueBytes / 16.
+  // The counts of each channel: kValueCountsBytes / 16 vectors of each value's
+  // kValueBytes / 16.
   constexpr int kCountVectors = kValueCountsBytes / 16;
   static_assert(kValues * kCountVectors % kValueThreads == 0, "whole turns");
 #pragma unroll
-  for (int turn = 0; turn < kValues * kCountVectors / kValueThreads; ++turn) {
-    const unsigned vector = turn * kValueThreads + threadIdx.x;
-    shared_memory[vector / kCountVectors * (kValueBytes / 16) + vector % kCountVectors] =
-        make_uint4(0, 0, 0, 0);
+  for (int c = 0; c < C; ++c) {
+    uint4 *const counts = shared_memory + channel_counts_offset(c) / 16;
+#pragma unroll
+    for (int turn = 0; turn < kValues * kCountVectors / kValueThreads; ++turn) {
+      const unsigned vector = turn * kValueThreads + threadIdx.x;
+      counts[vector / kCountVectors * (kValueBytes / 16) + vector % kCountVectors] =
+          make_uint4(0, 0, 0, 0);
+    }
   }
   __syncthreads();
-  const ValueCounter counter{uint32_t(__cvta_generic_to_shared(shared_memory)),
-                             ValueCounter::lane_offset_of(threadIdx.x % kLanes)};
+  const ValueCounter<C> counter(shared_memory, threadIdx.x % kLanes, out.counted);
   count_values(rows, counter);
   __syncthreads();
-  merge_values(shared_memory, value_totals + blockIdx.x % kValueCopies * kValues);
-  if (is_last_block(totals))
-    finish_values(binning, samples, value_totals, reinterpret_cast<uint32_t *>(shared_memory),
-                  bins_out, summary_out);
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    if ((out.counted >> c) & 1u)
+      merge_values(shared_memory + channel_counts_offset(c) / 16,
+                   channel_totals(totals, c) + blockIdx.x % kValueCopies * kValues);
+  if (!is_last_block(totals))
+    return;
+  int k = 0;
+  for (int c = 0; c < C; ++c)
+    if ((out.counted >> c) & 1u) {
+      // The slots reuse the sub-histograms, which every thread is done with.
+      finish_values(binning, samples, channel_totals(totals, c),
+                    reinterpret_cast<uint32_t *>(shared_memory), out.outputs[k].bins,
+                    out.outputs[k].summary);
+      ++k;
+      __syncthreads();
+    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -815,72 +880,87 @@ cudaError_t launch_slots(const Plane &src, SampleFormat format, const HistogramP
   return cudaGetLastError();
 }
 
-// The blocks of value_histogram_kernel<Rows>: busy_threads find something to count;
+// value_histogram_kernel<Rows, C> on `rows`: busy_threads find something to count;
 // the grid needs min_threads at least.
-template <typename Rows>
-cudaError_t value_blocks(uint64_t busy_threads, unsigned min_threads, int *blocks) {
+template <typename Rows, int C>
+cudaError_t launch_values(Rows rows, uint64_t busy_threads, unsigned min_threads,
+                          const HistogramParams &params, uint32_t samples,
+                          const ValueOutputs &outputs, void *workspace, cudaStream_t stream) {
+  const auto kernel = value_histogram_kernel<Rows, C>;
   int resident = 0;
-  if (const cudaError_t e = resident_blocks(value_histogram_kernel<Rows>, kValueThreads,
-                                            kValueSharedBytes, &resident);
+  if (const cudaError_t e =
+          resident_blocks(kernel, kValueThreads, value_shared_bytes(C), &resident);
       e != cudaSuccess)
     return e;
-  *blocks = std::max(grid_blocks(busy_threads, kValueThreads, resident),
-                     int((min_threads + kValueThreads - 1) / kValueThreads));
-  return cudaSuccess;
-}
-
-template <typename Rows>
-cudaError_t launch_values(const Rows &rows, int blocks, const HistogramParams &params,
-                          uint32_t samples, uint32_t *bins, HistogramSummary *summary,
-                          void *workspace, cudaStream_t stream) {
-  value_histogram_kernel<Rows><<<blocks, kValueThreads, kValueSharedBytes, stream>>>(
-      rows, make_binning(params), samples, static_cast<Totals *>(workspace), bins, summary);
+  const int blocks = std::max(grid_blocks(busy_threads, kValueThreads, resident),
+                              int((min_threads + kValueThreads - 1) / kValueThreads));
+  if constexpr (std::is_same_v<Rows, ChunkedRows>)
+    fit_to_grid(rows, unsigned(blocks) * kValueThreads);
+  kernel<<<blocks, kValueThreads, value_shared_bytes(C), stream>>>(
+      rows, make_binning(params), samples, static_cast<Totals *>(workspace), outputs);
   return cudaGetLastError();
 }
 
-cudaError_t launch_8bit(const Plane &src, const HistogramParams &params, uint32_t *bins,
-                        HistogramSummary *summary, void *workspace, cudaStream_t stream) {
+// Packed pixels of C channels (1, 2 or 4), pixels at addresses that are multiples of C.
+template <int C>
+cudaError_t launch_packed_8bit(const Plane &src, const HistogramRegion &roi,
+                               const HistogramParams &params, const ValueOutputs &outputs,
+                               void *workspace, cudaStream_t stream) {
+  const ChunkedRows rows = chunked_rows(src.data + roi.y * src.row_pitch + roi.x * C,
+                                        src.row_pitch, roi.width * C, roi.height);
+  // A thread per chunk, a warp per row's edges; a thread at least per chunk of a row.
+  const uint64_t busy_threads =
+      std::max(uint64_t(rows.height) * rows.chunks_per_row,
+               rows.edge_samples != 0 ? uint64_t(rows.height) * kLanes : 0);
+  return launch_values<ChunkedRows, C>(rows, busy_threads, rows.chunks_per_row, params,
+                                       uint32_t(roi.width) * uint32_t(roi.height), outputs,
+                                       workspace, stream);
+}
+
+// Whether launch_8bit counts src in one pass: 1, 2 or 4 channels side by side, every
+// pixel at an address that is a multiple of its size. Else channel by channel.
+bool counts_pixels_whole(const Plane &src) {
+  const int c = src.channels;
+  return (c == 1 || c == 2 || c == 4) && src.pixel_stride == c &&
+         (reinterpret_cast<uintptr_t>(src.data) | uintptr_t(src.row_pitch)) % c == 0;
+}
+
+// outputs: those of the counted channels of src, in order.
+cudaError_t launch_8bit(const Plane &src, const HistogramParams &params,
+                        const HistogramOutput *outputs, void *workspace, cudaStream_t stream) {
   const HistogramRegion roi = resolve_region(params, src);
-  const uint32_t samples = uint32_t(roi.width) * uint32_t(roi.height);
-  int blocks = 0;
-  if (src.pixel_stride == 1) {
-    ChunkedRows rows = chunked_rows(src.data + roi.y * src.row_pitch + roi.x, src.row_pitch,
-                                    roi.width, roi.height);
-    // A thread per chunk, a warp per row's edges; a thread at least per chunk of a row.
-    const uint64_t busy_threads =
-        std::max(uint64_t(rows.height) * rows.chunks_per_row,
-                 rows.edge_samples != 0 ? uint64_t(rows.height) * kLanes : 0);
-    if (const cudaError_t e = value_blocks<ChunkedRows>(busy_threads, rows.chunks_per_row,
-                                                        &blocks);
-        e != cudaSuccess)
-      return e;
-    fit_to_grid(rows, unsigned(blocks) * kValueThreads);
-    return launch_values(rows, blocks, params, samples, bins, summary, workspace, stream);
+  ValueOutputs value_outputs{src.channel_mask, {}};
+  for (int c = 0, k = 0; c < src.channels; ++c)
+    if ((src.channel_mask >> c) & 1u)
+      value_outputs.outputs[k] = outputs[k], ++k;
+  switch (counts_pixels_whole(src) ? src.channels : 0) {
+  case 1:
+    return launch_packed_8bit<1>(src, roi, params, value_outputs, workspace, stream);
+  case 2:
+    return launch_packed_8bit<2>(src, roi, params, value_outputs, workspace, stream);
+  case 4:
+    return launch_packed_8bit<4>(src, roi, params, value_outputs, workspace, stream);
   }
   const Region region = region_of<StridedRows<uint8_t>>(src, roi);
-  if (const cudaError_t e = value_blocks<Region>(
-          uint64_t(roi.height) * unsigned(region.items_per_row), 1, &blocks);
-      e != cudaSuccess)
-    return e;
-  return launch_values(region, blocks, params, samples, bins, summary, workspace, stream);
+  return launch_values<Region, 1>(region, uint64_t(roi.height) * unsigned(region.items_per_row),
+                                  1, params, uint32_t(roi.width) * uint32_t(roi.height),
+                                  value_outputs, workspace, stream);
 }
 
 }  // namespace
 
 size_t histogram_cuda_workspace_bytes(int bins) {
   const size_t counts = std::max<size_t>(slot_count(std::clamp(bins, 1, kHistogramMaxBins16)),
-                                         kValueCopies * kValues);
+                                         kMaxChannels * kValueCopies * kValues);
   return kCountsOffset + counts * sizeof(uint32_t);
 }
 
 namespace {
 
-// One channel (a plane of one).
+// One channel of 16-bit samples (a plane of one).
 cudaError_t histogram_channel(const Plane &src, SampleFormat format, const HistogramParams &params,
                               uint32_t *bins, HistogramSummary *summary, void *workspace,
                               cudaStream_t stream) {
-  if (format.depth == SampleDepth::U8)  // no padding bits (is_valid)
-    return launch_8bit(src, params, bins, summary, workspace, stream);
   if (src.pixel_stride == int(sizeof(uint16_t)))
     return launch_slots<PackedRows<uint16_t>>(src, format, params, bins, summary, workspace,
                                               stream);
@@ -890,18 +970,25 @@ cudaError_t histogram_channel(const Plane &src, SampleFormat format, const Histo
 
 }  // namespace
 
-// Packed planes channel by channel for now (packed_cuda.h).
+// 8-bit packed pixels of 2 or 4 channels in one pass (launch_8bit); other packed
+// planes channel by channel.
 cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const HistogramParams &params,
                            const HistogramOutput *outputs, void *workspace, cudaStream_t stream) {
   if (!is_valid(params, src, format) || !are_samples_aligned(src, format) ||
       !are_valid_outputs(src, outputs) || workspace == nullptr)
     return cudaErrorInvalidValue;
+  if (format.depth == SampleDepth::U8 && counts_pixels_whole(src))
+    return launch_8bit(src, params, outputs, workspace, stream);
   const HistogramOutput *output = outputs;
   for (int c = 0; c < src.channels; ++c)
     if (src.channel_mask & (1u << c)) {
-      if (const cudaError_t err = histogram_channel(channel_plane(src, c, format), format, params,
-                                                    output->bins, output->summary, workspace,
-                                                    stream);
+      const Plane channel = channel_plane(src, c, format);
+      // 8-bit samples (no padding bits, is_valid) are counted by value.
+      if (const cudaError_t err =
+              format.depth == SampleDepth::U8
+                  ? launch_8bit(channel, params, output, workspace, stream)
+                  : histogram_channel(channel, format, params, output->bins, output->summary,
+                                      workspace, stream);
           err != cudaSuccess)
         return err;
       ++output;

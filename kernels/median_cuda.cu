@@ -29,7 +29,13 @@ namespace {
 // A uint32 carries two 16-bit lanes, row y in the low and row y+1 in the high lane,
 // so that one __vminu2/__vmaxu2 (a single VIMNMX on sm_90) serves two outputs for
 // 8- and 16-bit samples alike; byte lanes (__vminu4) would be emulated on sm_80+.
-// A warp spans 32 * kNetworkRun columns of one row pair; kNetworkWarps warps stack.
+// A warp spans 32 * kNetworkRun samples of one row pair; kNetworkWarps warps stack.
+//
+// Packed pixels of C channels (C = 1, 2, 4) share the block: its 32 * kNetworkRun
+// samples are kNetworkRun-pixel runs of each channel, thread t taking channel
+// t / (32 / C). The tile keeps the pixels' layout, word padded_column(p) * C + c for
+// channel c of pixel p, so the run starts of a warp's threads still fall in 32 banks;
+// threads of a channel not computed copy their centre samples.
 
 constexpr int kNetworkRun = 8;  // outputs per thread along its row pair; a power of two
 constexpr int kNetworkWarps = 8;
@@ -50,68 +56,21 @@ struct PackedOrder {
   }
 };
 
-template <int K, typename Sample>
-__global__ void __launch_bounds__(kNetworkThreads)
-    median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
-                          bool packed_rows, uint32_t keep_lanes) {
-  constexpr int kRadius = K / 2;
-  constexpr int kTileColumns = kNetworkBlockColumns + K - 1;
-  constexpr int kTileRows = kNetworkBlockRows + K - 1;
-  // Pair row p holds tile row p in the low lane and tile row p + 1 in the high lane.
-  constexpr int kPairRows = kTileRows - 1;
-  constexpr int kPitchWords = padded_column(kTileColumns - 1) + 1;
-  __shared__ uint32_t pairs[kPairRows * kPitchWords];
-
-  // Each sample goes to the low lane of its own pair row and the high lane of the one
-  // above (little-endian: the low lane is the lower address).
-  uint16_t *lanes = reinterpret_cast<uint16_t *>(pairs);
-  const int tile_x = int(blockIdx.x) * kNetworkBlockColumns - kRadius;
-  const int tile_y = int(blockIdx.y) * kNetworkBlockRows - kRadius;
-  // A thread stages the same columns in every row: their offsets (border applied) are
-  // found once, and a row's loads are all issued before their stores.
-  constexpr int kColumnsPerThread = (kTileColumns + 31) / 32;
-  ptrdiff_t offsets[kColumnsPerThread];
-#pragma unroll
-  for (int k = 0; k < kColumnsPerThread; ++k)
-    offsets[k] = src.column_offset(tile_x + k * 32 + int(threadIdx.x));
-  for (int row = threadIdx.y; row < kTileRows; row += kNetworkWarps) {
-    const uint8_t *src_row = src.row(tile_y + row);
-    uint16_t samples[kColumnsPerThread];
-#pragma unroll
-    for (int k = 0; k < kColumnsPerThread; ++k)
-      samples[k] = src.at(src_row, offsets[k]);
-#pragma unroll
-    for (int k = 0; k < kColumnsPerThread; ++k) {
-      const int column = k * 32 + threadIdx.x;
-      if (column >= kTileColumns)
-        break;
-      const int word = row * kPitchWords + padded_column(column);
-      if (row < kPairRows)
-        lanes[2 * word] = samples[k];
-      if (row > 0)
-        lanes[2 * (word - kPitchWords) + 1] = samples[k];
-    }
-  }
-  __syncthreads();
-
-  const int x = blockIdx.x * kNetworkBlockColumns + threadIdx.x * kNetworkRun;
-  const int y = blockIdx.y * kNetworkBlockRows + 2 * threadIdx.y;
-  if (x >= dst.width || y >= dst.height)
-    return;
-  // Window row i of output row y (and of y + 1 in the high lane) is pair row 2 ty + i.
-  const uint32_t *window_top = pairs + 2 * threadIdx.y * kPitchWords;
-  const int run_word = threadIdx.x * (kNetworkRun + 1);
-
+// The medians of a thread's run: the window of its first output starts at word
+// run_word of window_top, rows kPitchWords apart, pixels C words apart.
+template <int K, int C>
+__device__ inline void network_medians(const uint32_t *window_top, int run_word,
+                                       int pitch_words, uint32_t keep_lanes,
+                                       uint32_t (&medians)[kNetworkRun]) {
   // The last K sorted columns, column c in slot c % K: each column is sorted once and
   // serves the K outputs whose windows contain it.
   uint32_t sorted_columns[K][K];
-  uint32_t medians[kNetworkRun];  // row y in the low lane, y + 1 in the high lane
 #pragma unroll
   for (int c = 0; c < kNetworkRun + K - 1; ++c) {
     uint32_t(&column)[K] = sorted_columns[c % K];
 #pragma unroll
     for (int i = 0; i < K; ++i)
-      column[i] = window_top[i * kPitchWords + run_word + padded_column(c)];
+      column[i] = window_top[i * pitch_words + run_word + padded_column(c) * C];
     apply_network<kSortingNetwork<K>>(column, PackedOrder{});
 
     if (c >= K - 1) {
@@ -126,6 +85,78 @@ __global__ void __launch_bounds__(kNetworkThreads)
 
       medians[output] = cells[kMedianPlan<K>.output] & keep_lanes;
     }
+  }
+}
+
+// C: channels of a pixel, channel_mask: those computed.
+template <int K, typename Sample, int C>
+__global__ void __launch_bounds__(kNetworkThreads)
+    median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
+                          bool packed_rows, uint32_t keep_lanes, unsigned channel_mask) {
+  constexpr int kRadius = K / 2;
+  constexpr int kBlockPixels = kNetworkBlockColumns / C;
+  constexpr int kTileColumns = kBlockPixels + K - 1;  // pixels
+  constexpr int kTileSamples = kTileColumns * C;
+  constexpr int kTileRows = kNetworkBlockRows + K - 1;
+  // Pair row p holds tile row p in the low lane and tile row p + 1 in the high lane.
+  constexpr int kPairRows = kTileRows - 1;
+  constexpr int kPitchWords = (padded_column(kTileColumns - 1) + 1) * C;
+  __shared__ uint32_t pairs[kPairRows * kPitchWords];
+
+  // Each sample goes to the low lane of its own pair row and the high lane of the one
+  // above (little-endian: the low lane is the lower address).
+  uint16_t *lanes = reinterpret_cast<uint16_t *>(pairs);
+  const int tile_x = int(blockIdx.x) * kBlockPixels - kRadius;
+  const int tile_y = int(blockIdx.y) * kNetworkBlockRows - kRadius;
+  // A thread stages the same samples in every row: their offsets (border applied) are
+  // found once, and a row's loads are all issued before their stores.
+  constexpr int kColumnsPerThread = (kTileSamples + 31) / 32;
+  ptrdiff_t offsets[kColumnsPerThread];
+#pragma unroll
+  for (int k = 0; k < kColumnsPerThread; ++k) {
+    const int sample = k * 32 + int(threadIdx.x);
+    const ptrdiff_t pixel = src.column_offset(tile_x + sample / C);
+    offsets[k] = pixel < 0 ? -1 : pixel + sample % C * ptrdiff_t(sizeof(Sample));
+  }
+  for (int row = threadIdx.y; row < kTileRows; row += kNetworkWarps) {
+    const uint8_t *src_row = src.row(tile_y + row);
+    uint16_t samples[kColumnsPerThread];
+#pragma unroll
+    for (int k = 0; k < kColumnsPerThread; ++k)
+      samples[k] = src.at(src_row, offsets[k]);
+#pragma unroll
+    for (int k = 0; k < kColumnsPerThread; ++k) {
+      const int sample = k * 32 + threadIdx.x;
+      if (sample >= kTileSamples)
+        break;
+      const int word = row * kPitchWords + padded_column(sample / C) * C + sample % C;
+      if (row < kPairRows)
+        lanes[2 * word] = samples[k];
+      if (row > 0)
+        lanes[2 * (word - kPitchWords) + 1] = samples[k];
+    }
+  }
+  __syncthreads();
+
+  constexpr int kChannelThreads = 32 / C;
+  const int channel = threadIdx.x / kChannelThreads;
+  const int run = threadIdx.x % kChannelThreads;
+  const int x = blockIdx.x * kBlockPixels + run * kNetworkRun;  // a pixel
+  const int y = blockIdx.y * kNetworkBlockRows + 2 * threadIdx.y;
+  if (x >= dst.width || y >= dst.height)
+    return;
+  // Window row i of output row y (and of y + 1 in the high lane) is pair row 2 ty + i.
+  const uint32_t *window_top = pairs + 2 * threadIdx.y * kPitchWords;
+  const int run_word = run * (kNetworkRun + 1) * C + channel;
+  uint32_t medians[kNetworkRun];  // row y in the low lane, y + 1 in the high lane
+  if (!((channel_mask >> channel) & 1u)) {
+    // The centre samples, as they were: window row and column kRadius.
+#pragma unroll
+    for (int output = 0; output < kNetworkRun; ++output)
+      medians[output] =
+          window_top[kRadius * kPitchWords + run_word + padded_column(output + kRadius) * C];
+  } else {
+    network_medians<K, C>(window_top, run_word, kPitchWords, keep_lanes, medians);
   }
 
   // A thread's run of outputs is contiguous in packed rows: one vector store a row.
@@ -152,8 +183,11 @@ __global__ void __launch_bounds__(kNetworkThreads)
                                ptrdiff_t(x) * sizeof(Sample)) =
           *reinterpret_cast<const Run *>(words);
     } else {
+      DestinationView<Sample> channel_dst = dst;
+      channel_dst.data += channel * sizeof(Sample);
       for (int output = 0; output < kNetworkRun && x + output < dst.width; ++output)
-        dst.store(x + output, y + lane, lane ? medians[output] >> 16 : medians[output] & 0xffffu);
+        channel_dst.store(x + output, y + lane,
+                          lane ? medians[output] >> 16 : medians[output] & 0xffffu);
     }
   }
 }
@@ -164,9 +198,14 @@ __global__ void __launch_bounds__(kNetworkThreads)
 // Each thread owns two chunks of 4 adjacent samples (a chunk is one 32-bit word of 8-bit
 // samples or two of 16-bit ones) and walks down a strip of rows. A chunk becomes two words of
 // 16-bit lanes, P and Q, whose left and right neighbours are P and Q with their lanes
-// shifted, and the samples just outside the chunk. Each row is sorted
-// horizontally once (min, median, max of 3) and serves three output rows: the median of
-// 9 is med3(max of the row minima, median of the row medians, min of the row maxima).
+// shifted, and the samples just outside the chunk. Each row is sorted horizontally once
+// (min, median, max of 3) and serves three output rows: the median of 9 is
+// med3(max of the row minima, median of the row medians, min of the row maxima).
+// Packed pixels of C channels take the same path over their samples, with neighbours C
+// samples away: the words of the 4 samples C before and after a chunk are funnel shifts
+// of it and the 32 bits around it (a pixel's samples are loaded and stored together,
+// one launch for every channel), and channels not computed take their centre sample,
+// blended in before the store.
 // About 20 instructions an output (11 of them min/max) where the shared-memory network
 // spends several times that on staging and scattered single-sample stores.
 
@@ -211,6 +250,13 @@ template <>
 struct ChunkLanes<uint8_t> {
   using Word = uint32_t;
   __device__ static Word broadcast(uint32_t v) { return v * 0x01010101u; }
+  // The first and last 32 bits of a chunk.
+  __device__ static uint32_t head(Word w) { return w; }
+  __device__ static uint32_t tail(Word w) { return w; }
+  // Bits of the samples of channels computed, the others' from `centre`.
+  __device__ static Word blend(Word result, Word centre, Word computed) {
+    return (result & computed) | (centre & ~computed);
+  }
   __device__ static uint32_t first(Word w) { return w & 0xffu; }
   __device__ static uint32_t last(Word w) { return w >> 24; }
   __device__ static void split(Word w, uint32_t &p, uint32_t &q) {
@@ -227,6 +273,14 @@ struct ChunkLanes<uint8_t> {
     left[1] = p;
     right[1] = (p >> 16) | (after << 16);
   }
+  // The same for samples C apart (C > 1); `before` and `after` are the 4 samples before
+  // and after the chunk. A clamped funnel shift of 0 or 32 bits is one of its inputs.
+  template <int C>
+  __device__ static void neighbours(Word w, uint32_t before, uint32_t after,
+                                    uint32_t (&left)[2], uint32_t (&right)[2]) {
+    split(__funnelshift_rc(before, w, 32 - 8 * C), left[0], left[1]);
+    split(__funnelshift_rc(w, after, 8 * C), right[0], right[1]);
+  }
 };
 
 // 16-bit: P holds samples 0 and 1, Q samples 2 and 3.
@@ -234,6 +288,12 @@ template <>
 struct ChunkLanes<uint16_t> {
   using Word = uint2;
   __device__ static Word broadcast(uint32_t v) { return make_uint2(v * 0x10001u, v * 0x10001u); }
+  __device__ static uint32_t head(Word w) { return w.x; }
+  __device__ static uint32_t tail(Word w) { return w.y; }
+  __device__ static Word blend(Word result, Word centre, Word computed) {
+    return make_uint2((result.x & computed.x) | (centre.x & ~computed.x),
+                      (result.y & computed.y) | (centre.y & ~computed.y));
+  }
   __device__ static uint32_t first(Word w) { return w.x & 0xffffu; }
   __device__ static uint32_t last(Word w) { return w.y >> 16; }
   __device__ static void split(Word w, uint32_t &p, uint32_t &q) {
@@ -249,29 +309,95 @@ struct ChunkLanes<uint16_t> {
     left[1] = middle;
     right[1] = (q >> 16) | (after << 16);
   }
+  // Pixels of 2 channels: P and Q are whole pixels, their neighbours are words;
+  // `before` and `after` are the 2 samples before and after the chunk.
+  template <int C>
+  __device__ static void neighbours(Word w, uint32_t before, uint32_t after,
+                                    uint32_t (&left)[2], uint32_t (&right)[2]) {
+    static_assert(C == 2, "16-bit pixels of at most 2 channels");
+    left[0] = before;
+    right[0] = w.y;
+    left[1] = w.x;
+    right[1] = after;
+  }
 };
 
-template <typename Sample>
+// The 32 bits of samples just before or after a thread's chunks of pixels of C
+// channels (C > 1), border applied, read whole where they lie in the row.
+template <typename Sample, int C>
+struct EdgeSamples {
+  static constexpr int kSamples = 4 / int(sizeof(Sample));
+  ptrdiff_t offsets[kSamples];  // in a row, -1 for the border constant
+  bool whole;                   // the samples lie in the row, side by side
+
+  // The samples from row sample `first` on.
+  __device__ EdgeSamples(const SourceView<Sample> &src, int first) {
+    whole = true;
+#pragma unroll
+    for (int i = 0; i < kSamples; ++i) {
+      const int sample = first + i;
+      const int pixel = sample >= 0 ? sample / C : -((C - 1 - sample) / C);
+      const int column = border_index(pixel, src.width, src.mode);
+      offsets[i] = column < 0 ? -1
+                              : ptrdiff_t(column) * src.pixel_stride +
+                                    (sample - pixel * C) * int(sizeof(Sample));
+      whole = whole && offsets[i] == ptrdiff_t(sample) * int(sizeof(Sample));
+    }
+  }
+
+  __device__ uint32_t load(const SourceView<Sample> &src, const uint8_t *row) const {
+    if (row != nullptr && whole)
+      return __ldg(reinterpret_cast<const uint32_t *>(row + offsets[0]));
+    uint32_t word = 0;
+#pragma unroll
+    for (int i = 0; i < kSamples; ++i)
+      word |= src.at(row, offsets[i]) << (8 * int(sizeof(Sample)) * i);
+    return word;
+  }
+};
+
+// C: channels of a pixel, src.width pixels a row; channel_mask: those computed.
+template <typename Sample, int C>
 __global__ void __launch_bounds__(kChunkThreads)
     median3_chunk_kernel(SourceView<Sample> src, DestinationView<Sample> dst, int strip_rows,
-                         uint32_t keep_lanes) {
+                         uint32_t keep_lanes, unsigned channel_mask) {
   using Lanes = ChunkLanes<Sample>;
   using Word = typename Lanes::Word;
   constexpr int kLast = kThreadChunks - 1;
-  const int x = (blockIdx.x * kChunkThreads + threadIdx.x) * kThreadSamples;
+  const int row_samples = src.width * C;
+  const int x = (blockIdx.x * kChunkThreads + threadIdx.x) * kThreadSamples;  // a sample
   bool inside[kThreadChunks];
 #pragma unroll
   for (int k = 0; k < kThreadChunks; ++k)
-    inside[k] = x + k * kChunk < src.width;
+    inside[k] = x + k * kChunk < row_samples;
   const int y_first = blockIdx.y * strip_rows;
   const int y_end = min(y_first + strip_rows, src.height);
   // The samples just before and after this thread's chunks, with the border applied:
-  // two byte loads that hit the cache lines of the neighbouring threads' chunks cost
-  // fewer instructions than shuffles with fix-ups at warp and frame edges.
-  const int span_end = min(x + kThreadSamples, src.width);
+  // loads that hit the cache lines of the neighbouring threads' chunks cost fewer
+  // instructions than shuffles with fix-ups at warp and frame edges. One sample each
+  // side for C = 1, else 32 bits each side.
+  const int span_end = min(x + kThreadSamples, row_samples);
   const ptrdiff_t before_offset = src.column_offset(x - 1);
   const ptrdiff_t after_offset = src.column_offset(span_end);
+  const EdgeSamples<Sample, C> before_edge(src, x - EdgeSamples<Sample, C>::kSamples);
+  const EdgeSamples<Sample, C> after_edge(src, span_end);
   const uint32_t constant = src.constant;
+  // Per chunk, the bits of its samples whose channel is computed.
+  const bool blend = C > 1 && channel_mask != all_channels(C);
+  Word computed[kThreadChunks];
+#pragma unroll
+  for (int k = 0; k < kThreadChunks; ++k) {
+    uint32_t bits[kChunk];
+#pragma unroll
+    for (int b = 0; b < kChunk; ++b)
+      bits[b] = (channel_mask >> ((x + k * kChunk + b) % C)) & 1u ? 0xffffffffu : 0u;
+    if constexpr (sizeof(Sample) == 1)
+      computed[k] = __byte_perm(__byte_perm(bits[0], bits[1], 0x0040),
+                                __byte_perm(bits[2], bits[3], 0x0040), 0x5410);
+    else
+      computed[k] = make_uint2(__byte_perm(bits[0], bits[1], 0x5410),
+                               __byte_perm(bits[2], bits[3], 0x5410));
+  }
 
   // A row's chunks, and the samples around them that this thread reads itself: all
   // loads of a row are issued together, a row ahead of their use.
@@ -292,21 +418,32 @@ __global__ void __launch_bounds__(kChunkThreads)
                             ? __ldg(reinterpret_cast<const Word *>(
                                   row + ptrdiff_t(x + k * kChunk) * sizeof(Sample)))
                             : outside;
-    loaded.before = src.at(row, before_offset);
-    loaded.after = src.at(row, after_offset);
+    if constexpr (C == 1) {
+      loaded.before = src.at(row, before_offset);
+      loaded.after = src.at(row, after_offset);
+    } else {
+      loaded.before = before_edge.load(src, row);
+      loaded.after = after_edge.load(src, row);
+    }
     return loaded;
   };
   auto sort = [&](const RowLoad &loaded, SortedRow (&sorted)[kThreadChunks][2]) {
 #pragma unroll
     for (int k = 0; k < kThreadChunks; ++k) {
-      const uint32_t before = k > 0 ? Lanes::last(loaded.words[k - 1]) : loaded.before;
       // A chunk whose right neighbour lies outside the frame has the thread's `after`.
-      const uint32_t after =
-          k < kLast && inside[k + 1] ? Lanes::first(loaded.words[k + 1]) : loaded.after;
+      const bool next_inside = k < kLast && inside[k + 1];
       uint32_t p, q;
       Lanes::split(loaded.words[k], p, q);
       uint32_t left[2], right[2];
-      Lanes::neighbours(p, q, before, after, left, right);
+      if constexpr (C == 1) {
+        const uint32_t before = k > 0 ? Lanes::last(loaded.words[k - 1]) : loaded.before;
+        const uint32_t after = next_inside ? Lanes::first(loaded.words[k + 1]) : loaded.after;
+        Lanes::neighbours(p, q, before, after, left, right);
+      } else {
+        const uint32_t before = k > 0 ? Lanes::tail(loaded.words[k - 1]) : loaded.before;
+        const uint32_t after = next_inside ? Lanes::head(loaded.words[k + 1]) : loaded.after;
+        Lanes::template neighbours<C>(loaded.words[k], before, after, left, right);
+      }
       sorted[k][0] = sort_row(left[0], p, right[0]);
       sorted[k][1] = sort_row(left[1], q, right[1]);
     }
@@ -330,8 +467,18 @@ __global__ void __launch_bounds__(kChunkThreads)
       for (int k = 0; k < kThreadChunks; ++k) {
         const uint32_t p = median_of_rows(above[k][0], centre[k][0], below[k][0]) & keep_lanes;
         const uint32_t q = median_of_rows(above[k][1], centre[k][1], below[k][1]) & keep_lanes;
-        if (inside[k])
-          reinterpret_cast<Word *>(out)[k] = Lanes::join(p, q);
+        if (inside[k]) {
+          Word result = Lanes::join(p, q);
+          // The centre row was loaded two rows ago: its line is still in L1.
+          if (blend)
+            result = Lanes::blend(result,
+                                  __ldg(reinterpret_cast<const Word *>(
+                                            src.data + ptrdiff_t(y) * src.row_pitch +
+                                            ptrdiff_t(x) * sizeof(Sample)) +
+                                        k),
+                                  computed[k]);
+          reinterpret_cast<Word *>(out)[k] = result;
+        }
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           above[k][h] = centre[k][h];
@@ -346,16 +493,18 @@ __global__ void __launch_bounds__(kChunkThreads)
     filter_strip(std::false_type{});
 }
 
-// Whether both planes suit median3_chunk_kernel: contiguous samples, whole chunks per
-// row, every chunk aligned for one vector access.
+// Whether both planes suit median3_chunk_kernel: contiguous pixels of at most 32 bits,
+// whole chunks per row, every chunk aligned for one vector access.
 template <typename Sample>
-bool suits_chunks(const SourceView<Sample> &src, const DestinationView<Sample> &dst) {
+bool suits_chunks(const Plane &src, const Plane &dst) {
   constexpr size_t kChunkBytes = kChunk * sizeof(Sample);
+  const int pixel_bytes = src.channels * int(sizeof(Sample));
   const uintptr_t alignment = reinterpret_cast<uintptr_t>(src.data) |
                               reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(src.row_pitch) |
                               uintptr_t(dst.row_pitch);
-  return src.pixel_stride == int(sizeof(Sample)) && dst.pixel_stride == int(sizeof(Sample)) &&
-         src.width % kChunk == 0 && alignment % kChunkBytes == 0;
+  return src.pixel_stride == pixel_bytes && dst.pixel_stride == pixel_bytes &&
+         pixel_bytes <= 4 && src.width * src.channels % kChunk == 0 &&
+         alignment % kChunkBytes == 0;
 }
 
 // ---------------------------------------------------------------------------------
@@ -520,10 +669,10 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
 
 constexpr int kMaxGridY = 65535;
 
-template <int K, typename Sample>
-cudaError_t launch_network(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                           uint32_t keep, cudaStream_t stream) {
-  const dim3 grid(ceil_div(src.width, kNetworkBlockColumns),
+template <int K, typename Sample, int C>
+cudaError_t launch_network_of(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
+                              uint32_t keep, unsigned channel_mask, cudaStream_t stream) {
+  const dim3 grid(ceil_div(src.width, kNetworkBlockColumns / C),
                   ceil_div(src.height, kNetworkBlockRows));
   if (grid.y > kMaxGridY)
     return cudaErrorInvalidValue;
@@ -531,30 +680,76 @@ cudaError_t launch_network(const SourceView<Sample> &src, const DestinationView<
   const uintptr_t alignment = reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(dst.row_pitch);
   const bool packed_rows = dst.pixel_stride == int(sizeof(Sample)) &&
                            alignment % (kNetworkRun * sizeof(Sample)) == 0;
-  median_network_kernel<K, Sample>
-      <<<grid, dim3(32, kNetworkWarps), 0, stream>>>(src, dst, packed_rows, keep * 0x10001u);
+  median_network_kernel<K, Sample, C><<<grid, dim3(32, kNetworkWarps), 0, stream>>>(
+      src, dst, packed_rows, keep * 0x10001u, channel_mask);
   return cudaGetLastError();
 }
 
-template <typename Sample>
-cudaError_t launch_chunks(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                          uint32_t keep, cudaStream_t stream) {
+// Whether the network kernel takes the plane whole: pixels of 1, 2 or 4 channels side
+// by side. Else channel by channel.
+bool suits_network(const Plane &src, const Plane &dst, SampleFormat format) {
+  const int c = src.channels;
+  const int pixel_bytes = c * bytes_per_sample(format);
+  return (c == 1 || c == 2 || c == 4) && src.pixel_stride == pixel_bytes &&
+         dst.pixel_stride == pixel_bytes;
+}
+
+template <int K, typename Sample>
+cudaError_t launch_network(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
+                           uint32_t keep, int channels, unsigned channel_mask,
+                           cudaStream_t stream) {
+  switch (channels) {
+  case 1:
+    return launch_network_of<K, Sample, 1>(src, dst, keep, channel_mask, stream);
+  case 2:
+    return launch_network_of<K, Sample, 2>(src, dst, keep, channel_mask, stream);
+  case 4:
+    return launch_network_of<K, Sample, 4>(src, dst, keep, channel_mask, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename Sample, int C>
+cudaError_t launch_chunks_of(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
+                          uint32_t keep, unsigned channel_mask, cudaStream_t stream) {
+  const auto kernel = median3_chunk_kernel<Sample, C>;
   int resident = 0;
-  if (const cudaError_t e =
-          resident_blocks(median3_chunk_kernel<Sample>, kChunkThreads, 0, &resident);
+  if (const cudaError_t e = resident_blocks(kernel, kChunkThreads, 0, &resident);
       e != cudaSuccess)
     return e;
   // Strips for about one wave of resident blocks: each strip sorts two rows more than it
   // outputs, so strips are no shorter than needed to fill the device.
-  const int block_columns = ceil_div(src.width, kChunkThreads * kThreadSamples);
+  const int block_columns = ceil_div(src.width * C, kChunkThreads * kThreadSamples);
   const int strips = std::max(1, resident / block_columns);
   const int strip_rows =
       std::max({kMinChunkStripRows, std::min(kMaxChunkStripRows, ceil_div(src.height, strips)),
                 ceil_div(src.height, kMaxGridY)});
   const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
-  median3_chunk_kernel<Sample>
-      <<<grid, kChunkThreads, 0, stream>>>(src, dst, strip_rows, keep * 0x10001u);
+  kernel<<<grid, kChunkThreads, 0, stream>>>(src, dst, strip_rows, keep * 0x10001u,
+                                             channel_mask);
   return cudaGetLastError();
+}
+
+// Pixels of 1 to 4 channels of 8 bits, or 1 or 2 of 16 bits (suits_chunks).
+template <typename Sample>
+cudaError_t launch_chunks(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
+                          uint32_t keep, int channels, unsigned channel_mask,
+                          cudaStream_t stream) {
+  switch (channels) {
+  case 1:
+    return launch_chunks_of<Sample, 1>(src, dst, keep, channel_mask, stream);
+  case 2:
+    return launch_chunks_of<Sample, 2>(src, dst, keep, channel_mask, stream);
+  }
+  if constexpr (sizeof(Sample) == 1) {
+    switch (channels) {
+    case 3:
+      return launch_chunks_of<Sample, 3>(src, dst, keep, channel_mask, stream);
+    case 4:
+      return launch_chunks_of<Sample, 4>(src, dst, keep, channel_mask, stream);
+    }
+  }
+  return cudaErrorInvalidValue;
 }
 
 template <typename Sample>
@@ -590,15 +785,24 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                                             dst.pixel_stride};
   // The value bits of a sample: 0xff, 0xffff, 0xffc0 for P010.
   const uint32_t keep = stored_sample(format, max_sample_value(format));
+  // The register and network kernels filter packed pixels whole; the moving histogram
+  // and pixels of 3 channels go one channel at a time.
+  if (params.window == 3 && suits_chunks<Sample>(src, dst))
+    return launch_chunks(source, destination, keep, src.channels, src.channel_mask, stream);
+  const bool whole = params.window <= 7 && suits_network(src, dst, format);
+  if (src.channels > 1 && !whole)
+    return filter_channels_cuda(src, dst, format, stream,
+                                [&](const Plane &src_channel, const Plane &dst_channel) {
+                                  return launch<Sample>(src_channel, dst_channel, format, params,
+                                                        stream);
+                                });
   switch (params.window) {
   case 3:
-    if (suits_chunks(source, destination))
-      return launch_chunks(source, destination, keep, stream);
-    return launch_network<3>(source, destination, keep, stream);
+    return launch_network<3>(source, destination, keep, src.channels, src.channel_mask, stream);
   case 5:
-    return launch_network<5>(source, destination, keep, stream);
+    return launch_network<5>(source, destination, keep, src.channels, src.channel_mask, stream);
   case 7:
-    return launch_network<7>(source, destination, keep, stream);
+    return launch_network<7>(source, destination, keep, src.channels, src.channel_mask, stream);
   default:
     return launch_histogram(source, destination, params.window, keep, stream);
   }
@@ -611,11 +815,6 @@ cudaError_t median_cuda(const Plane &src, const Plane &dst, SampleFormat format,
   if (!is_valid(params, src, dst, format) || !are_samples_aligned(src, dst, format) ||
       !can_copy_pixels_whole(src, dst, format))
     return cudaErrorInvalidValue;
-  if (src.channels > 1)
-    return filter_channels_cuda(src, dst, format, stream,
-                                [&](const Plane &src_channel, const Plane &dst_channel) {
-                                  return median_cuda(src_channel, dst_channel, format, params, stream);
-                                });
   switch (format.depth) {
   case SampleDepth::U8:
     return launch<uint8_t>(src, dst, format, params, stream);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// The CUDA backend takes packed planes (plane.h) channel by channel for now: the
-// kernels of one channel run on each computed channel in turn. Kernels that read
-// pixels whole (issue 12) will take this adapter's place behind the same API.
+// Packed planes (plane.h) channel by channel, for the CUDA kernels that do not read
+// pixels whole (the moving-histogram median, the strip Gauss kernel, 16-bit
+// histograms, layouts the whole-pixel kernels do not take): the kernels of one channel
+// run on each computed channel in turn.
 #pragma once
 
 #include <cuda_runtime_api.h>
