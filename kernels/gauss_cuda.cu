@@ -902,25 +902,27 @@ cudaError_t launch_pixel_strips(const SourceView<uint8_t> &src,
   return cudaGetLastError();
 }
 
+// launch(std::integral_constant<int, R>{}) for R = radius, which the kernels take at
+// compile time; cudaErrorInvalidValue outside R..MaxRadius.
+template <int R, int MaxRadius, class Launch>
+cudaError_t with_radius(int radius, const Launch &launch) {
+  if (radius == R)
+    return launch(std::integral_constant<int, R>{});
+  if constexpr (R < MaxRadius)
+    return with_radius<R + 1, MaxRadius>(radius, launch);
+  else
+    return cudaErrorInvalidValue;
+}
+
 template <int N>
 cudaError_t launch_pixel_radius(const SourceView<uint8_t> &src,
                                 const DestinationView<uint8_t> &dst, int radius,
                                 const WordTaps &taps, const Sharpening &sharpening,
                                 unsigned channel_mask, bool vectors, cudaStream_t stream) {
-#define CF_PIXEL_STRIPS(R) \
-  launch_pixel_strips<R, N>(src, dst, taps, sharpening, channel_mask, vectors, stream)
-  switch (radius) {
-  case 1:
-    return CF_PIXEL_STRIPS(1);
-  case 2:
-    return CF_PIXEL_STRIPS(2);
-  case 3:
-    return CF_PIXEL_STRIPS(3);
-  case 4:
-    return CF_PIXEL_STRIPS(4);
-  }
-#undef CF_PIXEL_STRIPS
-  return cudaErrorInvalidValue;
+  return with_radius<1, kPackedMaxRadius>(radius, [&](auto r) {
+    return launch_pixel_strips<decltype(r)::value, N>(src, dst, taps, sharpening, channel_mask,
+                                                      vectors, stream);
+  });
 }
 
 template <int C>
@@ -928,27 +930,12 @@ cudaError_t launch_word_radius(const SourceView<uint8_t> &src,
                                const DestinationView<uint8_t> &dst, int radius,
                                const WordTaps &taps, const Sharpening &sharpening,
                                unsigned channel_mask, cudaStream_t stream) {
-  switch (radius) {
-  case 1:
-    return launch_word_strips<1, C>(src, dst, taps, sharpening, channel_mask, stream);
-  case 2:
-    return launch_word_strips<2, C>(src, dst, taps, sharpening, channel_mask, stream);
-  case 3:
-    return launch_word_strips<3, C>(src, dst, taps, sharpening, channel_mask, stream);
-  case 4:
-    return launch_word_strips<4, C>(src, dst, taps, sharpening, channel_mask, stream);
-  }
-  if constexpr (C == 1) {  // packed pixels stop at kPackedMaxRadius
-    switch (radius) {
-    case 5:
-      return launch_word_strips<5, C>(src, dst, taps, sharpening, channel_mask, stream);
-    case 6:
-      return launch_word_strips<6, C>(src, dst, taps, sharpening, channel_mask, stream);
-    case 7:
-      return launch_word_strips<7, C>(src, dst, taps, sharpening, channel_mask, stream);
-    }
-  }
-  return cudaErrorInvalidValue;
+  // Packed pixels stop at kPackedMaxRadius.
+  constexpr int kMaxRadius = C == 1 ? kWordMaxRadius : kPackedMaxRadius;
+  return with_radius<1, kMaxRadius>(radius, [&](auto r) {
+    return launch_word_strips<decltype(r)::value, C>(src, dst, taps, sharpening, channel_mask,
+                                                     stream);
+  });
 }
 
 cudaError_t launch_word(const Plane &src_plane, const Plane &dst_plane,
