@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CPU backend of the median filter. Windows up to 7x7 run a selection network on
+// CPU backend of the median filter. Windows up to 9x9 run a selection network on
 // vectors (median_network.h): every window column is sorted once per output row, then
 // each pair of neighbouring windows merges its sorted columns, many pixels per
 // instruction, as many as the target's vectors hold (Highway, chosen at run time).
@@ -79,8 +79,11 @@ HWY_INLINE void apply_ops(V *wires) {
   }
 }
 
-// Bytes of a half row whose sorted columns the median networks keep at once.
+// The median networks keep a row's sorted columns in chunks of at most kChunkBytes of
+// a half row, and of at most kSortedBytes of sorted columns (both halves, every rank):
+// within the first-level cache, where a 4K RGBA row's would not be.
 constexpr int kChunkBytes = 2048;
+constexpr int kSortedBytes = 28 * 1024;
 
 // An unsigned integer as wide as kSamples samples of T: a pixel of a packed row.
 template <typename T, int kSamples>
@@ -124,11 +127,13 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   // A source row as read, before the split (whole vectors of pixel pairs).
   auto padded = hwy::AllocateAligned<T>(row_length);
   std::fill(padded.get(), padded.get() + row_length, T{0});
-  // The halves in chunks whose sorted columns stay in the first-level cache (a 4K RGBA
-  // row's would not): sorted[(half * kWindow + k) * sorted_length + j]: rank k of
-  // sample chunk_begin + j of the half, for a chunk's pairs and the columns their
-  // windows reach beyond it.
-  const int chunk = std::min(half_length, kChunkBytes / static_cast<int>(sizeof(T)));
+  // The halves in chunks whose sorted columns stay in the first-level cache:
+  // sorted[(half * kWindow + k) * sorted_length + j]: rank k of sample chunk_begin + j
+  // of the half, for a chunk's pairs and the columns their windows reach beyond it.
+  // Whole vectors: every column stays aligned.
+  const int chunk =
+      std::min({half_length, kChunkBytes / static_cast<int>(sizeof(T)),
+                kSortedBytes / (2 * kWindow * static_cast<int>(sizeof(T))) / lanes * lanes});
   const int reach = ((kWindow / 2) * kSamples + 2 * lanes - 1) / lanes * lanes;
   const int sorted_length = chunk + reach;
   auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(sorted_length));
@@ -180,16 +185,16 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
           hwy::Prefetch(destination + ahead);
         }
         V even[kWindow], odd[kWindow];
-        // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
-        // in registers.
-        HWY_UNROLL(8)
+        // Loops over wires fully unrolled (kWindow + 1 <= 10): their vectors then
+        // stay in registers.
+        HWY_UNROLL(10)
         for (int i = 0; i < kWindow; ++i) {
           even[i] = hn::Load(d, window_rows[i] + j);
           odd[i] = hn::Load(d, window_rows[i] + half_length + j);
         }
         apply_ops<net::kColumnSort<kWindow>>(even);
         apply_ops<net::kColumnSort<kWindow>>(odd);
-        HWY_UNROLL(8)
+        HWY_UNROLL(10)
         for (int k = 0; k < kWindow; ++k) {
           hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d,
                     sorted_at(0, k) + j - chunk_begin);
@@ -201,9 +206,9 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
       const int chunk_end = std::min(pairs * kSamples, chunk_begin + chunk);
       for (int j = chunk_begin; j < chunk_end; j += lanes) {
         V wires[net::kPairNetwork<kWindow>.wires];
-        HWY_UNROLL(8)
+        HWY_UNROLL(10)
         for (int c = 0; c <= kWindow; ++c)
-          HWY_UNROLL(8)
+          HWY_UNROLL(10)
           for (int k = 0; k < kWindow; ++k)
             wires[c * kWindow + k] =
                 hn::LoadU(d, sorted_at(c % 2, k) + j - chunk_begin + c / 2 * kSamples);
@@ -224,9 +229,11 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
     return median_network_rows<T, 3, kSamples>(job, y_begin, y_end);
   case 5:
     return median_network_rows<T, 5, kSamples>(job, y_begin, y_end);
-  default:
-    static_assert(net::kMaxNetworkWindow == 7, "a case per network window");
+  case 7:
     return median_network_rows<T, 7, kSamples>(job, y_begin, y_end);
+  default:
+    static_assert(net::kMaxNetworkWindow == 9, "a case per network window");
+    return median_network_rows<T, 9, kSamples>(job, y_begin, y_end);
   }
 }
 
