@@ -561,9 +561,8 @@ void median_network_planes(const std::vector<MedianPlane> &planes, int threads) 
                     plane.params.window * plane.params.window;
   }
   // Each band reads window - 1 rows beyond its own again: bands of many rows keep that
-  // small, and few enough to stay in cache. Bands are what a thread claims, a few at a
-  // time (their cost is in them already).
-  constexpr int kBandsPerThread = 4;
+  // small, and few enough to stay in cache. Threads claim them one by one (their cost
+  // is in them already): the last one a thread takes is all it can lag behind.
   const int band_rows = std::max(32, 8 * widest_window);
   const int bands = (tallest + band_rows - 1) / band_rows;
   parallel_ranges(bands, threads, work_per_row * band_rows, [&](int begin, int end) {
@@ -580,7 +579,7 @@ void median_network_planes(const std::vector<MedianPlane> &planes, int threads) 
         else
           HWY_DYNAMIC_DISPATCH(MedianNetworkRows16)(jobs[i], y_begin, y_end);
       }
-  }, kBandsPerThread);
+  }, bands);
 }
 
 // 8-bit planes of wider windows: column histograms (MedianHistogramRows8).
