@@ -5,6 +5,8 @@
 // (GaussianBlur with the same sigma and kernel size) and histogram (calcHist, 256 bins
 // over the full range), on one thread and on all cores, timed alternately call by
 // call so that both see the same machine; median of the runs, wall time per frame.
+// Rows of several threads also time ours on one thread in the same turns ("x 1
+// thread": the gain of the threads).
 // RGBA is filtered as the plugin does it: one packed plane of four channels, each
 // kernel one call for all of them; OpenCV's call takes the 4-channel image (calcHist:
 // one call per channel). Border: replicate for the median
@@ -56,6 +58,7 @@ struct Result {
   int threads = 1;
   double ours_ms = 0;
   double opencv_ms = -1;  // < 0: OpenCV has no such filter
+  double one_thread_ms = -1;  // threads > 1: ours on one thread, timed in turn with the others
   std::string note;
 };
 
@@ -157,25 +160,24 @@ Frame make_frame(int width, int height, const std::string &format_name) {
   return frame;
 }
 
-// Times `ours` and `opencv` alternately, `runs` times each after one warm-up call of
-// each; medians in ms. An empty `opencv` is not timed (-1).
-std::pair<double, double> time_pair(int runs, const std::function<void()> &ours,
-                                    const std::function<void()> &opencv) {
-  ours();
-  if (opencv)
-    opencv();
-  std::vector<double> ours_ms, opencv_ms;
-  for (int run = 0; run < runs; ++run) {
-    double start = now_ms();
-    ours();
-    ours_ms.push_back(now_ms() - start);
-    if (opencv) {
-      start = now_ms();
-      opencv();
-      opencv_ms.push_back(now_ms() - start);
-    }
-  }
-  return {median_of(ours_ms), opencv ? median_of(opencv_ms) : -1.0};
+// Times `calls` in turn, `runs` times each after one warm-up call of each; the median
+// of each in ms. Empty calls are not timed (-1).
+std::vector<double> time_calls(int runs, const std::vector<std::function<void()>> &calls) {
+  for (const auto &call : calls)
+    if (call)
+      call();
+  std::vector<std::vector<double>> ms(calls.size());
+  for (int run = 0; run < runs; ++run)
+    for (size_t i = 0; i < calls.size(); ++i)
+      if (calls[i]) {
+        const double start = now_ms();
+        calls[i]();
+        ms[i].push_back(now_ms() - start);
+      }
+  std::vector<double> medians;
+  for (size_t i = 0; i < calls.size(); ++i)
+    medians.push_back(calls[i] ? median_of(ms[i]) : -1.0);
+  return medians;
 }
 
 void check(cudaError_t err, const char *what) {
@@ -188,7 +190,8 @@ void check(cudaError_t err, const char *what) {
 bool run_case(const Options &options, Frame &frame, const std::string &format_name,
               const std::string &kernel, int threads, Result &result) {
   const int cv_threads = threads == 1 ? 0 : threads;  // 0: OpenCV runs sequentially
-  std::function<void()> ours, opencv;
+  std::function<void(int threads)> ours;
+  std::function<void()> opencv;
   result.format = format_name;
   result.threads = threads;
   const bool gray16 = frame.format.depth == cf::SampleDepth::U16;
@@ -198,7 +201,7 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
     result.kernel = "median";
     result.params = std::to_string(window) + "x" + std::to_string(window);
     const cf::MedianParams params{window, {cf::BorderMode::Replicate, 0}};
-    ours = [&frame, params, threads] {
+    ours = [&frame, params](int threads) {
       check(cf::median_cpu(frame.src_plane, frame.dst_plane, frame.format, params, threads),
             "median_cpu");
     };
@@ -216,7 +219,7 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
     result.params = params_text;
     const cf::GaussParams params = cf::make_gauss_params(
         sigma, sigma, size, size, frame.format, {cf::BorderMode::Reflect101, 0});
-    ours = [&frame, params, threads] {
+    ours = [&frame, params](int threads) {
       check(cf::gauss_cpu(frame.src_plane, frame.dst_plane, frame.format, params, threads),
             "gauss_cpu");
     };
@@ -231,7 +234,7 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
     params.upper = cf::max_sample_value(frame.format);
     static std::vector<uint32_t> bins(cf::kMaxChannels * 256);
     static cf::HistogramSummary summaries[cf::kMaxChannels];
-    ours = [&frame, params, threads] {
+    ours = [&frame, params](int threads) {
       cf::HistogramOutput outputs[cf::kMaxChannels];
       for (int c = 0; c < cf::kMaxChannels; ++c)
         outputs[c] = {bins.data() + c * 256, &summaries[c]};
@@ -251,9 +254,17 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
     return false;
   }
   cv::setNumThreads(cv_threads);
-  const auto [ours_ms, opencv_ms] = time_pair(options.runs, ours, opencv);
-  result.ours_ms = ours_ms;
-  result.opencv_ms = opencv_ms;
+  // Several threads: ours on one thread too, in turn with the others, so that the
+  // gain of threads is measured in the same moments (the shared build VM's speed
+  // moves from minute to minute).
+  std::function<void()> one_thread;
+  if (threads > 1)
+    one_thread = [&ours] { ours(1); };
+  const std::vector<double> ms =
+      time_calls(options.runs, {[&ours, threads] { ours(threads); }, opencv, one_thread});
+  result.ours_ms = ms[0];
+  result.opencv_ms = ms[1];
+  result.one_thread_ms = ms[2];
   return true;
 }
 
@@ -305,8 +316,8 @@ int main(int argc, char **argv) {
   const std::string date = utc_now();
   std::printf("cpu-bench: %s, %d cores, Highway target %s, OpenCV %s, %d runs each\n",
               machine.c_str(), cores, target, CV_VERSION, options.runs);
-  std::printf("%-10s %-9s %-7s %-20s %7s %10s %10s %7s\n", "size", "format", "kernel",
-              "params", "threads", "ours ms", "OpenCV ms", "ratio");
+  std::printf("%-10s %-9s %-7s %-20s %7s %10s %10s %7s %10s\n", "size", "format", "kernel",
+              "params", "threads", "ours ms", "OpenCV ms", "ratio", "x 1 thread");
 
   std::vector<Result> results;
   for (const auto &[width, height] : options.sizes)
@@ -324,14 +335,16 @@ int main(int argc, char **argv) {
           const int threads = threads_name == "all" ? cores : std::atoi(threads_name.c_str());
           if (!run_case(options, frame, format, kernel, std::max(1, threads), result))
             return 2;
-          char ratio[16] = "-";
+          char ratio[16] = "-", gain[16] = "-";
           if (result.opencv_ms > 0)
             std::snprintf(ratio, sizeof ratio, "%.2f", result.ours_ms / result.opencv_ms);
-          std::printf("%4dx%-5d %-9s %-7s %-20s %7d %10.3f %10s %7s%s%s\n", width, height,
+          if (result.one_thread_ms > 0)
+            std::snprintf(gain, sizeof gain, "%.2f", result.one_thread_ms / result.ours_ms);
+          std::printf("%4dx%-5d %-9s %-7s %-20s %7d %10.3f %10s %7s %10s%s%s\n", width, height,
                       format.c_str(), result.kernel.c_str(), result.params.c_str(),
                       result.threads, result.ours_ms,
                       result.opencv_ms > 0 ? json_number(result.opencv_ms).c_str() : "-",
-                      ratio, result.note.empty() ? "" : "  ", result.note.c_str());
+                      ratio, gain, result.note.empty() ? "" : "  ", result.note.c_str());
           std::fflush(stdout);
           results.push_back(result);
         }
@@ -355,12 +368,13 @@ int main(int argc, char **argv) {
     std::fprintf(file,
                  "    {\"width\": %d, \"height\": %d, \"size\": \"%dx%d\", \"format\": %s, "
                  "\"kernel\": %s, \"params\": %s, \"threads\": %d, \"ours_ms\": %s, "
-                 "\"opencv_ms\": %s, \"ratio\": %s, \"note\": %s}%s\n",
+                 "\"opencv_ms\": %s, \"ratio\": %s, \"one_thread_ms\": %s, "
+                 "\"note\": %s}%s\n",
                  r.width, r.height, r.width, r.height, json_string(r.format).c_str(),
                  json_string(r.kernel).c_str(), json_string(r.params).c_str(), r.threads,
                  json_number(r.ours_ms).c_str(), json_number(r.opencv_ms).c_str(),
                  r.opencv_ms > 0 ? json_number(r.ours_ms / r.opencv_ms).c_str() : "null",
-                 json_string(r.note).c_str(), i + 1 < results.size() ? "," : "");
+                 json_number(r.one_thread_ms).c_str(), json_string(r.note).c_str(), i + 1 < results.size() ? "," : "");
   }
   std::fprintf(file, "  ]\n}\n");
   std::fclose(file);

@@ -35,6 +35,9 @@ std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &regi
   std::vector<uint32_t> counts(kChannels * values, 0);
   std::mutex merge;
   const ptrdiff_t stride = src.pixel_stride;
+  // Every range counts into tables of its own, merged after: 8-bit tables are small
+  // enough for several ranges a thread, 16-bit ones (256 KiB a channel) are not.
+  constexpr int kRangesPerThread = sizeof(Sample) == 1 ? 4 : 1;
   parallel_ranges(region.height, threads, long{region.width} * kChannels, [&](int begin, int end) {
     // Copies in locals: the counters are uint32_t, which may alias what the lambda
     // holds by reference, so those would be read again after every increment.
@@ -75,7 +78,7 @@ std::vector<uint32_t> count_values(const Plane &src, const HistogramRegion &regi
       for (size_t v = 0; v < values; ++v)
         channel_counts[v] += tables[t][v];
     }
-  });
+  }, kRangesPerThread);
   return counts;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CPU backend of the median filter. Windows up to 7x7 run a selection network on
+// CPU backend of the median filter. Windows up to 9x9 run a selection network on
 // vectors (median_network.h): every window column is sorted once per output row, then
 // each pair of neighbouring windows merges its sorted columns, many pixels per
 // instruction, as many as the target's vectors hold (Highway, chosen at run time).
@@ -79,8 +79,11 @@ HWY_INLINE void apply_ops(V *wires) {
   }
 }
 
-// Bytes of a half row whose sorted columns the median networks keep at once.
+// The median networks keep a row's sorted columns in chunks of at most kChunkBytes of
+// a half row, and of at most kSortedBytes of sorted columns (both halves, every rank):
+// within the first-level cache, where a 4K RGBA row's would not be.
 constexpr int kChunkBytes = 2048;
+constexpr int kSortedBytes = 28 * 1024;
 
 // An unsigned integer as wide as kSamples samples of T: a pixel of a packed row.
 template <typename T, int kSamples>
@@ -91,6 +94,35 @@ template <typename T>
 struct PixelOf<T, 1> {
   using type = T;
 };
+
+// The medians of the windows of columns 0 .. kWindow - 1 (into `first`) and 1 ..
+// kWindow (`second`) of a vector of pixel pairs, from their sorted columns: rank k of
+// column c at columns + ((c % 2) * kWindow + k) * rank_stride + c / 2 * samples.
+template <typename T, int kWindow>
+HWY_INLINE void pair_medians(const T *HWY_RESTRICT columns, size_t rank_stride, int samples,
+                             T *HWY_RESTRICT first, T *HWY_RESTRICT second) {
+  const hn::ScalableTag<T> d;
+  hn::Vec<decltype(d)> wires[net::kPairNetwork<kWindow>.wires];
+  HWY_UNROLL(10)
+  for (int c = 0; c <= kWindow; ++c)
+    HWY_UNROLL(10)
+    for (int k = 0; k < kWindow; ++k)
+      wires[c * kWindow + k] =
+          hn::LoadU(d, columns + ((c % 2) * kWindow + k) * rank_stride + c / 2 * samples);
+  apply_ops<net::kPairNetwork<kWindow>>(wires);
+  hn::Store(wires[net::kPairNetwork<kWindow>.first], d, first);
+  hn::Store(wires[net::kPairNetwork<kWindow>.second], d, second);
+}
+
+// The same, not inlined: one copy per sample type and window rather than one per pixel
+// layout too. For the 9x9 network, which inline doubled this file's compile time
+// (under the sanitizers too: one target with ASan 96 -> 178 s of CPU); out of line
+// it runs about 6% slower, 7x7 11% (measured), so the smaller ones stay inline.
+template <typename T, int kWindow>
+HWY_NOINLINE void pair_medians_call(const T *HWY_RESTRICT columns, size_t rank_stride,
+                                    int samples, T *HWY_RESTRICT first, T *HWY_RESTRICT second) {
+  pair_medians<T, kWindow>(columns, rank_stride, samples, first, second);
+}
 
 // Rows [y_begin, y_end) of a window of kWindow x kWindow, pixels of kSamples samples
 // (every channel of a packed row at once, neighbours kSamples samples apart). Lane j
@@ -124,11 +156,13 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   // A source row as read, before the split (whole vectors of pixel pairs).
   auto padded = hwy::AllocateAligned<T>(row_length);
   std::fill(padded.get(), padded.get() + row_length, T{0});
-  // The halves in chunks whose sorted columns stay in the first-level cache (a 4K RGBA
-  // row's would not): sorted[(half * kWindow + k) * sorted_length + j]: rank k of
-  // sample chunk_begin + j of the half, for a chunk's pairs and the columns their
-  // windows reach beyond it.
-  const int chunk = std::min(half_length, kChunkBytes / static_cast<int>(sizeof(T)));
+  // The halves in chunks whose sorted columns stay in the first-level cache:
+  // sorted[(half * kWindow + k) * sorted_length + j]: rank k of sample chunk_begin + j
+  // of the half, for a chunk's pairs and the columns their windows reach beyond it.
+  // Whole vectors: every column stays aligned.
+  const int chunk =
+      std::min({half_length, kChunkBytes / static_cast<int>(sizeof(T)),
+                kSortedBytes / (2 * kWindow * static_cast<int>(sizeof(T))) / lanes * lanes});
   const int reach = ((kWindow / 2) * kSamples + 2 * lanes - 1) / lanes * lanes;
   const int sorted_length = chunk + reach;
   auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(sorted_length));
@@ -180,16 +214,16 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
           hwy::Prefetch(destination + ahead);
         }
         V even[kWindow], odd[kWindow];
-        // Loops over wires fully unrolled (kWindow + 1 <= 8): their vectors then stay
-        // in registers.
-        HWY_UNROLL(8)
+        // Loops over wires fully unrolled (kWindow + 1 <= 10): their vectors then
+        // stay in registers.
+        HWY_UNROLL(10)
         for (int i = 0; i < kWindow; ++i) {
           even[i] = hn::Load(d, window_rows[i] + j);
           odd[i] = hn::Load(d, window_rows[i] + half_length + j);
         }
         apply_ops<net::kColumnSort<kWindow>>(even);
         apply_ops<net::kColumnSort<kWindow>>(odd);
-        HWY_UNROLL(8)
+        HWY_UNROLL(10)
         for (int k = 0; k < kWindow; ++k) {
           hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d,
                     sorted_at(0, k) + j - chunk_begin);
@@ -200,17 +234,16 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
 
       const int chunk_end = std::min(pairs * kSamples, chunk_begin + chunk);
       for (int j = chunk_begin; j < chunk_end; j += lanes) {
-        V wires[net::kPairNetwork<kWindow>.wires];
-        HWY_UNROLL(8)
-        for (int c = 0; c <= kWindow; ++c)
-          HWY_UNROLL(8)
-          for (int k = 0; k < kWindow; ++k)
-            wires[c * kWindow + k] =
-                hn::LoadU(d, sorted_at(c % 2, k) + j - chunk_begin + c / 2 * kSamples);
-        apply_ops<net::kPairNetwork<kWindow>>(wires);
-        hn::StoreInterleaved2(hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.first]),
-                              hn::BitCast(d_pixel, wires[net::kPairNetwork<kWindow>.second]),
-                              d_pixel, out_pixels + 2 * (j / kSamples));
+        HWY_ALIGN T first[hn::MaxLanes(d)], second[hn::MaxLanes(d)];
+        if constexpr (kWindow >= 9)
+          pair_medians_call<T, kWindow>(sorted_at(0, 0) + j - chunk_begin, sorted_length,
+                                        kSamples, first, second);
+        else
+          pair_medians<T, kWindow>(sorted_at(0, 0) + j - chunk_begin, sorted_length, kSamples,
+                                   first, second);
+        hn::StoreInterleaved2(hn::BitCast(d_pixel, hn::Load(d, first)),
+                              hn::BitCast(d_pixel, hn::Load(d, second)), d_pixel,
+                              out_pixels + 2 * (j / kSamples));
       }
     }
     store_pixel_values(out.get(), job, y);
@@ -224,9 +257,11 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
     return median_network_rows<T, 3, kSamples>(job, y_begin, y_end);
   case 5:
     return median_network_rows<T, 5, kSamples>(job, y_begin, y_end);
-  default:
-    static_assert(net::kMaxNetworkWindow == 7, "a case per network window");
+  case 7:
     return median_network_rows<T, 7, kSamples>(job, y_begin, y_end);
+  default:
+    static_assert(net::kMaxNetworkWindow == 9, "a case per network window");
+    return median_network_rows<T, 9, kSamples>(job, y_begin, y_end);
   }
 }
 
@@ -554,7 +589,8 @@ void median_network_planes(const std::vector<MedianPlane> &planes, int threads) 
                     plane.params.window * plane.params.window;
   }
   // Each band reads window - 1 rows beyond its own again: bands of many rows keep that
-  // small, and few enough to stay in cache.
+  // small, and few enough to stay in cache. Threads claim them one by one (their cost
+  // is in them already): the last one a thread takes is all it can lag behind.
   const int band_rows = std::max(32, 8 * widest_window);
   const int bands = (tallest + band_rows - 1) / band_rows;
   parallel_ranges(bands, threads, work_per_row * band_rows, [&](int begin, int end) {
@@ -571,7 +607,7 @@ void median_network_planes(const std::vector<MedianPlane> &planes, int threads) 
         else
           HWY_DYNAMIC_DISPATCH(MedianNetworkRows16)(jobs[i], y_begin, y_end);
       }
-  });
+  }, bands);
 }
 
 // 8-bit planes of wider windows: column histograms (MedianHistogramRows8).

@@ -33,12 +33,14 @@ struct Op {
   uint8_t b;
 };
 
-// The widest network generated (7x7); wider windows use the CPU's sliding histogram.
-constexpr int kMaxNetworkWindow = 7;
+// The widest network generated (9x9); wider windows use the CPU's sliding histogram.
+constexpr int kMaxNetworkWindow = 9;
+// A pair network's wires: (W + 1) * W inputs and a copy of the W - 1 shared columns.
+static_assert(2 * kMaxNetworkWindow * kMaxNetworkWindow <= 256, "wire numbers fit Op's bytes");
 
-// Wires of one sorted list, in ascending order of their values.
+// Wires of one sorted list, in ascending order of their values: at most a window's.
 struct WireList {
-  std::array<uint8_t, 64> wire{};
+  std::array<uint8_t, kMaxNetworkWindow * kMaxNetworkWindow> wire{};
   int size = 0;
 
   constexpr void push(int w) { wire[size++] = static_cast<uint8_t>(w); }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "filter_cases.h"
+#include "median_network.h"
 #include "reference_gauss.h"
 #include "reference_median.h"
 
@@ -125,12 +126,13 @@ void check_packed_median(const MedianFilter &filter) {
   for_each_case([&](const PackedLayout &layout, int width, int height, int row_padding,
                     int misalignment, uint32_t seed, const std::string &what) {
     for (const cf::Border &border : test_borders(layout.format))
-      for (int window : {3, 5, 7, 9}) {
-        // 16-bit windows beyond the networks are slow to count: one border is enough;
-        // the frame of whole inside warps is there for the kernels of pixels whole.
-        if (window == 9 && ((layout.format.depth == cf::SampleDepth::U16 &&
-                             border.mode != cf::BorderMode::Reflect101) ||
-                            width * height > 4096))
+      for (int window : {3, 5, 7, 9, 11}) {
+        // Windows beyond the CPU's networks (its histograms, channel by channel) are
+        // slow to count: one border is enough. The frame of whole inside warps is there
+        // for the CUDA kernels of pixels whole, which stop at 7x7.
+        if ((window > cf::median_network::kMaxNetworkWindow &&
+             border.mode != cf::BorderMode::Reflect101) ||
+            (window > 7 && width * height > 4096))
           continue;
         check_packed_filter(layout, width, height, row_padding, misalignment, seed,
                             what + " window " + std::to_string(window) + " " + describe(border),
