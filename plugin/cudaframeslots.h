@@ -51,6 +51,14 @@ public:
   /* Blocks until everything queued on the slot's stream has finished, also
    * work of a frame that failed before mark_done; returns its error. */
   cudaError_t wait_queued (int slot);
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  /* Orders the slot's next work after everything queued on `other` so far
+   * (the stream a frame's memory carries), without waiting on the host. */
+  cudaError_t follow_stream (int slot, cudaStream_t other);
+  /* Orders the work queued on `other` from now on after the slot's frame, as
+   * mark_done marked it, without waiting on the host. */
+  cudaError_t lead_stream (int slot, cudaStream_t other);
+#endif
 
   /* The results as the kernels address them, and as the host reads them once
    * the slot's frame has finished. */

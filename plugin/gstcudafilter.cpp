@@ -8,12 +8,16 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <utility>
 
 #ifdef CF_HAVE_GST_CUDA
 #include <gmodule.h>
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
+#endif
+#ifdef CF_HAVE_GST_CUDA_STREAM
+#include <gst/cuda/gstcudastream.h>
 #endif
 
 #include "cfpinnedallocator.h"
@@ -54,6 +58,9 @@ struct PendingFrame
   GstVideoFrame in_frame {};
   GstVideoFrame out_frame {};
   int slot = -1;                /* -1: already done (CPU backend) */
+  /* Its output's memory stream is ordered after the slot's work (GStreamer
+   * 1.24+): it leaves without a wait on the host. */
+  bool ordered = false;
   std::vector<guint8> result;   /* CPU backend; on CUDA the slot holds it */
   std::vector<guint8> frame_state;      /* analysis: analyze_frame's */
   /* Serialized events that came after this frame and before the next: they
@@ -83,6 +90,14 @@ struct CudaFilterState
   /* The context shared with the pipeline (set_context, or made at start). */
   GstCudaContext *context = nullptr;
 #endif
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  /* The streams our pools' CUDA memory carries (1.24+), which its users queue
+   * their work on or wait for (gst_cuda_memory_sync): upstream's writes into
+   * the pool we propose, and our output, ordered after our work. Two, so that
+   * upstream's writes never wait for our kernels. */
+  GstCudaStream *input_stream = nullptr;
+  GstCudaStream *output_stream = nullptr;
+#endif
 
   /* Streaming state. info under the object lock (the latency query reads it). */
   bool configured = false;
@@ -94,6 +109,13 @@ struct CudaFilterState
   FrameSide output_side;
   int next_slot = 0;
   std::deque<PendingFrame> pending;
+  /* Frames leave as soon as their work is queued, ordered on their memory's
+   * stream: a filter's CUDA memory output with GStreamer 1.24+. */
+  bool hand_out_at_once = false;
+  /* Per slot, the input of an ordered frame that left before its work
+   * finished: mapped and referenced until the slot's work is done, so that
+   * upstream cannot write into it while the kernels still read it. */
+  std::vector<PendingFrame> retiring;
   /* The events of the frame last handed to GstBaseTransform, which pushes it
    * after generate_output returns: they follow at the next call. */
   std::vector<GstEvent *> events_to_forward;
@@ -499,12 +521,39 @@ forward_events (GstCudaFilter * self)
         (GST_BASE_TRANSFORM (self), event);
 }
 
+/* Releases the inputs that ordered frames left behind on `slot` (-1: every
+ * slot) once the slot's work on them has finished. Returns that work's error:
+ * the frame itself has left already. */
+static cudaError_t
+retire_inputs (GstCudaFilter * self, int slot)
+{
+  CudaFilterState & st = state_of (self);
+  cudaError_t first = cudaSuccess;
+  for (int i = slot < 0 ? 0 : slot;
+      i < (slot < 0 ? (int) st.retiring.size () : slot + 1); i++) {
+    PendingFrame & frame = st.retiring[i];
+    if (!frame.input)
+      continue;
+    const CudaContextScope scope (st.device);
+    const cudaError_t err = scope.error () != cudaSuccess ? scope.error () :
+        st.slots.wait (i);
+    if (first == cudaSuccess)
+      first = err;
+    release_frame (frame, false);
+  }
+  return first;
+}
+
 /* Drops every frame in flight, after the work on its buffers has finished. */
 static void
 discard_pending (GstCudaFilter * self)
 {
   CudaFilterState & st = state_of (self);
   drop_events (self, st.events_to_forward);
+  const cudaError_t retired = retire_inputs (self, -1);
+  if (retired != cudaSuccess)
+    GST_WARNING_OBJECT (self, "a frame that left ended with %s",
+        cudaGetErrorName (retired));
   if (st.pending.empty ())
     return;
   const CudaContextScope scope (st.device);
@@ -529,11 +578,13 @@ is_analysis (GstCudaFilter * self)
   return GST_CUDA_FILTER_GET_CLASS (self)->analyze_frame != nullptr;
 }
 
-/* Waits for the oldest frame in flight and hands out its output buffer. The
- * wait is what makes a device buffer safe downstream: GStreamer 1.22's CUDA
- * memory carries no stream, so no element after us could order its work after
- * ours; the frame leaves only once its work is complete. Frames behind it stay
- * queued on their own streams meanwhile, so the device never idles for it. */
+/* Hands out the oldest frame in flight's output buffer, once it is safe
+ * downstream. GStreamer 1.22's CUDA memory carries no stream, so no element
+ * after us could order its work after ours: the frame waits until its work is
+ * complete, while frames behind it stay queued on their own streams, so the
+ * device never idles for it. 1.24's memory carries a stream, which
+ * queue_frame_work has ordered after our work: an ordered frame leaves at
+ * once, its input kept until the slot's work is done (retire_inputs). */
 static GstFlowReturn
 finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
 {
@@ -543,7 +594,12 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
   /* Its events follow it, whatever becomes of the frame. */
   st.events_to_forward = std::move (frame.events_after);
   cudaError_t err = cudaSuccess;
-  if (frame.slot >= 0) {
+  if (frame.ordered) {
+    PendingFrame & kept = st.retiring[frame.slot];
+    kept.input = std::exchange (frame.input, nullptr);
+    kept.in_frame = frame.in_frame;
+    frame.in_frame.buffer = nullptr;
+  } else if (frame.slot >= 0) {
     const CudaContextScope scope (st.device);
     err = scope.error () != cudaSuccess ? scope.error () :
         st.slots.wait (frame.slot);
@@ -605,6 +661,11 @@ drain (GstCudaFilter * self)
       return ret;
     }
   }
+  /* A drain gives upstream back every buffer, the inputs of ordered frames
+   * too. */
+  const cudaError_t err = retire_inputs (self, -1);
+  if (err != cudaSuccess)
+    return post_cuda_error (self, err, "Processing a frame");
   return GST_FLOW_OK;
 }
 
@@ -650,13 +711,14 @@ acquire_output (GstCudaFilter * self, GstBuffer ** outbuf)
   return GST_FLOW_ERROR;
 }
 
-#ifdef CF_HAVE_GST_CUDA
+#if defined (CF_HAVE_GST_CUDA) && !defined (CF_HAVE_GST_CUDA_STREAM)
 /* gst_cuda_memory_sync() exists from GStreamer 1.24 on, where CUDA memory can
  * carry its producer's stream: there it waits for upstream's work on the
- * memory. Looked up at run time, so that a build against 1.22 headers still
- * waits where the library has it. 1.22's producers finish their work before
- * they push (nvcodec's elements synchronise their stream), so there is nothing
- * to wait for. */
+ * memory. A build against 1.22 headers looks it up at run time, so that it
+ * still waits where the library has it; a build against 1.24+ orders its work
+ * after that stream instead (queue_frame_work). 1.22's producers finish their
+ * work before they push (nvcodec's elements synchronise their stream), so
+ * there is nothing to wait for. */
 using CudaMemorySyncFunc = void (*) (GstMemory *);
 
 static CudaMemorySyncFunc
@@ -676,8 +738,8 @@ cuda_memory_sync_func (void)
 #endif
 
 /* Checks that a device input buffer is CUDA memory of the element's context,
- * and waits for upstream's work on it where the library can say (1.24+). FALSE
- * after posting an error naming the cause. */
+ * and, built against 1.22, waits for upstream's work on it where the library
+ * can say (1.24+). FALSE after posting an error naming the cause. */
 static bool
 check_device_input (GstCudaFilter * self, GstBuffer * input)
 {
@@ -704,8 +766,10 @@ check_device_input (GstCudaFilter * self, GstBuffer * input)
               "element", owner_device, st.device.id ()), (nullptr));
       return false;
     }
+#ifndef CF_HAVE_GST_CUDA_STREAM
     if (CudaMemorySyncFunc sync = cuda_memory_sync_func ())
       sync (mem);
+#endif
   }
   return true;
 #else
@@ -775,6 +839,63 @@ run_kernels (GstCudaFilter * self, PendingFrame & frame,
       frame.frame_state.data ());
 }
 
+#ifdef CF_HAVE_GST_CUDA_STREAM
+/* The stream a buffer's CUDA memory carries (1.24+: the stream its users queue
+ * their work on), or NULL. */
+static cudaStream_t
+memory_stream (GstBuffer * buffer)
+{
+  GstCudaStream *stream = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST
+      (gst_buffer_peek_memory (buffer, 0)));
+  return stream ? (cudaStream_t) gst_cuda_stream_get_handle (stream) : nullptr;
+}
+#endif
+
+/* With 1.24's streams, the slot's work follows what is queued on the streams
+ * of the CUDA memory it reads and writes: upstream's writes into the input,
+ * earlier readers' work on a recycled output buffer. No wait on the host. */
+static cudaError_t
+follow_memory_streams (GstCudaFilter * self, const PendingFrame & frame)
+{
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  CudaFilterState & st = state_of (self);
+  cudaError_t err = cudaSuccess;
+  if (st.input_side.on_device ())
+    if (cudaStream_t stream = memory_stream (frame.in_frame.buffer))
+      err = st.slots.follow_stream (frame.slot, stream);
+  if (err == cudaSuccess && frame.out_frame.buffer &&
+      st.output_side.on_device ())
+    if (cudaStream_t stream = memory_stream (frame.out_frame.buffer))
+      err = st.slots.follow_stream (frame.slot, stream);
+  return err;
+#else
+  (void) self;
+  (void) frame;
+  return cudaSuccess;
+#endif
+}
+
+/* Orders the stream of a filter's CUDA memory output after the frame's work,
+ * so that it can leave at once (1.24+). Whether it did, in frame.ordered. */
+static cudaError_t
+order_output (GstCudaFilter * self, PendingFrame & frame)
+{
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  CudaFilterState & st = state_of (self);
+  cudaStream_t stream = st.hand_out_at_once ?
+      memory_stream (frame.out_frame.buffer) : nullptr;
+  if (!stream)
+    return cudaSuccess;
+  const cudaError_t err = st.slots.lead_stream (frame.slot, stream);
+  frame.ordered = err == cudaSuccess;
+  return err;
+#else
+  (void) self;
+  (void) frame;
+  return cudaSuccess;
+#endif
+}
+
 /* Queues one frame's work on its slot: input to the device, the samples no
  * kernel writes copied through, the kernels (an analysis element's write its
  * results to the host themselves), the output back. Returns
@@ -788,8 +909,12 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
   const int slot = frame.slot;
   cudaStream_t stream = st.slots.stream (slot);
 
-  *step = "Uploading a frame";
-  cudaError_t err = st.input_side.upload (slot, frame.in_frame, stream);
+  *step = "Ordering after the streams of the frame's memory";
+  cudaError_t err = follow_memory_streams (self, frame);
+  if (err == cudaSuccess) {
+    *step = "Uploading a frame";
+    err = st.input_side.upload (slot, frame.in_frame, stream);
+  }
   const FramePlanes input = st.input_side.device_planes (slot, frame.in_frame);
   FramePlanes output;
   if (!analysis)
@@ -816,6 +941,10 @@ queue_frame_work (GstCudaFilter * self, PendingFrame & frame, guint copy_planes,
   }
   if (err == cudaSuccess)
     err = st.slots.mark_done (slot);
+  if (err == cudaSuccess) {
+    *step = "Ordering the output memory's stream";
+    err = order_output (self, frame);
+  }
   return err;
 }
 
@@ -890,9 +1019,14 @@ submit_frame (GstCudaFilter * self, GstBuffer * input)
       GST_TIME_ARGS (GST_BUFFER_PTS (input)), frame.slot,
       st.input_side.on_device () ? "CUDA memory" :
       cf_buffer_is_pinned (input) ? "pinned memory" : "pageable memory");
+  const char *step = "Processing a frame";
+  /* The slot's previous frame may have left before its work finished. */
+  cudaError_t err = retire_inputs (self, frame.slot);
   const CudaContextScope scope (st.device);
-  const char *step = "Making the CUDA context current";
-  cudaError_t err = scope.error ();
+  if (err == cudaSuccess) {
+    step = "Making the CUDA context current";
+    err = scope.error ();
+  }
   if (err == cudaSuccess)
     err = queue_frame_work (self, frame, copy_planes, selected, &step);
   if (err != cudaSuccess) {
@@ -1099,6 +1233,14 @@ gst_cuda_filter_start (GstBaseTransform * trans)
               device_id, &st.context) ? cudaSuccess : cudaErrorNoDevice);
       if (err == cudaSuccess)
         device = CudaDevice (st.context);
+#ifdef CF_HAVE_GST_CUDA_STREAM
+      if (err == cudaSuccess) {
+        st.input_stream = gst_cuda_stream_new (st.context);
+        st.output_stream = gst_cuda_stream_new (st.context);
+        if (!st.input_stream || !st.output_stream)
+          err = cudaErrorInvalidResourceHandle;
+      }
+#endif
 #else
       device = CudaDevice (MAX (device_id, 0));
 #endif
@@ -1170,6 +1312,10 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   st.pinned_allocator = nullptr;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&pinned_allocator);
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  gst_clear_cuda_stream (&st.input_stream);
+  gst_clear_cuda_stream (&st.output_stream);
+#endif
 #ifdef CF_HAVE_GST_CUDA
   gst_clear_object (&st.context);
 #endif
@@ -1205,6 +1351,9 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   st.info = info;
   st.in_flight = st.frames_in_flight;
   st.configured = false;
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  st.hand_out_at_once = output_on_device && !is_analysis (self);
+#endif
   GST_OBJECT_UNLOCK (self);
 
   auto *klass = GST_CUDA_FILTER_GET_CLASS (self);
@@ -1227,6 +1376,7 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   if (err == cudaSuccess) {
     step = "Allocating device frames";
     st.next_slot = 0;
+    st.retiring.resize (st.in_flight);
     err = st.slots.configure (st.device, st.in_flight, st.result_size,
         workspace_size);
   }
@@ -1254,10 +1404,11 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
 /* A pool of our own for frames of `caps` in the memory type they name, with
  * room for `count` buffers: CUDA memory of the element's context, or pinned
- * host memory. Its buffer size (the CUDA pool's pitched layout decides it) in
- * *size. */
+ * host memory; for upstream's frames (`input`) or ours. Its buffer size (the
+ * CUDA pool's pitched layout decides it) in *size. */
 static GstBufferPool *
-frame_pool_new (GstCudaFilter * self, GstCaps * caps, guint count, guint * size)
+frame_pool_new (GstCudaFilter * self, GstCaps * caps, guint count,
+    [[maybe_unused]] bool input, guint * size)
 {
   CudaFilterState & st = state_of (self);
   GstBufferPool *pool = nullptr;
@@ -1270,6 +1421,10 @@ frame_pool_new (GstCudaFilter * self, GstCaps * caps, guint count, guint * size)
     GstStructure *config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
+#ifdef CF_HAVE_GST_CUDA_STREAM
+    gst_buffer_pool_config_set_cuda_stream (config,
+        input ? st.input_stream : st.output_stream);
+#endif
     gst_buffer_pool_config_set_params (config, caps,
         GST_VIDEO_INFO_SIZE (&info), count, 0);
     if (!gst_buffer_pool_set_config (pool, config))
@@ -1312,7 +1467,7 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
   const guint held = st.frames_in_flight;
   GST_OBJECT_UNLOCK (self);
   guint size = 0;
-  GstBufferPool *pool = frame_pool_new (self, caps, held, &size);
+  GstBufferPool *pool = frame_pool_new (self, caps, held, true, &size);
   if (pool) {
     gst_query_add_allocation_pool (query, pool, size, held, 0);
     gst_object_unref (pool);
@@ -1356,11 +1511,21 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
     gst_buffer_pool_config_set_params (config, caps, size, min, max);
+#ifdef CF_HAVE_GST_CUDA_STREAM
+    /* Downstream's stream where it set one, else ours: its memory must carry
+     * one for our frames to leave ordered rather than waited for. */
+    GstCudaStream *downstream_stream =
+        gst_buffer_pool_config_get_cuda_stream (config);
+    if (downstream_stream)
+      gst_cuda_stream_unref (downstream_stream);
+    else
+      gst_buffer_pool_config_set_cuda_stream (config, st.output_stream);
+#endif
     if (!gst_buffer_pool_set_config (pool, config))
       gst_clear_object (&pool);
   }
   if (!pool) {
-    pool = frame_pool_new (self, caps, min, &size);
+    pool = frame_pool_new (self, caps, min, false, &size);
     max = 0;
   }
   if (!pool) {
@@ -1441,12 +1606,13 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return TRUE;
 
-  /* A frame leaves when frames-in-flight - 1 later ones have arrived. */
+  /* A frame leaves when frames-in-flight - 1 later ones have arrived, or at
+   * once where its memory's stream orders it. */
   GST_OBJECT_LOCK (self);
   GstClockTime held = 0;
   const gint fps_n = GST_VIDEO_INFO_FPS_N (&st.info);
   const gint fps_d = GST_VIDEO_INFO_FPS_D (&st.info);
-  if (st.configured && fps_n > 0 && fps_d > 0)
+  if (st.configured && !st.hand_out_at_once && fps_n > 0 && fps_d > 0)
     held = gst_util_uint64_scale_int (GST_SECOND * (st.in_flight - 1), fps_d, fps_n);
   GST_OBJECT_UNLOCK (self);
 
@@ -1539,7 +1705,7 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
   /* Both backends hold frames alike, so latency and ordering do not depend on
    * where the kernel ran. */
   if (st.pending.empty () || (st.pending.size () < st.in_flight &&
-          !st.hand_out_next))
+          !st.hand_out_next && !st.hand_out_at_once))
     return GST_FLOW_OK;
   st.hand_out_next = false;
   return finish_oldest (self, outbuf);
@@ -1694,7 +1860,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "Frames processed at once, each on its own CUDA stream, so uploads, "
           "kernels and downloads overlap; each frame beyond the first adds one "
           "frame duration of latency (1 = lowest latency; the CPU backend holds "
-          "frames alike)",
+          "frames alike). A filter's CUDA memory output with GStreamer 1.24+ "
+          "adds none: its frames leave at once, ordered on the memory's stream",
           1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, ready_flags));
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend", "Where frames are filtered",

@@ -8,9 +8,10 @@ without building a second tree (tests/meson.build says how it is built).
   check_without_cuda_memory.py built BUILD_DIR PLUGIN_FILE
       (meson test plugin_without_cuda_memory) The plugin built again in
       BUILD_DIR/tests/ compiles the sources of plugin/'s target, without
-      CF_HAVE_GST_CUDA and with no other compiler argument of its own; PLUGIN_FILE
-      loads (gst-inspect-1.0, with the environment meson test gives) and none of
-      its elements' templates holds memory:CUDAMemory.
+      CF_HAVE_GST_CUDA (nor CF_HAVE_GST_CUDA_STREAM) and with no other compiler
+      argument of its own; PLUGIN_FILE loads (gst-inspect-1.0, with the
+      environment meson test gives) and none of its elements' templates holds
+      memory:CUDAMemory.
 
   check_without_cuda_memory.py configure SOURCE_DIR BUILD_DIR SCRATCH_DIR LOG
       (.ci/run) Configures SCRATCH_DIR with -Dcuda-memory=disabled and BUILD_DIR's
@@ -28,6 +29,8 @@ import time
 
 ELEMENTS = ("cudamedian", "cudagauss", "cudahist")
 DEFINE = "-DCF_HAVE_GST_CUDA"
+# All that the library's presence defines (meson.build's gst_cuda_args).
+LIBRARY_DEFINES = (DEFINE, "-DCF_HAVE_GST_CUDA_STREAM")
 PLUGIN = "gstcudafilters"
 
 
@@ -105,8 +108,9 @@ def check_built(build_dir, plugin_file):
         raise SystemExit(f"{build_dir}: plugin/ or tests/ plugin target missing")
     if DEFINE not in cpp_part(main)["parameters"]:
         problems.append(f"plugin/'s target lacks {DEFINE} in a build with gstreamer-cuda")
-    if DEFINE in cpp_part(variant)["parameters"]:
-        problems.append(f"tests/'s plugin is built with {DEFINE}")
+    built_with = [d for d in LIBRARY_DEFINES if d in cpp_part(variant)["parameters"]]
+    if built_with:
+        problems.append(f"tests/'s plugin is built with {built_with}")
     if sources(main) != sources(variant):
         problems.append("tests/meson.build's plugin sources are not plugin/meson.build's:\n"
                         f"  plugin/: {sources(main)}\n  tests/:  {sources(variant)}")
@@ -114,7 +118,7 @@ def check_built(build_dir, plugin_file):
     extra = [a for a in normalized_arguments(variant, build_dir) if a not in main_args]
     if extra:
         problems.append(f"tests/'s plugin has arguments plugin/'s has not: {extra}")
-    missing = [a for a in main_args if a.startswith("-D") and a != DEFINE and
+    missing = [a for a in main_args if a.startswith("-D") and a not in LIBRARY_DEFINES and
                a not in normalized_arguments(variant, build_dir)]
     if missing:
         problems.append(f"tests/'s plugin lacks plugin/'s definitions {missing}")
