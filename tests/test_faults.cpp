@@ -100,7 +100,7 @@ std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
     faults.push_back(fault("device:5:cudaErrorDevicesUnavailable", Expect::CapsError,
                            cudaErrorDevicesUnavailable));
   } else if (point == "alloc") {
-    // Each slot in turn: stream, event (cudahist: workspace, allocated and zeroed);
+    // Each slot in turn: stream, events (cudahist: workspace, allocated and zeroed);
     // then the staging frames, allocated and zeroed.
     faults.push_back(fault("alloc:1:cudaErrorMemoryAllocation", Expect::CapsError,
                            cudaErrorMemoryAllocation));
@@ -109,10 +109,16 @@ std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
     if (frames_in_flight == 3)  // in the second slot, after a whole first one
       faults.push_back(fault("alloc:7:cudaErrorMemoryAllocation", Expect::CapsError,
                              cudaErrorMemoryAllocation));
-    // Output in CUDA memory (NV12: GRAY8 cannot be): after the caps' stream, event
-    // and staged input frame (allocated and zeroed) of each slot, the first output
-    // buffer from the CUDA memory pool. Filters only: cudahist's frames pass through.
-    Fault pool = fault("alloc:" + std::to_string(4 * frames_in_flight + 1) +
+    // Output in CUDA memory (NV12: GRAY8 cannot be): after the caps' stream and
+    // events (GStreamer 1.24+: one more, to follow other streams) and staged input
+    // frame (allocated and zeroed) of each slot, the first output buffer from the
+    // CUDA memory pool. Filters only: cudahist's frames pass through.
+#ifdef CF_HAVE_GST_CUDA_STREAM
+    constexpr int kAllocationsPerSlot = 5;
+#else
+    constexpr int kAllocationsPerSlot = 4;
+#endif
+    Fault pool = fault("alloc:" + std::to_string(kAllocationsPerSlot * frames_in_flight + 1) +
                            ":cudaErrorMemoryAllocation",
                        Expect::Error, cudaErrorMemoryAllocation);
     pool.format = "NV12";
