@@ -1190,6 +1190,28 @@ explain_refused_cuda_caps (GstCudaFilter * self, GstCaps * caps)
 
 /* ---- GstBaseTransform ---- */
 
+#ifdef CF_HAVE_GST_CUDA_STREAM
+static void
+clear_pool_streams (CudaFilterState & st)
+{
+  gst_clear_cuda_stream (&st.input_stream);
+  gst_clear_cuda_stream (&st.output_stream);
+}
+
+/* The streams of our pools' CUDA memory, in the element's context: both, or
+ * neither and an error. */
+static cudaError_t
+make_pool_streams (CudaFilterState & st)
+{
+  st.input_stream = gst_cuda_stream_new (st.context);
+  st.output_stream = gst_cuda_stream_new (st.context);
+  if (st.input_stream && st.output_stream)
+    return cudaSuccess;
+  clear_pool_streams (st);
+  return cudaErrorInvalidResourceHandle;
+}
+#endif
+
 static gboolean
 gst_cuda_filter_start (GstBaseTransform * trans)
 {
@@ -1233,14 +1255,6 @@ gst_cuda_filter_start (GstBaseTransform * trans)
               device_id, &st.context) ? cudaSuccess : cudaErrorNoDevice);
       if (err == cudaSuccess)
         device = CudaDevice (st.context);
-#ifdef CF_HAVE_GST_CUDA_STREAM
-      if (err == cudaSuccess) {
-        st.input_stream = gst_cuda_stream_new (st.context);
-        st.output_stream = gst_cuda_stream_new (st.context);
-        if (!st.input_stream || !st.output_stream)
-          err = cudaErrorInvalidResourceHandle;
-      }
-#endif
 #else
       device = CudaDevice (MAX (device_id, 0));
 #endif
@@ -1252,6 +1266,10 @@ gst_cuda_filter_start (GstBaseTransform * trans)
       if (err == cudaSuccess)
         err = CF_CUDA (Device, cudaFree (nullptr));
     }
+#ifdef CF_HAVE_GST_CUDA_STREAM
+    if (err == cudaSuccess)
+      err = make_pool_streams (st);
+#endif
     if (err == cudaSuccess) {
       chosen = GST_CUDA_FILTER_BACKEND_CUDA;
     } else if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
@@ -1313,8 +1331,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&pinned_allocator);
 #ifdef CF_HAVE_GST_CUDA_STREAM
-  gst_clear_cuda_stream (&st.input_stream);
-  gst_clear_cuda_stream (&st.output_stream);
+  clear_pool_streams (st);
 #endif
 #ifdef CF_HAVE_GST_CUDA
   gst_clear_object (&st.context);
@@ -1827,6 +1844,9 @@ gst_cuda_filter_finalize (GObject * object)
   auto *priv = static_cast<GstCudaFilterPrivate *>
       (gst_cuda_filter_get_instance_private (GST_CUDA_FILTER (object)));
   gst_clear_object (&priv->state->pinned_allocator);
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  clear_pool_streams (*priv->state);
+#endif
 #ifdef CF_HAVE_GST_CUDA
   gst_clear_object (&priv->state->context);
 #endif
