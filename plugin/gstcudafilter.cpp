@@ -110,7 +110,8 @@ struct CudaFilterState
   int next_slot = 0;
   std::deque<PendingFrame> pending;
   /* Frames leave as soon as their work is queued, ordered on their memory's
-   * stream: a filter's CUDA memory output with GStreamer 1.24+. */
+   * stream: a filter's CUDA memory output with GStreamer 1.24+, one frame in
+   * flight (see set_caps). */
   bool hand_out_at_once = false;
   /* Per slot, the input of an ordered frame that left before its work
    * finished: mapped and referenced until the slot's work is done, so that
@@ -1369,7 +1370,14 @@ gst_cuda_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   st.in_flight = st.frames_in_flight;
   st.configured = false;
 #ifdef CF_HAVE_GST_CUDA_STREAM
-  st.hand_out_at_once = output_on_device && !is_analysis (self);
+  /* A pool's memory carries one stream, so frames ordered on it run one after
+   * another on the device. With more frames in flight they overlap on streams
+   * of their own instead and leave once finished: faster for large frames
+   * (measured on an H100: 4K RGBA median 3x3 at 3 in flight, 47.6 us a frame
+   * against 58.8 ordered), where ordering wins at one in flight (the 1080p
+   * NV12 chain: 111 us against 174). */
+  st.hand_out_at_once = output_on_device && !is_analysis (self) &&
+      st.in_flight == 1;
 #endif
   GST_OBJECT_UNLOCK (self);
 
@@ -1880,8 +1888,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "Frames processed at once, each on its own CUDA stream, so uploads, "
           "kernels and downloads overlap; each frame beyond the first adds one "
           "frame duration of latency (1 = lowest latency; the CPU backend holds "
-          "frames alike). A filter's CUDA memory output with GStreamer 1.24+ "
-          "adds none: its frames leave at once, ordered on the memory's stream",
+          "frames alike). With 1 and CUDA memory out, GStreamer 1.24+, a "
+          "filter's frames leave as soon as their work is queued, ordered on "
+          "the memory's stream",
           1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, ready_flags));
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend", "Where frames are filtered",
