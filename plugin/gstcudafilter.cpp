@@ -1157,6 +1157,29 @@ gst_cuda_filter_transform_caps (GstBaseTransform * trans, GstPadDirection,
   return result;
 }
 
+/* Where the neighbour takes frames in both memory types, they stay in the one
+ * they come in: GstBaseTransform would otherwise take the neighbour's first,
+ * and a switch of upstream's memory type mid-stream would not carry through. */
+static GstCaps *
+gst_cuda_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  const bool cuda = caps_in_cuda_memory (caps);
+  for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
+    GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
+    const bool other_cuda = features &&
+        gst_caps_features_contains (features, CUDA_MEMORY_FEATURE);
+    if (other_cuda == cuda) {
+      GstCaps *same_memory = gst_caps_copy_nth (othercaps, i);
+      gst_caps_unref (othercaps);
+      othercaps = same_memory;
+      break;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->fixate_caps
+      (trans, direction, caps, othercaps);
+}
+
 /* Says why caps in CUDA memory of a format gstreamer-cuda cannot hold are
  * refused (once per element: accept-caps queries come often). */
 static void
@@ -1940,6 +1963,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_fixate_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_caps);
