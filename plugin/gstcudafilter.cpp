@@ -856,11 +856,12 @@ memory_stream (GstBuffer * buffer)
  * of the CUDA memory it reads and writes: upstream's writes into the input,
  * earlier readers' work on a recycled output buffer. No wait on the host. */
 static cudaError_t
-follow_memory_streams (GstCudaFilter * self, const PendingFrame & frame)
+follow_memory_streams ([[maybe_unused]] GstCudaFilter * self,
+    [[maybe_unused]] const PendingFrame & frame)
 {
+  cudaError_t err = cudaSuccess;
 #ifdef CF_HAVE_GST_CUDA_STREAM
   CudaFilterState & st = state_of (self);
-  cudaError_t err = cudaSuccess;
   if (st.input_side.on_device ())
     if (cudaStream_t stream = memory_stream (frame.in_frame.buffer))
       err = st.slots.follow_stream (frame.slot, stream);
@@ -868,33 +869,26 @@ follow_memory_streams (GstCudaFilter * self, const PendingFrame & frame)
       st.output_side.on_device ())
     if (cudaStream_t stream = memory_stream (frame.out_frame.buffer))
       err = st.slots.follow_stream (frame.slot, stream);
-  return err;
-#else
-  (void) self;
-  (void) frame;
-  return cudaSuccess;
 #endif
+  return err;
 }
 
 /* Orders the stream of a filter's CUDA memory output after the frame's work,
  * so that it can leave at once (1.24+). Whether it did, in frame.ordered. */
 static cudaError_t
-order_output (GstCudaFilter * self, PendingFrame & frame)
+order_output ([[maybe_unused]] GstCudaFilter * self,
+    [[maybe_unused]] PendingFrame & frame)
 {
+  cudaError_t err = cudaSuccess;
 #ifdef CF_HAVE_GST_CUDA_STREAM
   CudaFilterState & st = state_of (self);
-  cudaStream_t stream = st.hand_out_at_once ?
-      memory_stream (frame.out_frame.buffer) : nullptr;
-  if (!stream)
-    return cudaSuccess;
-  const cudaError_t err = st.slots.lead_stream (frame.slot, stream);
-  frame.ordered = err == cudaSuccess;
-  return err;
-#else
-  (void) self;
-  (void) frame;
-  return cudaSuccess;
+  if (cudaStream_t stream = st.hand_out_at_once ?
+      memory_stream (frame.out_frame.buffer) : nullptr) {
+    err = st.slots.lead_stream (frame.slot, stream);
+    frame.ordered = err == cudaSuccess;
+  }
 #endif
+  return err;
 }
 
 /* Queues one frame's work on its slot: input to the device, the samples no
