@@ -17,21 +17,32 @@
 namespace cf {
 namespace {
 
-// One call: `ranges` ranges of [0, n), each run by whichever thread claims it first,
-// the calling thread or a worker of the pool: a worker that starts late leaves its
-// range to the caller rather than making it wait.
-struct Job {
+// One call of parallel_ranges: `ranges` ranges of [0, n), each run by whichever thread
+// claims it first, the calling thread or a worker of the pool: a worker that starts
+// late leaves its range to the caller rather than making it wait. It lives on the
+// caller's stack, which waits until no worker runs it.
+struct Job : SharedWork {
+  Job(const std::function<void(int begin, int end)> &body, int n, int ranges)
+      : body(body), n(n), ranges(ranges) {}
+
   const std::function<void(int begin, int end)> &body;
   const int n;
   const int ranges;
   std::atomic<int> next{0};
-  int helpers_wanted = 0;          // workers that may still take the job (pool's mutex)
   std::atomic<int> helpers_in{0};  // workers running it (changed under the pool's mutex)
 
-  void run_ranges() {
+  void run() override {
     for (int r; (r = next.fetch_add(1, std::memory_order_relaxed)) < ranges;)
       body(static_cast<int>(long{r} * n / ranges), static_cast<int>(long{r + 1} * n / ranges));
   }
+};
+
+// Work offered to the workers, for `wanted` more of them to take.
+struct Offer {
+  SharedWork *work;
+  std::shared_ptr<SharedWork> keep;  // offer_work's: alive while a worker may take it
+  int wanted;
+  std::atomic<int> *running;         // parallel_ranges': its workers, for the caller to wait
 };
 
 // How long a worker that has no job, and a caller whose workers are still busy, spin
@@ -39,7 +50,8 @@ struct Job {
 // median on each of two threads) a worker woken from sleep began 35-70 us late and
 // took 0.8-1.0 ms for its half, against 0.5 ms for one that had spun: calls that
 // follow one another closely (a frame's planes, a stream of small frames) find it
-// awake. The same choice as the plugin's copy workers (hostcopy.cpp).
+// awake. For the plugin's staged copies too: waking a thread costs about as long as
+// copying a piece on a VM, and a stream brings work every few hundred microseconds.
 constexpr auto kSpin = std::chrono::microseconds(100);
 
 // Returns when ready() holds or kSpin has passed (yielding the core meanwhile).
@@ -75,30 +87,15 @@ public:
   // Runs `job` on the calling thread and on up to `helpers` workers; returns when
   // every range is done.
   void run(Job &job, int helpers) {
-    int wanted;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      for (; workers_ < helpers; ++workers_) {
-        try {
-          std::thread([this] { work(); }).detach();
-        } catch (const std::system_error &) {
-          break;  // no more threads to be had: the workers there are, or the caller alone
-        }
-      }
-      wanted = job.helpers_wanted = std::min(helpers, workers_);
-      if (wanted > 0) {
-        jobs_.push_back(&job);
-        queued_ = static_cast<int>(jobs_.size());
-      }
-    }
-    for (int i = 0; i < wanted; ++i)
-      wake_.notify_one();
-    job.run_ranges();
+    offer({&job, nullptr, helpers, &job.helpers_in});
+    job.run();
     std::unique_lock<std::mutex> lock(mutex_);
     // From here no worker takes the job; those running it finish their range.
-    if (job.helpers_wanted > 0) {
-      jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
-      queued_ = static_cast<int>(jobs_.size());
+    const auto queued = std::find_if(offers_.begin(), offers_.end(),
+                                     [&](const Offer &offer) { return offer.work == &job; });
+    if (queued != offers_.end()) {
+      offers_.erase(queued);
+      queued_ = static_cast<int>(offers_.size());
     }
     if (job.helpers_in == 0)
       return;
@@ -106,6 +103,26 @@ public:
     spin_until([&] { return job.helpers_in == 0; });
     lock.lock();
     done_.wait(lock, [&] { return job.helpers_in == 0; });
+  }
+
+  // Hands `offer` to up to offer.wanted workers, started as needed; returns at once.
+  void offer(Offer offer) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      for (; workers_ < offer.wanted; ++workers_) {
+        try {
+          std::thread([this] { work(); }).detach();
+        } catch (const std::system_error &) {
+          break;  // no more threads to be had: the workers there are, or the caller alone
+        }
+      }
+      offer.wanted = std::min(offer.wanted, workers_);
+      if (offer.wanted <= 0)
+        return;
+      offers_.push_back(std::move(offer));
+      queued_ = static_cast<int>(offers_.size());
+    }
+    wake_.notify_all();
   }
 
 private:
@@ -119,31 +136,35 @@ private:
   void work() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      if (jobs_.empty()) {
+      if (offers_.empty()) {
         lock.unlock();
         spin_until([this] { return queued_ > 0; });
         lock.lock();
-        wake_.wait(lock, [this] { return !jobs_.empty(); });
+        wake_.wait(lock, [this] { return !offers_.empty(); });
       }
-      Job &job = *jobs_.front();
-      if (--job.helpers_wanted == 0) {
-        jobs_.pop_front();
-        queued_ = static_cast<int>(jobs_.size());
+      Offer &front = offers_.front();
+      SharedWork *work = front.work;
+      const std::shared_ptr<SharedWork> keep = front.keep;
+      std::atomic<int> *running = front.running;
+      if (--front.wanted == 0) {
+        offers_.pop_front();
+        queued_ = static_cast<int>(offers_.size());
       }
-      ++job.helpers_in;
+      if (running)
+        ++*running;
       lock.unlock();
-      job.run_ranges();
+      work->run();
       lock.lock();
-      if (--job.helpers_in == 0)
+      if (running && --*running == 0)
         done_.notify_all();
     }
   }
 
   std::mutex mutex_;
-  std::condition_variable wake_;  // a job wants workers
-  std::condition_variable done_;  // a job's last worker left it
-  std::deque<Job *> jobs_;        // jobs that want more workers, oldest first
-  std::atomic<int> queued_{0};    // jobs_'s size, read while spinning
+  std::condition_variable wake_;  // work wants workers
+  std::condition_variable done_;  // a parallel_ranges job's last worker left it
+  std::deque<Offer> offers_;      // work that wants more workers, oldest first
+  std::atomic<int> queued_{0};    // offers_'s size, read while spinning
   int workers_ = 0;
   // The parent process's pool, in a child of fork(): kept reachable, not leaked.
   [[maybe_unused]] Pool *parent_;
@@ -165,8 +186,12 @@ void parallel_ranges(int n, int threads, long work_per_item,
       body(0, n);
     return;
   }
-  Job job{body, n, std::min<int>(n, threads * std::max(1, ranges_per_thread))};
+  Job job(body, n, std::min<int>(n, threads * std::max(1, ranges_per_thread)));
   Pool::instance().run(job, threads - 1);
+}
+
+void offer_work(const std::shared_ptr<SharedWork> &work, int helpers) {
+  Pool::instance().offer({work.get(), work, helpers, nullptr});
 }
 
 }  // namespace cf

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// Splits [0, n) into contiguous ranges run on the calling thread and on worker
-// threads that the process keeps.
+// The process's worker threads: [0, n) split into contiguous ranges run on the
+// calling thread and on the workers, and work that workers join while its caller goes
+// on (the plugin's staged copies, plugin/hostcopy.h).
 #pragma once
 
 #include <functional>
+#include <memory>
 
 namespace cf {
 
@@ -18,5 +20,18 @@ namespace cf {
 void parallel_ranges(int n, int threads, long work_per_item,
                      const std::function<void(int begin, int end)> &body,
                      int ranges_per_thread = 1);
+
+// Work that the pool's workers may join while its caller goes on: each worker that
+// joins calls run(), which returns once nothing is left for it to do. The pool holds a
+// reference while it may still hand the work to a worker, so one that joins late
+// touches only this object.
+class SharedWork {
+public:
+  virtual ~SharedWork() = default;
+  virtual void run() = 0;
+};
+
+// Offers `work` to up to `helpers` workers (started as needed) and returns at once.
+void offer_work(const std::shared_ptr<SharedWork> &work, int helpers);
 
 }  // namespace cf

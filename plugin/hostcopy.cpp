@@ -8,10 +8,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
+
+#include "cpu_parallel.h"
 
 std::vector<RowCopy>
 split_rows (const std::vector<RowCopy> & blocks, gsize piece_bytes)
@@ -45,10 +46,9 @@ copy_piece (const RowCopy & piece)
         piece.row_bytes);
 }
 
-/* How long a thread that waits for copy work, or for a piece, spins before it
- * sleeps: waking a sleeping thread costs tens of microseconds on a virtual
- * machine, as long as copying a piece, and a stream of frames brings work
- * every few hundred microseconds. */
+/* How long a caller that waits for a piece spins before it sleeps: waking a
+ * sleeping thread costs tens of microseconds on a virtual machine, as long as
+ * copying a piece. */
 constexpr auto kSpin = std::chrono::microseconds (100);
 
 /* Spins on ready() for up to kSpin, then sleeps on `wake` until it holds. */
@@ -67,13 +67,20 @@ wait_for (std::mutex & lock, std::condition_variable & wake, Ready && ready)
   }
 }
 
-/* One call's pieces, shared with the workers that help: a worker that comes
- * late (after the call returned) finds no piece left and touches nothing but
- * this object, which it keeps alive. */
-struct CopyJob
+/* One call's pieces, shared with the workers of the process's pool
+ * (kernels/cpu_parallel.h) that help: a worker that comes late (after the
+ * call returned) finds no piece left and touches nothing but this object,
+ * which the pool keeps alive. */
+struct CopyJob : cf::SharedWork
 {
   explicit CopyJob (const std::vector<RowCopy> & all)
       : pieces (all), done (new std::atomic<bool>[all.size ()] ()) {}
+
+  void run () override
+  {
+    while (copy_next ()) {
+    }
+  }
 
   const std::vector<RowCopy> pieces;
   /* Pieces are claimed in order; a claim at or past the end claims nothing. */
@@ -106,64 +113,6 @@ struct CopyJob
   }
 };
 
-/* The process's copy workers: made at the first copy, never stopped (they
- * hold no memory of any element between jobs). */
-class CopyWorkers
-{
-public:
-  static CopyWorkers & shared ()
-  {
-    static CopyWorkers *workers = new CopyWorkers (host_copy_threads ());
-    return *workers;
-  }
-
-  /* Up to `helpers` workers take part in the job. */
-  void offer (const std::shared_ptr < CopyJob > &job, guint helpers)
-  {
-    {
-      std::lock_guard < std::mutex > hold (lock_);
-      for (guint i = 0; i < helpers; i++)
-        queue_.push_back (job);
-      queued_.store (queue_.size ());
-    }
-    wake_.notify_all ();
-  }
-
-private:
-  explicit CopyWorkers (guint threads)
-  {
-    for (guint i = 0; i < threads; i++)
-      std::thread ([this] {
-            for (;;) {
-              const std::shared_ptr < CopyJob > job = take ();
-              while (job->copy_next ()) {
-              }
-            }
-          }).detach ();
-  }
-
-  std::shared_ptr < CopyJob > take ()
-  {
-    for (;;) {
-      wait_for (lock_, wake_, [&] {
-            return queued_.load () > 0;
-          });
-      std::lock_guard < std::mutex > hold (lock_);
-      if (queue_.empty ())
-        continue;               /* another worker took it */
-      std::shared_ptr < CopyJob > job = std::move (queue_.front ());
-      queue_.pop_front ();
-      queued_.store (queue_.size ());
-      return job;
-    }
-  }
-
-  std::mutex lock_;
-  std::condition_variable wake_;
-  std::deque < std::shared_ptr < CopyJob >> queue_;   /* under lock_ */
-  std::atomic<gsize> queued_ { 0 };     /* queue_'s size, read while spinning */
-};
-
 }  // namespace
 
 guint
@@ -179,7 +128,7 @@ copy_rows_in_parallel (const std::vector<RowCopy> & pieces, guint helpers,
   auto job = std::make_shared<CopyJob> (pieces);
   helpers = std::min<gsize> ({helpers, host_copy_threads (),
         pieces.empty ()? 0 : pieces.size () - 1});
-  CopyWorkers::shared ().offer (job, helpers);
+  cf::offer_work (job, (int) helpers);
 
   gsize handed_on = 0;
   bool ok = true;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-/* Host-to-host copies of frame rows, spread over a process-wide set of worker
- * threads, each piece handed on (to a DMA) as soon as it and every piece
- * before it are copied: the copy of piece i + 1 overlaps the transfer of piece
- * i. Knows nothing of CUDA.
+/* Host-to-host copies of frame rows, spread over the process's worker threads
+ * (the CPU kernels' pool, kernels/cpu_parallel.h), each piece handed on (to a
+ * DMA) as soon as it and every piece before it are copied: the copy of piece
+ * i + 1 overlaps the transfer of piece i. Knows nothing of CUDA.
  *
  * One copy thread streams from DRAM at a fraction of what a PCIe 5 DMA moves,
  * so frames staged through pinned memory need several to keep up with the
@@ -50,8 +50,8 @@ staging_piece_bytes (gsize frame_bytes)
   return frame_bytes / 16 > 256 * 1024 ? frame_bytes / 16 : 256 * 1024;
 }
 
-/* Threads of the process-wide workers (made at the first copy): half the
- * processors, at least 1 and at most 8; the caller's own thread copies too. */
+/* Workers that help one copy at most: half the processors, at least 1 and at
+ * most 8; the caller's own thread copies too. */
 guint host_copy_threads (void);
 
 /* Copies every piece, the calling thread and up to `helpers` workers

@@ -6,8 +6,12 @@
 // else written; each piece handed on in order and only once it and all before it
 // are copied; a refusal stops the hand-ons and nothing is written after the call
 // returns (the buffers are freed right after it, for AddressSanitizer to see); many
-// callers at once, sharing the workers.
+// callers at once, sharing the workers; children of fork() while copies run.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <random>
 #include <thread>
@@ -182,6 +186,46 @@ GST_START_TEST(test_many_callers) {
 }
 GST_END_TEST;
 
+// Children forked while another thread copies, its pieces going to the workers: each
+// child copies a frame of its own (the parent's workers are not there; a lock one of
+// them held at the fork would never be released in the child). A hang fails by the
+// test's timeout.
+GST_START_TEST(test_forked_children) {
+  std::atomic<bool> stop{false};
+  std::thread copier([&stop] {
+    std::mt19937 random(7);
+    while (!stop) {
+      Frame frame(random, 2, 4000, 60);
+      copy_rows_in_parallel(split_rows(frame.planes, 2000), 8, [](gsize) { return true; });
+    }
+  });
+  int failed = 0;
+  for (int child_number = 0; child_number < 40; child_number++) {
+    const pid_t child = fork();
+    fail_if(child < 0, "fork failed");
+    if (child == 0) {
+      std::mt19937 random(child_number);
+      Frame frame(random, 3, 3000, 40);
+      gsize handed = 0;
+      copy_rows_in_parallel(split_rows(frame.planes, 1500), 8, [&](gsize i) {
+        handed += i == handed;
+        return true;
+      });
+      bool all = handed > 0;
+      for (const RowCopy &plane : frame.planes)
+        all = all && copied(plane);
+      _exit(all ? 0 : 1);
+    }
+    int status = 0;
+    fail_unless(waitpid(child, &status, 0) == child);
+    failed += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  stop = true;
+  copier.join();
+  fail_unless_equals_int(failed, 0);
+}
+GST_END_TEST;
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -194,5 +238,6 @@ int main(int argc, char **argv) {
   tcase_add_test(tcase, test_pieces_handed_on_in_order);
   tcase_add_test(tcase, test_refusal_stops);
   tcase_add_test(tcase, test_many_callers);
+  tcase_add_test(tcase, test_forked_children);
   return gst_check_run_suite(suite, "host_copy", __FILE__);
 }
