@@ -33,6 +33,7 @@
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "cpu_parallel.h"
 #include "gauss.h"
 #include "histogram.h"
 #include "median.h"
@@ -308,7 +309,7 @@ int main(int argc, char **argv) {
   Options options;
   if (!parse(argc, argv, options))
     return 2;
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores = cf::usable_cores();
   // The best of Highway's targets that this CPU runs, as the kernels' dispatch picks.
   const int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
   const char *target = hwy::TargetName(targets & -targets);

@@ -4,6 +4,7 @@
 #include "cpu_parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -178,7 +179,7 @@ void parallel_ranges(int n, int threads, long work_per_item,
   // Below this much work, one thread is enough.
   constexpr long kMinWorkPerThread = 1 << 16;
   if (threads <= 0)
-    threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = usable_cores();
   const long total = static_cast<long>(n) * std::max(1L, work_per_item);
   threads = static_cast<int>(std::min<long>({threads, n, std::max(1L, total / kMinWorkPerThread)}));
   if (threads <= 1) {
@@ -192,6 +193,15 @@ void parallel_ranges(int n, int threads, long work_per_item,
 
 void offer_work(const std::shared_ptr<SharedWork> &work, int helpers) {
   Pool::instance().offer({work.get(), work, helpers, nullptr});
+}
+
+int usable_cores() {
+#ifdef CPU_COUNT
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+    return CPU_COUNT(&allowed);
+#endif
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace cf

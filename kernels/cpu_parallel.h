@@ -34,4 +34,8 @@ public:
 // Offers `work` to up to `helpers` workers (started as needed) and returns at once.
 void offer_work(const std::shared_ptr<SharedWork> &work, int helpers);
 
+// The cores this process may run on: its CPU affinity (a cpuset, taskset, a
+// container's --cpuset-cpus) where the system says, else every core.
+int usable_cores();
+
 }  // namespace cf

@@ -3,11 +3,15 @@
 //
 // The CPU kernels' thread pool (kernels/cpu_parallel.h): every item run once, whatever
 // the thread count; calls from several threads at once; a child of fork() that uses
-// the pool after its parent did.
+// the pool after its parent did; "all cores" limited to the CPUs the process may use.
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -92,6 +96,38 @@ GST_START_TEST(test_forked_child) {
 }
 GST_END_TEST;
 
+// A process held to one CPU (taskset, a container's cpuset) runs "all cores" on
+// that one, not on one thread per core of the machine.
+GST_START_TEST(test_all_cores_within_affinity) {
+  cpu_set_t original;
+  fail_unless(sched_getaffinity(0, sizeof original, &original) == 0);
+  fail_unless_equals_int(cf::usable_cores(), CPU_COUNT(&original));
+
+  int first = 0;
+  while (!CPU_ISSET(first, &original))
+    ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  fail_unless(sched_setaffinity(0, sizeof one, &one) == 0);
+  const int cores = cf::usable_cores();
+  std::mutex lock;
+  std::set<std::thread::id> threads;
+  // Ranges long enough for any worker the call wakes to take some.
+  cf::parallel_ranges(
+      64, 0, kBigWork,
+      [&](int, int) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        const std::lock_guard<std::mutex> guard(lock);
+        threads.insert(std::this_thread::get_id());
+      },
+      8);
+  fail_unless(sched_setaffinity(0, sizeof original, &original) == 0);
+  fail_unless_equals_int(cores, 1);
+  fail_unless_equals_int(static_cast<int>(threads.size()), 1);
+}
+GST_END_TEST;
+
 static Suite *cpu_parallel_suite(void) {
   Suite *suite = suite_create("cpu_parallel");
   TCase *tc = tcase_create("general");
@@ -99,6 +135,7 @@ static Suite *cpu_parallel_suite(void) {
   tcase_add_test(tc, test_every_item_once);
   tcase_add_test(tc, test_calls_from_several_threads);
   tcase_add_test(tc, test_forked_child);
+  tcase_add_test(tc, test_all_cores_within_affinity);
   suite_add_tcase(suite, tc);
   return suite;
 }
