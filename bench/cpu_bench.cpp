@@ -14,7 +14,7 @@
 //
 //   cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]
 //             [--kernels median3,median5,median7,median9,median15,gauss1,gauss2,gauss10,hist]
-//             [--threads 1,all] [--runs N] [--json FILE]
+//             [--threads 1,all] [--runs N] [--opencv yes|no] [--json FILE]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -47,6 +47,9 @@ struct Options {
                                    "gauss1",  "gauss2",  "gauss10", "hist"};
   std::vector<std::string> threads{"1", "all"};
   int runs = 9;
+  // OpenCV's calls alternate with ours; without them, the gain of threads is measured
+  // free of OpenCV's worker threads, which spin on the same cores after each call.
+  bool opencv = true;
   std::string json;
 };
 
@@ -76,7 +79,7 @@ void usage() {
   std::fprintf(stderr,
                "usage: cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]\n"
                "                 [--kernels median3,...,gauss1,...,hist] [--threads 1,all]\n"
-               "                 [--runs N] [--json FILE]\n"
+               "                 [--runs N] [--opencv yes|no] [--json FILE]\n"
                "kernels: medianN (window N), gaussS (sigma S, automatic size), hist\n");
 }
 
@@ -111,6 +114,8 @@ bool parse(int argc, char **argv, Options &options) {
       options.threads = split(value);
     } else if (arg == "--runs") {
       options.runs = std::max(1, std::atoi(value.c_str()));
+    } else if (arg == "--opencv" && (value == "yes" || value == "no")) {
+      options.opencv = value == "yes";
     } else if (arg == "--json") {
       options.json = value;
     } else {
@@ -254,6 +259,8 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
     std::fprintf(stderr, "cpu-bench: unknown kernel %s\n", kernel.c_str());
     return false;
   }
+  if (!options.opencv)
+    opencv = nullptr;
   cv::setNumThreads(cv_threads);
   // Several threads: ours on one thread too, in turn with the others, so that the
   // gain of threads is measured in the same moments (the shared build VM's speed
