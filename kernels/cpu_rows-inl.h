@@ -20,6 +20,8 @@
 #define CF_CPU_ROWS_INL_H_
 #endif
 
+#include <algorithm>
+
 #include <hwy/highway.h>
 
 #include "cpu_rows.h"
@@ -105,27 +107,42 @@ void store_values(const T *HWY_RESTRICT in, int count, uint8_t *row, int pixel_s
     store_sample(sample, static_cast<T>(in[x] << padding_bits));
 }
 
-// Source row `y` (border_index's result, >= 0) as values with job.radius_x border
-// pixels either side: out[(j + radius_x) * channels + c] stands for channel c of
-// pixel j, every channel (computed or not). For planes the row code takes (cpu_rows.h).
+// Pixels [x_begin - radius_x, x_end + radius_x) of source row `y` (border_index's
+// result, >= 0) as values: out[(j - x_begin + radius_x) * channels + c] stands for
+// channel c of pixel j, every channel (computed or not); pixels outside the frame as
+// the border says. For planes the row code takes (cpu_rows.h).
 template <typename T>
-void load_padded_pixels(const RowFilterJob &job, int y, T *HWY_RESTRICT out) {
+void load_padded_pixels(const RowFilterJob &job, int y, int x_begin, int x_end,
+                        T *HWY_RESTRICT out) {
   const int width = job.src.width;
-  const int radius = job.radius_x;
   const int samples = job.src.channels;
-  T *row = out + radius * samples;
-  load_values(job.src.data + y * job.src.row_pitch, width * samples,
-              job.src.pixel_stride / samples, job.padding_bits, row);
-  // The border stands for pixels of this very row (or for the constant).
-  for (int j = 1; j <= radius; ++j) {
-    const int left = border_index(-j, width, job.border_mode);
-    const int right = border_index(width - 1 + j, width, job.border_mode);
-    for (int c = 0; c < samples; ++c) {
-      row[-j * samples + c] = left < 0 ? static_cast<T>(job.constant) : row[left * samples + c];
-      row[(width - 1 + j) * samples + c] =
-          right < 0 ? static_cast<T>(job.constant) : row[right * samples + c];
-    }
-  }
+  const int sample_step = job.src.pixel_stride / samples;
+  const int span_begin = x_begin - job.radius_x;
+  const int span_end = x_end + job.radius_x;
+  // The frame's pixels in the span, read at once.
+  const int first = std::max(0, span_begin);
+  const int last = std::min(width, span_end);
+  const uint8_t *row = job.src.data + y * job.src.row_pitch;
+  load_values(row + ptrdiff_t(first) * job.src.pixel_stride, (last - first) * samples,
+              sample_step, job.padding_bits, out + (first - span_begin) * samples);
+  // The border stands for pixels of this very row (or for the constant), read
+  // where the span does not hold them.
+  const auto fill = [&](int pixel) {
+    T *to = out + (pixel - span_begin) * samples;
+    const int source = border_index(pixel, width, job.border_mode);
+    if (source < 0)
+      std::fill(to, to + samples, static_cast<T>(job.constant));
+    else if (source >= first && source < last)
+      std::copy(out + (source - span_begin) * samples, out + (source - span_begin + 1) * samples,
+                to);
+    else
+      load_values(row + ptrdiff_t(source) * job.src.pixel_stride, samples, sample_step,
+                  job.padding_bits, to);
+  };
+  for (int pixel = span_begin; pixel < first; ++pixel)
+    fill(pixel);
+  for (int pixel = last; pixel < span_end; ++pixel)
+    fill(pixel);
 }
 
 // Stores values[j * channels + c] << padding_bits as channel c of pixel j of dst row

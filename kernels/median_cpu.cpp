@@ -181,7 +181,7 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
       }
       T *slot = rows.get() + (row % kWindow) * row_length;
       if (slot_row[row % kWindow] != row) {
-        load_padded_pixels(job, row, padded.get());
+        load_padded_pixels(job, row, 0, job.src.width, padded.get());
         const auto *pixels = reinterpret_cast<const Pixel *>(padded.get());
         for (int j = 0; j < half_length; j += lanes) {
           hn::Vec<decltype(d_pixel)> even, odd;

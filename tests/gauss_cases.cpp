@@ -186,6 +186,13 @@ void check_gauss_large_frames(const GaussFilter &filter) {
        {10, 0, 0, 0}, {BorderMode::Constant, 40000}, kUnsharp},
       {{259, 131, kP010, &random_padding, layouts[1], 216},
        {2.5, 5, 0, 0}, {BorderMode::Replicate, 0}, kUnsharpThreshold10},
+      // 61 taps on rows wider than the CPU backend's column strips (its ring of row
+      // sums kept within the L2 cache): 16-bit strips of 512 pixels, 8-bit of 1057,
+      // the last one short; few rows, for the reference's 2-D windows.
+      {{1100, 24, SampleDepth::U16, generator_named("random"), layouts[1], 217},
+       {10, 0, 0, 0}, {BorderMode::Reflect101, 0}, kUnsharp},
+      {{2200, 20, SampleDepth::U8, generator_named("salt-and-pepper-on-ramp"), layouts[0], 218},
+       {10, 0, 0, 0}, {BorderMode::Constant, 77}, kBlur},
   });
 }
 
