@@ -28,16 +28,6 @@
 #include "median.h"
 #include "median_network.h"
 
-#ifndef CF_MEDIAN_NETWORKS_DEFINED
-#define CF_MEDIAN_NETWORKS_DEFINED
-namespace cf::median_network {
-template <int kWindow>
-inline constexpr Network kPairNetwork = make_pair_network(kWindow);
-template <int kWindow>
-inline constexpr ColumnSort kColumnSort = make_column_sort(kWindow);
-}  // namespace cf::median_network
-#endif
-
 HWY_BEFORE_NAMESPACE();
 namespace cf {
 namespace HWY_NAMESPACE {

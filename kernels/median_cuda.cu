@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CUDA median filter. Windows 3, 5 and 7 run generated sorting networks on pairs of
-// 16-bit lanes and share the column sorts between neighbouring outputs; windows 9 to 31
-// run Huang's moving histogram down strips of rows, whose cost per output grows with
-// the window's side, not with its area.
+// CUDA median filter. Windows 3 to 9 run generated sorting networks on pairs of 16-bit
+// lanes and share the column sorts between neighbouring outputs, at a cost that does not
+// depend on the data or the sample width; windows 11 to 31 run Huang's moving histogram
+// down strips of rows, whose cost per output grows with the window's side, not with its
+// area, but for 16-bit samples also with how often the median changes coarse bin.
 //
 // Every kernel takes the window's samples as stored, padding bits and all, and clears
 // the padding bits of the median it stores (`keep`, the mask of the value bits; two
@@ -24,7 +25,7 @@ namespace cf {
 namespace {
 
 // ---------------------------------------------------------------------------------
-// Windows 3, 5, 7: sorting networks.
+// Windows 3, 5, 7, 9: sorting networks.
 //
 // A uint32 carries two 16-bit lanes, row y in the low and row y+1 in the high lane,
 // so that one __vminu2/__vmaxu2 (a single VIMNMX on sm_90) serves two outputs for
@@ -84,6 +85,44 @@ __device__ inline void network_medians(const uint32_t *window_top, int run_word,
       apply_network<kMedianPlan<K>>(cells, PackedOrder{});
 
       medians[output] = cells[kMedianPlan<K>.output] & keep_lanes;
+    }
+  }
+}
+
+// Window 9: the CPU backend's pair network (median_network.h) gives two neighbouring
+// outputs at once and merges the 8 sorted columns they share once. With the column
+// sorts, 586 min/max per output word (two output rows) where network_medians' row sorts
+// and selection (kMedianPlan<9>) took 950, at 199 registers instead of 255. The same
+// ring of sorted columns, one slot more: a pair's windows span K + 1 columns.
+template <int K, int C>
+__device__ inline void pair_network_medians(const uint32_t *window_top, int run_word,
+                                            int pitch_words, uint32_t keep_lanes,
+                                            uint32_t (&medians)[kNetworkRun]) {
+  static_assert(kNetworkRun % 2 == 0, "outputs come in pairs");
+  using median_network::kPairNetwork;
+  uint32_t sorted_columns[K + 1][K];
+#pragma unroll
+  for (int c = 0; c < kNetworkRun + K - 1; ++c) {
+    uint32_t(&column)[K] = sorted_columns[c % (K + 1)];
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+      column[i] = window_top[i * pitch_words + run_word + padded_column(c) * C];
+    apply_network<kSortingNetwork<K>>(column, PackedOrder{});
+
+    // Outputs 2p and 2p + 1 span columns 2p .. 2p + K: rank k of their column j is wire
+    // j * K + k.
+    if (c >= K && (c - K) % 2 == 0) {
+      const int first = c - K;
+      uint32_t wires[kPairNetwork<K>.wires];
+#pragma unroll
+      for (int j = 0; j <= K; ++j)
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          wires[j * K + k] = sorted_columns[(first + j) % (K + 1)][k];
+      apply_ops<kPairNetwork<K>>(wires, PackedOrder{});
+
+      medians[first] = wires[kPairNetwork<K>.first] & keep_lanes;
+      medians[first + 1] = wires[kPairNetwork<K>.second] & keep_lanes;
     }
   }
 }
@@ -155,6 +194,8 @@ __global__ void __launch_bounds__(kNetworkThreads)
     for (int output = 0; output < kNetworkRun; ++output)
       medians[output] =
           window_top[kRadius * kPitchWords + run_word + padded_column(output + kRadius) * C];
+  } else if constexpr (K == 9) {
+    pair_network_medians<K, C>(window_top, run_word, kPitchWords, keep_lanes, medians);
   } else {
     network_medians<K, C>(window_top, run_word, kPitchWords, keep_lanes, medians);
   }
@@ -508,7 +549,7 @@ bool suits_chunks(const Plane &src, const Plane &dst) {
 }
 
 // ---------------------------------------------------------------------------------
-// Windows 9 to 31: Huang's moving histogram. Each thread walks down one column over
+// Windows 11 to 31: Huang's moving histogram. Each thread walks down one column over
 // a strip of rows with a private histogram: per row it removes the K samples leaving
 // the window and adds the K entering, and a pointer moves to the median bin.
 // 16-bit samples count their high byte (coarse) and, for the samples in the coarse
@@ -785,8 +826,9 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                                             dst.pixel_stride};
   // The value bits of a sample: 0xff, 0xffff, 0xffc0 for P010.
   const uint32_t keep = stored_sample(format, max_sample_value(format));
-  // The register and network kernels filter packed pixels whole; the moving histogram
-  // and pixels of 3 channels go one channel at a time.
+  // The register and network kernels filter packed pixels whole up to 7x7; 9x9 (a
+  // network twice as large as 7x7's), the moving histogram and pixels of 3 channels go one
+  // channel at a time: one 9x9 kernel a sample type keeps the compile time down.
   if (params.window == 3 && suits_chunks<Sample>(src, dst))
     return launch_chunks(source, destination, keep, src.channels, src.channel_mask, stream);
   const bool whole = params.window <= 7 && suits_network(src, dst, format);
@@ -803,6 +845,8 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
     return launch_network<5>(source, destination, keep, src.channels, src.channel_mask, stream);
   case 7:
     return launch_network<7>(source, destination, keep, src.channels, src.channel_mask, stream);
+  case 9:
+    return launch_network_of<9, Sample, 1>(source, destination, keep, src.channel_mask, stream);
   default:
     return launch_histogram(source, destination, params.window, keep, stream);
   }

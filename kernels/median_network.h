@@ -203,4 +203,11 @@ constexpr ColumnSort make_column_sort(int window) {
   return sort;
 }
 
+// The networks, built once per window: the CPU backend runs both, the CUDA backend the
+// pair network of its largest window.
+template <int kWindow>
+inline constexpr Network kPairNetwork = make_pair_network(kWindow);
+template <int kWindow>
+inline constexpr ColumnSort kColumnSort = make_column_sort(kWindow);
+
 }  // namespace cf::median_network

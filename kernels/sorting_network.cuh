@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "median_network.h"
 #include "plane.h"
 
 namespace cf {
@@ -195,6 +196,47 @@ CF_HOST_DEVICE inline void apply_network(T (&v)[N], const Order &order,
 template <const auto &network, typename T, std::size_t N, typename Order>
 CF_HOST_DEVICE inline void apply_network(T (&v)[N], const Order &order) {
   apply_network<network>(v, order, std::make_index_sequence<network.size>{});
+}
+
+// Applies a network of median_network.h (the CPU backend's pair networks) to v the same
+// way: its copies, and comparators of which only the half read later may be kept (the
+// other half of order(a, b) goes unused and the compiler drops it).
+template <median_network::OpKind Kind, int A, int B, typename T, std::size_t N, typename Order>
+CF_HOST_DEVICE inline void apply_op(T (&v)[N], const Order &order) {
+  static_assert(A >= 0 && A < static_cast<int>(N) && B >= 0 && B < static_cast<int>(N),
+                "op outside the array");
+  if constexpr (Kind == median_network::OpKind::Copy) {
+    v[B] = v[A];
+  } else if constexpr (Kind == median_network::OpKind::MinMax) {
+    order(v[A], v[B]);
+  } else if constexpr (Kind == median_network::OpKind::MinOnly) {
+    T unused_max = v[B];
+    order(v[A], unused_max);
+  } else {
+    T unused_min = v[A];
+    order(unused_min, v[B]);
+  }
+}
+
+template <const auto &network, std::size_t First, typename T, std::size_t N, typename Order,
+          std::size_t... I>
+CF_HOST_DEVICE inline void apply_op_run(T (&v)[N], const Order &order,
+                                        std::index_sequence<I...>) {
+  (apply_op<network.ops[First + I].kind, network.ops[First + I].a, network.ops[First + I].b>(
+       v, order),
+   ...);
+}
+
+// In runs of at most 128 ops, as the CPU backend's own (Highway's target attributes keep
+// the two apart): clang refuses fold expressions nested deeper than 256.
+template <const auto &network, std::size_t First = 0, typename T, std::size_t N, typename Order>
+CF_HOST_DEVICE inline void apply_ops(T (&v)[N], const Order &order) {
+  constexpr std::size_t kLeft = static_cast<std::size_t>(network.count) - First;
+  if constexpr (kLeft > 0) {
+    constexpr std::size_t kRun = kLeft < 128 ? kLeft : 128;
+    apply_op_run<network, First>(v, order, std::make_index_sequence<kRun>{});
+    apply_ops<network, First + kRun>(v, order);
+  }
 }
 
 }  // namespace cf

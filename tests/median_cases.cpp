@@ -130,6 +130,19 @@ void check_median_large_frames(const MedianFilter &filter) {
        {5, {BorderMode::Constant, 40000}}},
       {{259, 131, kP010, &random_padding, layouts[1], 119}, {9, {BorderMode::Reflect101, 0}}},
       {{259, 131, kP010, &random_padding, layouts[0], 120}, {31, {BorderMode::Constant, 1023}}},
+      // The 9x9 network (pairs of outputs) over several blocks of 256 columns and 16 rows,
+      // odd widths and pitches, one row and one column.
+      {{517, 67, SampleDepth::U16, generator_named("random"), layouts[3], 121},
+       {9, {BorderMode::Constant, 40000}}},
+      {{517, 67, SampleDepth::U8, generator_named("random"), layouts[1], 122},
+       {9, {BorderMode::Reflect101, 0}}},
+      {{517, 67, SampleDepth::U8, generator_named("two-value"), layouts[0], 123},
+       {9, {BorderMode::Constant, 300}}},
+      {{301, 1, SampleDepth::U16, generator_named("random"), layouts[0], 124},
+       {9, {BorderMode::Reflect101, 0}}},
+      {{1, 37, SampleDepth::U8, generator_named("random"), layouts[2], 125},
+       {9, {BorderMode::Replicate, 0}}},
+      {{517, 67, kP010, &random_padding, layouts[0], 126}, {9, {BorderMode::Constant, 40000}}},
   });
 }
 
@@ -156,9 +169,11 @@ void check_median_padding_bits(const MedianFilter &filter) {
                          {window, border}});
         ++combination;
       }
-  // The kernels' paths on larger frames: register kernel, network, moving histogram.
+  // The kernels' paths on larger frames: register kernel, networks, moving histogram.
   cases.push_back({{1920, 64, kP010, generator_named("random"), layouts[0], seed++},
                    {3, {BorderMode::Reflect101, 0}}});
+  cases.push_back({{517, 67, kP010, generator_named("random"), layouts[0], seed++},
+                   {9, {BorderMode::Reflect101, 0}}});
   cases.push_back({{517, 67, kP010, generator_named("salt-and-pepper-on-random"), layouts[0],
                     seed++},
                    {7, {BorderMode::Constant, 700}}});

@@ -30,7 +30,8 @@ using MedianFilter = std::function<void(const cf::Plane &src, const cf::Plane &d
 void check_median_matrix(const MedianFilter &filter);
 
 // A few large frames, 1921x1081 for the small windows and 259x131 for the large ones,
-// where thread ranges and tiles end in many places; 8-bit, 16-bit and P010.
+// where thread ranges and tiles end in many places, and 517x67, 301x1 and 1x37 for the
+// 9x9 network; 8-bit, 16-bit and P010.
 void check_median_large_frames(const MedianFilter &filter);
 
 // P010 samples with random padding bits filter to the 16-bit filter of their values,

@@ -6,7 +6,9 @@
 // works on pairs of columns) and around the median's strips of 256 columns, one-pixel
 // and one-row images, samples 2, 3 and 4 apart (split with interleaved vector loads)
 // and 5 apart (not), padded rows, samples at odd addresses, every border mode; and the
-// median's selection networks on the inputs that decide them.
+// median's selection networks on the inputs that decide them, alone and as the CUDA
+// 9x9 kernel combines them.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -19,6 +21,7 @@
 #include "median_network.h"
 #include "reference_gauss.h"
 #include "reference_median.h"
+#include "sorting_network.cuh"
 #include "test_image.h"
 
 // Last: Check defines macros (fail, ...) that break C++ and OpenCV headers.
@@ -270,12 +273,69 @@ void check_pair_network() {
   }
 }
 
+// The CUDA 9x9 kernel's medians (median_cuda.cu), the same templates run on the host:
+// each column sorted in place by sorting_network.cuh's Batcher network (rank k at index
+// k), then the pair network applied by apply_ops (copies, and comparators of which one
+// half is kept) to words of two 16-bit lanes, a min/max instruction of two outputs. Each
+// lane against the medians of its windows; random values, and values of 3 levels, for
+// ties.
+void check_cuda_pair_medians() {
+  constexpr int kWindow = 9;
+  constexpr int kColumns = kWindow + 1;
+  struct LaneOrder {
+    void operator()(uint32_t &a, uint32_t &b) const {
+      uint32_t low = 0, high = 0;
+      for (int shift : {0, 16}) {
+        const uint32_t x = (a >> shift) & 0xffffu, y = (b >> shift) & 0xffffu;
+        low |= std::min(x, y) << shift;
+        high |= std::max(x, y) << shift;
+      }
+      a = low;
+      b = high;
+    }
+  };
+  namespace net = cf::median_network;
+  std::mt19937 random(kWindow);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const uint32_t levels = trial % 2 ? 65536 : 3;
+    uint32_t wires[net::kPairNetwork<kWindow>.wires] = {};
+    std::vector<uint32_t> lanes[2][kColumns];
+    for (int c = 0; c < kColumns; ++c) {
+      uint32_t column[kWindow];
+      for (uint32_t &word : column) {
+        word = random() % levels | random() % levels << 16;
+        for (int lane = 0; lane < 2; ++lane)
+          lanes[lane][c].push_back(word >> (16 * lane) & 0xffffu);
+      }
+      cf::apply_network<cf::kSortingNetwork<kWindow>>(column, LaneOrder{});
+      for (int k = 0; k < kWindow; ++k)
+        wires[c * kWindow + k] = column[k];
+    }
+    cf::apply_ops<net::kPairNetwork<kWindow>>(wires, LaneOrder{});
+    for (int lane = 0; lane < 2; ++lane)
+      for (int second = 0; second < 2; ++second) {
+        std::vector<uint32_t> window;
+        for (int c = second; c < second + kWindow; ++c)
+          window.insert(window.end(), lanes[lane][c].begin(), lanes[lane][c].end());
+        const auto median = window.begin() + window.size() / 2;
+        std::nth_element(window.begin(), median, window.end());
+        const int output =
+            second ? net::kPairNetwork<kWindow>.second : net::kPairNetwork<kWindow>.first;
+        const uint32_t got = wires[output] >> (16 * lane) & 0xffffu;
+        fail_unless(got == *median,
+                    "CUDA 9x9 pair medians, trial %d, lane %d, %s window: got %u, expected %u",
+                    trial, lane, second ? "second" : "first", got, *median);
+      }
+  }
+}
+
 GST_START_TEST(test_median_networks) {
   static_assert(cf::median_network::kMaxNetworkWindow == 9, "a check per network");
   check_pair_network<3>();
   check_pair_network<5>();
   check_pair_network<7>();
   check_pair_network<9>();
+  check_cuda_pair_medians();
 }
 GST_END_TEST;
 
