@@ -89,11 +89,12 @@ __device__ inline void network_medians(const uint32_t *window_top, int run_word,
   }
 }
 
-// Window 9: the CPU backend's pair network (median_network.h) gives two neighbouring
-// outputs at once and merges the 8 sorted columns they share once. With the column
-// sorts, 586 min/max per output word (two output rows) where network_medians' row sorts
-// and selection (kMedianPlan<9>) took 950, at 199 registers instead of 255. The same
-// ring of sorted columns, one slot more: a pair's windows span K + 1 columns.
+// Windows 7 and 9: the CPU backend's pair network (median_network.h) gives two
+// neighbouring outputs at once and merges the K - 1 sorted columns they share once. With
+// the column sorts, per output word (two output rows): 9x9 586 min/max where
+// network_medians' row sorts and selection (kMedianPlan<9>) took 950, at 199 registers
+// instead of 255; 7x7 295 instead of 418, 117 registers instead of 128. The same ring of
+// sorted columns, one slot more: a pair's windows span K + 1 columns.
 template <int K, int C>
 __device__ inline void pair_network_medians(const uint32_t *window_top, int run_word,
                                             int pitch_words, uint32_t keep_lanes,
@@ -194,7 +195,7 @@ __global__ void __launch_bounds__(kNetworkThreads)
     for (int output = 0; output < kNetworkRun; ++output)
       medians[output] =
           window_top[kRadius * kPitchWords + run_word + padded_column(output + kRadius) * C];
-  } else if constexpr (K == 9) {
+  } else if constexpr (K >= 7) {
     pair_network_medians<K, C>(window_top, run_word, kPitchWords, keep_lanes, medians);
   } else {
     network_medians<K, C>(window_top, run_word, kPitchWords, keep_lanes, medians);

@@ -7,7 +7,7 @@
 // and one-row images, samples 2, 3 and 4 apart (split with interleaved vector loads)
 // and 5 apart (not), padded rows, samples at odd addresses, every border mode; and the
 // median's selection networks on the inputs that decide them, alone and as the CUDA
-// 9x9 kernel combines them.
+// 7x7 and 9x9 kernels combine them.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -273,14 +273,14 @@ void check_pair_network() {
   }
 }
 
-// The CUDA 9x9 kernel's medians (median_cuda.cu), the same templates run on the host:
-// each column sorted in place by sorting_network.cuh's Batcher network (rank k at index
-// k), then the pair network applied by apply_ops (copies, and comparators of which one
-// half is kept) to words of two 16-bit lanes, a min/max instruction of two outputs. Each
-// lane against the medians of its windows; random values, and values of 3 levels, for
-// ties.
+// The CUDA 7x7 and 9x9 kernels' medians (median_cuda.cu), the same templates run on the
+// host: each column sorted in place by sorting_network.cuh's Batcher network (rank k at
+// index k), then the pair network applied by apply_ops (copies, and comparators of which
+// one half is kept) to words of two 16-bit lanes, a min/max instruction of two outputs.
+// Each lane against the medians of its windows; random values, and values of 3 levels,
+// for ties.
+template <int kWindow>
 void check_cuda_pair_medians() {
-  constexpr int kWindow = 9;
   constexpr int kColumns = kWindow + 1;
   struct LaneOrder {
     void operator()(uint32_t &a, uint32_t &b) const {
@@ -323,8 +323,8 @@ void check_cuda_pair_medians() {
             second ? net::kPairNetwork<kWindow>.second : net::kPairNetwork<kWindow>.first;
         const uint32_t got = wires[output] >> (16 * lane) & 0xffffu;
         fail_unless(got == *median,
-                    "CUDA 9x9 pair medians, trial %d, lane %d, %s window: got %u, expected %u",
-                    trial, lane, second ? "second" : "first", got, *median);
+                    "CUDA %dx%d pair medians, trial %d, lane %d, %s window: got %u, expected %u",
+                    kWindow, kWindow, trial, lane, second ? "second" : "first", got, *median);
       }
   }
 }
@@ -335,7 +335,8 @@ GST_START_TEST(test_median_networks) {
   check_pair_network<5>();
   check_pair_network<7>();
   check_pair_network<9>();
-  check_cuda_pair_medians();
+  check_cuda_pair_medians<7>();
+  check_cuda_pair_medians<9>();
 }
 GST_END_TEST;
 
