@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 //
-// Selection networks for the CPU median, generated at compile time from a
-// description rather than typed comparator by comparator.
+// Selection networks for the CPU median (and the CUDA median's 7x7 and 9x9), generated
+// at compile time from a description rather than typed comparator by comparator.
 //
 // The CPU kernel sorts every window column first (once per column and output row,
 // shared by all windows that hold it), so a network starts from W sorted columns of
@@ -204,7 +204,7 @@ constexpr ColumnSort make_column_sort(int window) {
 }
 
 // The networks, built once per window: the CPU backend runs both, the CUDA backend the
-// pair network of its largest window.
+// pair networks of 7x7 and 9x9 (median_cuda.cu).
 template <int kWindow>
 inline constexpr Network kPairNetwork = make_pair_network(kWindow);
 template <int kWindow>
