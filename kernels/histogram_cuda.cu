@@ -623,37 +623,25 @@ __device__ uintptr_t row_address(const ChunkedRows &rows, unsigned y) {
 // Samples before a row's first 16-byte aligned one.
 __device__ unsigned head_samples(uintptr_t row) { return unsigned(-row % kChunkBytes); }
 
-// A thread's chunks in groups of up to kLoadsInFlight, one chunk per row `step` bytes
-// apart: the next group's loads are issued before the current group is counted, so that
-// loads stay in flight while the shared-memory reductions run (the loads' latency, not
-// the reductions, held the kernel: TUNING 11).
-struct ChunkGroup {
-  uint4 chunk[kLoadsInFlight];
-  unsigned size = 0;
-
-  // Loads the next min(kLoadsInFlight, left) chunks from the one whose first sample lies
-  // at or after `position` on.
-  __device__ void load(uintptr_t &position, uintptr_t step, unsigned &left) {
-    size = min(left, unsigned(kLoadsInFlight));
-    left -= size;
+// Loads `chunks` (kWhole: kLoadsInFlight) chunks, one per row, from the one whose
+// first sample lies at or after `position` on, `step` bytes apart, then counts them.
+template <bool kWhole, int C>
+__device__ void count_loads(uintptr_t &position, uintptr_t step, unsigned chunks,
+                            const ValueCounter<C> &counter) {
+  uint4 loaded[kLoadsInFlight];
 #pragma unroll
-    for (int k = 0; k < kLoadsInFlight; ++k) {
-      if (k < int(size)) {
-        const uintptr_t aligned = (position + kChunkBytes - 1) & ~uintptr_t(kChunkBytes - 1);
-        chunk[k] = __ldg(reinterpret_cast<const uint4 *>(aligned));
-        position += step;
-      }
+  for (int k = 0; k < kLoadsInFlight; ++k) {
+    if (kWhole || k < int(chunks)) {
+      const uintptr_t aligned = (position + kChunkBytes - 1) & ~uintptr_t(kChunkBytes - 1);
+      loaded[k] = __ldg(reinterpret_cast<const uint4 *>(aligned));
+      position += step;
     }
   }
-
-  template <int C>
-  __device__ void count(const ValueCounter<C> &counter) const {
 #pragma unroll
-    for (int k = 0; k < kLoadsInFlight; ++k)
-      if (k < int(size))
-        counter.add_chunk(chunk[k]);
-  }
-};
+  for (int k = 0; k < kLoadsInFlight; ++k)
+    if (kWhole || k < int(chunks))
+      counter.add_chunk(loaded[k]);
+}
 
 // The whole chunks.
 template <int C>
@@ -661,21 +649,16 @@ __device__ void count_chunks(const ChunkedRows &rows, const ValueCounter<C> &cou
   const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
   if (thread >= rows.chunk_threads)
     return;
-  unsigned left = rows.turns + (thread < rows.longer_threads ? 1 : 0);
+  const unsigned turns = rows.turns + (thread < rows.longer_threads ? 1 : 0);
   const unsigned per_row = rows.chunks_per_row;
   // Chunk c of a row starts at the first aligned address at or after row + 16 c.
   uintptr_t position = row_address(rows, thread / per_row) + thread % per_row * kChunkBytes;
   const uintptr_t step = uintptr_t(rows.step);
-  ChunkGroup even, odd;
-  even.load(position, step, left);
-  while (even.size != 0) {
-    odd.load(position, step, left);
-    even.count(counter);
-    if (odd.size == 0)
-      break;
-    even.load(position, step, left);
-    odd.count(counter);
-  }
+  unsigned turn = 0;
+  for (; turns - turn >= kLoadsInFlight; turn += kLoadsInFlight)
+    count_loads<true>(position, step, kLoadsInFlight, counter);
+  if (turn < turns)
+    count_loads<false>(position, step, turns - turn, counter);
 }
 
 // The edges: row y taken by warp y % (warps of the grid), one sample per lane.
