@@ -536,10 +536,11 @@ struct ValueCounter {
     asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(sub_histograms + offset) : "memory");
   }
 
-  // A sample of channel c.
+  // A sample of channel c, c known at run time only (so not lane_offsets[c], which would
+  // put the array in local memory).
   __device__ void add(uint32_t value, int c) const {
     if ((counted >> c) & 1u)
-      add_at(value * kValueBytes + lane_offsets[c]);
+      add_at(value * kValueBytes + lane_offsets[0] + channel_counts_offset(c));
   }
 
   // Byte k of word: the offset of its count in one byte permutation (byte k of word as
@@ -714,46 +715,7 @@ __device__ void merge_values(const uint4 *sub_histograms, uint32_t *totals) {
     atomicAdd(&totals[value], count);
 }
 
-// The last block: the value totals (emptied) to bins, below, above, sum, min and max.
-// slots: shared memory for slot_count(bins) counts.
-__device__ void finish_values(const Binning &binning, uint32_t samples, uint32_t *value_totals,
-                              uint32_t *slots, uint32_t *bins_out,
-                              HistogramSummary *summary_out) {
-  __shared__ BlockTotals block;
-  const int bins = binning.bins;
-  for (int slot = threadIdx.x; slot < slot_count(bins); slot += blockDim.x)
-    slots[slot] = 0;
-  if (threadIdx.x == 0)
-    block = {0, 0xffffffffu, 0};
-  __syncthreads();
-  static_assert(kValues % kLanes == 0 && kValues <= kValueThreads, "whole warps, one value each");
-  if (threadIdx.x < kValues) {
-    const uint32_t value = threadIdx.x;
-    uint32_t count = 0;
-#pragma unroll
-    for (int copy = 0; copy < kValueCopies; ++copy)
-      count += atomicExch(&value_totals[copy * kValues + value], 0u);
-    if (count != 0)
-      atomicAdd(&slots[binning.slot(value)], count);
-    add_to_block(block, uint64_t(value) * count, count != 0 ? value : 0xffffffffu,
-                 count != 0 ? value : 0);
-  }
-  __syncthreads();
-  for (int bin = threadIdx.x; bin < bins; bin += blockDim.x)
-    bins_out[bin] = slots[bin];
-  if (threadIdx.x == 0) {
-    HistogramSummary summary;
-    summary.sum = block.sum;
-    summary.samples = samples;
-    summary.below = slots[below_slot(bins)];
-    summary.above = slots[above_slot(bins)];
-    summary.min = block.min;  // the region is never empty
-    summary.max = block.max;
-    *summary_out = summary;
-  }
-}
-
-// Where the counted channels' results go: outputs[k] for the k-th counted channel.
+// Where the counted channels' results go: outputs[c] for each channel c of `counted`.
 struct ValueOutputs {
   unsigned counted;  // channel mask
   HistogramOutput outputs[kMaxChannels];
@@ -765,13 +727,76 @@ __device__ uint32_t *channel_totals(Totals *totals, int c) {
          c * kValueCopies * kValues;
 }
 
+// Channel c's outputs (c < C), chosen among the kernel's parameters by constant indices:
+// an index known only at run time copies the parameters to local memory, and the last
+// block waited microseconds for it there (bench/TUNING.md section 11).
+template <int C>
+__device__ HistogramOutput channel_outputs(const ValueOutputs &out, int c) {
+  HistogramOutput chosen = out.outputs[0];
+#pragma unroll
+  for (int i = 1; i < C; ++i)
+    if (c == i)
+      chosen = out.outputs[i];
+  return chosen;
+}
+
+// The last block: the value totals (emptied) to bins, below, above, sum, min and max,
+// kValues threads a channel, every counted channel at once.
+// slots: shared memory for C x slot_count(bins) counts.
+template <int C>
+__device__ void finish_values(const Binning &binning, uint32_t samples, Totals *totals,
+                              const ValueOutputs &out, uint32_t *slots) {
+  static_assert(kValues % kLanes == 0 && C * kValues <= kValueThreads,
+                "whole warps, one value of one channel each");
+  __shared__ BlockTotals block[C];
+  const int c = threadIdx.x / kValues;
+  const uint32_t value = threadIdx.x % kValues;
+  const bool counted = c < C && ((out.counted >> c) & 1u);
+  const int bins = binning.bins;
+  uint32_t *const channel_slots = slots + c * slot_count(bins);
+  if (counted) {
+    for (int slot = value; slot < slot_count(bins); slot += kValues)
+      channel_slots[slot] = 0;
+    if (value == 0)
+      block[c] = {0, 0xffffffffu, 0};
+  }
+  __syncthreads();
+  if (counted) {
+    uint32_t *const value_totals = channel_totals(totals, c);
+    uint32_t count = 0;
+#pragma unroll
+    for (int copy = 0; copy < kValueCopies; ++copy)
+      count += atomicExch(&value_totals[copy * kValues + value], 0u);
+    if (count != 0)
+      atomicAdd(&channel_slots[binning.slot(value)], count);
+    add_to_block(block[c], uint64_t(value) * count, count != 0 ? value : 0xffffffffu,
+                 count != 0 ? value : 0);
+  }
+  __syncthreads();
+  if (!counted)
+    return;
+  const HistogramOutput output = channel_outputs<C>(out, c);
+  for (int bin = value; bin < bins; bin += kValues)
+    output.bins[bin] = channel_slots[bin];
+  if (value == 0) {
+    HistogramSummary summary;
+    summary.sum = block[c].sum;
+    summary.samples = samples;
+    summary.below = channel_slots[below_slot(bins)];
+    summary.above = channel_slots[above_slot(bins)];
+    summary.min = block[c].min;  // the region is never empty
+    summary.max = block[c].max;
+    *output.summary = summary;
+  }
+}
+
 // Rows: ChunkedRows, or Region (with StridedRows) for C = 1. Pixels of C channels,
 // those of `out.counted` counted. Needs value_shared_bytes(C) of dynamic shared memory.
 template <typename Rows, int C>
 __global__ void __launch_bounds__(kValueThreads, 1)
     value_histogram_kernel(Rows rows, Binning binning, uint32_t samples, Totals *totals,
                            ValueOutputs out) {
-  static_assert(slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= value_shared_bytes(1),
+  static_assert(C * slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= value_shared_bytes(C),
                 "the slots fit the sub-histograms");
   extern __shared__ uint4 shared_memory[];  // 16-byte aligned
 
@@ -798,18 +823,8 @@ __global__ void __launch_bounds__(kValueThreads, 1)
     if ((out.counted >> c) & 1u)
       merge_values(shared_memory + channel_counts_offset(c) / 16,
                    channel_totals(totals, c) + blockIdx.x % kValueCopies * kValues);
-  if (!is_last_block(totals))
-    return;
-  int k = 0;
-  for (int c = 0; c < C; ++c)
-    if ((out.counted >> c) & 1u) {
-      // The slots reuse the sub-histograms, which every thread is done with.
-      finish_values(binning, samples, channel_totals(totals, c),
-                    reinterpret_cast<uint32_t *>(shared_memory), out.outputs[k].bins,
-                    out.outputs[k].summary);
-      ++k;
-      __syncthreads();
-    }
+  if (is_last_block(totals))  // the slots reuse the sub-histograms, done with now
+    finish_values<C>(binning, samples, totals, out, reinterpret_cast<uint32_t *>(shared_memory));
 }
 
 // ---------------------------------------------------------------------------------
@@ -932,7 +947,7 @@ cudaError_t launch_8bit(const Plane &src, const HistogramParams &params,
   ValueOutputs value_outputs{src.channel_mask, {}};
   for (int c = 0, k = 0; c < src.channels; ++c)
     if ((src.channel_mask >> c) & 1u)
-      value_outputs.outputs[k] = outputs[k], ++k;
+      value_outputs.outputs[c] = outputs[k++];
   switch (counts_pixels_whole(src) ? src.channels : 0) {
   case 1:
     return launch_packed_8bit<1>(src, roi, params, value_outputs, workspace, stream);
