@@ -47,9 +47,15 @@ constexpr int kMaxRadius = kGaussMaxKernelSize / 2;
 // samples, or 64 consecutive bytes).
 constexpr int kColumns = 2;
 
-// Bands are at least this many rows: each band recomputes the horizontal sums of 2 ry
-// rows of halo.
-constexpr int kMinBandRows = 16;
+// The shortest bands, for frames too small to fill a wave of resident blocks (1080p and
+// below): a block walks its band row after row, so the band's height is the kernel's
+// chain of dependent steps, and short bands put more blocks to work at the price of 2 r
+// rows of halo summed again per band. Measured at radii 2 to 7 (bench/TUNING.md section
+// 12): bands of 2 r rows, at least 8 for the strip kernel and 4 for the register
+// kernels, against 16 rows (4 r for the register kernels) that took up to twice as
+// long; wider strip radii keep 16, not measured.
+constexpr int strip_min_band_rows(int radius_y) { return std::clamp(2 * radius_y, 8, 16); }
+constexpr int word_min_band_rows(int radius) { return std::max(4, 2 * radius); }
 constexpr int kMaxGridY = 65535;
 
 // Strip widths: the ring takes (2 ry + 1) * kTileWidth * sizeof(row sum) bytes of shared
@@ -782,7 +788,8 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   const int wanted_blocks = std::max(1, resident);
   const int bands = ceil_div(wanted_blocks, strips);
   const int band_rows = std::max(
-      {ceil_div(src.height, bands), kMinBandRows, ceil_div(src.height, kMaxGridY)});
+      {ceil_div(src.height, bands), strip_min_band_rows(taps.radius_y),
+       ceil_div(src.height, kMaxGridY)});
   const dim3 grid(strips, ceil_div(src.height, band_rows));
   kernel<<<grid, Shape::kThreads, shared_bytes, stream>>>(src, dst, taps, sharpening, values,
                                                           band_rows);
@@ -839,10 +846,6 @@ WordTaps make_word_taps(const GaussParams &params, int radius, int channels) {
     taps.vertical[k] = y[radius + k];
   return taps;
 }
-
-// Bands of at least this many rows, so that the 2 R rows of halo each band sums
-// horizontally stay a small part of its work.
-constexpr int word_min_band_rows(int radius) { return std::max(kMinBandRows, 4 * radius); }
 
 template <int R, int C>
 cudaError_t launch_word_strips(const SourceView<uint8_t> &src,
