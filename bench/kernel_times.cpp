@@ -13,12 +13,19 @@
 // Sizes: 1920x1080, 3840x2160 and 7680x4320 by default (aliases 1080p, 4k, 8k).
 // Formats: GRAY8 (one U8 plane), GRAY16_LE (one U16 plane), RGBA (one packed plane of
 // 4 channels, R, G and B computed and alpha copied, in one call as the element makes
-// it). GPix/s counts frame pixels (a RGBA pixel once, not per
-// component). speed-up = NPP time / our time.
+// it); the decoders' NV12 and P010_10LE as whole frames, the way the elements filter
+// them with include-chroma: the luma plane, then the interleaved UV plane of
+// (W+1)/2 x (H+1)/2 pixels (both channels computed in one call), one after the other
+// on one stream and timed together (the histogram counts Y, U and V). P010_10LE's
+// 16-bit samples hold 10-bit values above 6 padding bits; its histogram has 1024 bins
+// over 0..1023. GRAY8 and GRAY16_LE are the luma-only cases (NV12's or P016's luma
+// plane alone). GPix/s counts frame pixels (a RGBA or NV12 pixel once, not per
+// component or plane). speed-up = NPP time / our time; NPP has no 2-channel median,
+// Gauss or histogram, so NV12 and P010_10LE have no NPP time ("no C2").
 //
-// Frames carry a border of kPad pixels on every side, filled with data: NPP's median
-// reads outside its ROI (it has no border handling), so with the border it can filter
-// the whole frame like ours. Ours and NPP's Gauss only ever read inside.
+// Frames carry a border of kPad pixels on every side of every plane, filled with data:
+// NPP's median reads outside its ROI (it has no border handling), so with the border
+// it can filter the whole frame like ours. Ours and NPP's Gauss only ever read inside.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -75,42 +82,90 @@ constexpr int kPad = 16;  // pixels of border on every side; > the largest media
 
 struct Format {
   const char *name;
-  cf::SampleDepth depth;
-  int pixel_bytes;  // pixel_stride
-  int components;   // filtered per frame
+  cf::SampleDepth depth;  // of every plane's samples
+  int pixel_bytes;        // pixel_stride of the first (or only) plane
+  int components;         // computed per pixel of the first plane
+  int padding_bits = 0;   // low bits of every sample below its value (P010: 6)
+  // A second plane of interleaved U and V, (W+1)/2 x (H+1)/2 pixels, both computed.
+  bool uv_plane = false;
+
+  // What the kernels take: with P010's padding, so that they read its 10-bit values.
+  cf::SampleFormat sample_format() const { return {depth, padding_bits}; }
 };
 const Format kFormats[] = {
     {"GRAY8", cf::SampleDepth::U8, 1, 1},
     {"GRAY16_LE", cf::SampleDepth::U16, 2, 1},
     {"RGBA", cf::SampleDepth::U8, 4, 3},
+    {"NV12", cf::SampleDepth::U8, 1, 1, 0, true},
+    {"P010_10LE", cf::SampleDepth::U16, 2, 1, 6, true},
 };
 
-// Geometry of the padded frames of one size and format (device and host alike).
+// Geometry of one padded plane of a frame of one size and format (device and host
+// alike), at `offset` bytes into the frame's allocation.
 struct Layout {
-  int width = 0, height = 0;
+  int width = 0, height = 0;  // of this plane
+  // The frame's format. NPP, given the first plane of one-plane formats only, reads
+  // its depth and components as the plane's.
   Format format{};
+  int pixel_bytes = 0;  // this plane's pixel_stride
+  int components = 0;   // this plane's computed channels, the first ones of a pixel
+  size_t offset = 0;    // a multiple of 256, as every pitch is
   ptrdiff_t pitch = 0;  // bytes per padded row, a multiple of 256
-  size_t bytes = 0;     // of one padded frame
+  size_t bytes = 0;     // of the padded plane
 
-  Layout(int w, int h, const Format &f) : width(w), height(h), format(f) {
-    pitch = (static_cast<ptrdiff_t>(w + 2 * kPad) * f.pixel_bytes + 255) / 256 * 256;
+  Layout(int w, int h, const Format &f, int plane_pixel_bytes, int plane_components,
+         size_t plane_offset)
+      : width(w), height(h), format(f), pixel_bytes(plane_pixel_bytes),
+        components(plane_components), offset(plane_offset) {
+    pitch = (static_cast<ptrdiff_t>(w + 2 * kPad) * pixel_bytes + 255) / 256 * 256;
     bytes = static_cast<size_t>(pitch) * (h + 2 * kPad);
   }
-  // The frame's pixel (0, 0) within a padded buffer.
+  // The plane's pixel (0, 0) within a frame's padded buffer.
   uint8_t *origin(uint8_t *base) const {
-    return base + kPad * pitch + kPad * format.pixel_bytes;
+    return base + offset + kPad * pitch + kPad * pixel_bytes;
   }
-  // The whole frame as one packed plane: its first `components` channels computed.
+  // The plane as one packed plane: its first `components` channels computed.
   cf::Plane plane(uint8_t *base) const {
     cf::Plane plane;
     plane.data = origin(base);
     plane.width = width;
     plane.height = height;
     plane.row_pitch = pitch;
-    plane.pixel_stride = format.pixel_bytes;
-    plane.channels = format.pixel_bytes / cf::bytes_per_sample(format.depth);
-    plane.channel_mask = (1u << format.components) - 1;
+    plane.pixel_stride = pixel_bytes;
+    plane.channels = pixel_bytes / cf::bytes_per_sample(format.depth);
+    plane.channel_mask = cf::all_channels(components);
     return plane;
+  }
+};
+
+// A whole frame: its planes' Layouts one after the other in one allocation. A
+// one-plane format is a frame of one plane.
+struct FrameLayout {
+  std::vector<Layout> planes;
+  size_t bytes = 0;  // of the allocation
+
+  FrameLayout(int w, int h, const Format &f) {
+    add(w, h, f, f.pixel_bytes, f.components);
+    if (f.uv_plane)  // 4:2:0: half the luma size, rounded up, of U and V side by side
+      add((w + 1) / 2, (h + 1) / 2, f, 2 * cf::bytes_per_sample(f.depth), 2);
+  }
+  std::vector<cf::Plane> frame(uint8_t *base) const {
+    std::vector<cf::Plane> frame;
+    for (const Layout &layout : planes)
+      frame.push_back(layout.plane(base));
+    return frame;
+  }
+  int components() const {  // computed in all planes
+    int sum = 0;
+    for (const Layout &layout : planes)
+      sum += layout.components;
+    return sum;
+  }
+
+ private:
+  void add(int w, int h, const Format &f, int pixel_bytes, int components) {
+    planes.emplace_back(w, h, f, pixel_bytes, components, bytes);
+    bytes += planes.back().bytes;
   }
 };
 
@@ -291,8 +346,10 @@ void usage() {
                "       kernel-times WIDTH HEIGHT [RUNS]\n"
                "sizes: WxH or 1080p, 4k, 8k; default 1920x1080,3840x2160,7680x4320.\n"
                "--runs: GPU runs per case, at least 50 (default 50); --quick: 1920x1080,\n"
-               "10 GPU runs, 1 CPU run, for smoke tests. --formats: of GRAY8, GRAY16_LE, RGBA;\n"
-               "--kernels: of median, gauss, histogram (default: all of each).\n");
+               "10 GPU runs, 1 CPU run, for smoke tests. --formats: of GRAY8, GRAY16_LE, RGBA,\n"
+               "NV12, P010_10LE (whole frames: luma and the UV plane, timed together; GRAY8 and\n"
+               "GRAY16_LE are the luma-only cases); --kernels: of median, gauss, histogram\n"
+               "(default: all of each).\n");
 }
 
 bool parse_options(int argc, char **argv, Options &options) {
@@ -447,7 +504,8 @@ std::string npp_version() {
 #endif  // CF_HAVE_NPP
 
 // The NPP side of one case: prepares (allocations, buffer sizes) outside the timing.
-// time() is NAN with note set where NPP has no such function or it failed.
+// time() is NAN with note set where NPP has no such function or it failed. Formats of a
+// UV plane get no NPP call: NPP has no median, Gauss or histogram of 2 channels (C2).
 class NppRunner {
  public:
   NppRunner(cudaStream_t stream, Timer &timer) : timer_(timer) {
@@ -461,6 +519,8 @@ class NppRunner {
   // Median window x window, anchor at the centre.
   double median(const Layout &layout, const std::vector<uint8_t *> &in,
                 const std::vector<uint8_t *> &out, int window, std::string &note) {
+    if (layout.format.uv_plane)
+      return fail(note, "no C2");
 #ifdef CF_HAVE_NPP
     if (!ready_)
       return fail(note, "no ctx");
@@ -513,6 +573,8 @@ class NppRunner {
   // replicating the border; n/a for tap counts NPP has no mask of.
   double gauss(const Layout &layout, const std::vector<uint8_t *> &in,
                const std::vector<uint8_t *> &out, int taps, std::string &note) {
+    if (layout.format.uv_plane)
+      return fail(note, "no C2");
 #ifdef CF_HAVE_NPP
     if (!ready_)
       return fail(note, "no ctx");
@@ -560,6 +622,8 @@ class NppRunner {
   // [k * range / bins, (k + 1) * range / bins), as ours with lower 0, upper max.
   double histogram(const Layout &layout, const std::vector<uint8_t *> &in, int bins,
                    std::string &note) {
+    if (layout.format.uv_plane)
+      return fail(note, "no C2");
 #ifdef CF_HAVE_NPP
     if (!ready_)
       return fail(note, "no ctx");
@@ -671,16 +735,17 @@ bool write_json(const std::string &path, const Environment &env, const Options &
 }
 
 // Fills the padded frames (borders too) with random bytes; the host frames get the
-// last device frame's content.
-bool fill_random(const Layout &layout, const std::vector<uint8_t *> &inputs,
+// last device frame's content. Any bytes are valid samples, P010's too: the kernels
+// ignore the padding bits.
+bool fill_random(size_t bytes, const std::vector<uint8_t *> &inputs,
                  std::vector<uint8_t> &host, std::mt19937 &random) {
-  std::vector<uint8_t> data(layout.bytes);
+  std::vector<uint8_t> data(bytes);
   for (uint8_t *frame : inputs) {
     for (size_t i = 0; i + 4 <= data.size(); i += 4) {
       const uint32_t word = random();
       std::memcpy(&data[i], &word, 4);
     }
-    if (!check(cudaMemcpy(frame, data.data(), layout.bytes, cudaMemcpyHostToDevice), "upload"))
+    if (!check(cudaMemcpy(frame, data.data(), bytes, cudaMemcpyHostToDevice), "upload"))
       return false;
   }
   if (!host.empty())
@@ -691,8 +756,8 @@ bool fill_random(const Layout &layout, const std::vector<uint8_t *> &inputs,
 // Runs every case of one size and format.
 bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_t stream,
                 int width, int height, const Format &format, std::vector<Result> &results) {
-  const Layout layout(width, height, format);
-  const cf::SampleDepth depth = format.depth;
+  const FrameLayout layout(width, height, format);
+  const cf::SampleFormat sample = format.sample_format();
   // At least 4x the L2 cache in inputs, so every run reads from device memory.
   const int count = std::max<int>(4, 4 * static_cast<size_t>(props.l2CacheSize) / layout.bytes + 1);
   DeviceMemory memory;
@@ -706,7 +771,7 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
   const bool cpu = options.cpu && static_cast<double>(width) * height <= 3840.0 * 2160;
   std::vector<uint8_t> host_in(cpu ? layout.bytes : 0), host_out(cpu ? layout.bytes : 0);
   std::mt19937 random(1);
-  if (!fill_random(layout, inputs, host_in, random))
+  if (!fill_random(layout.bytes, inputs, host_in, random))
     return false;
   // Outputs: written once, so that no kernel sees fresh pages on its first run.
   for (uint8_t *frame : outputs)
@@ -715,7 +780,9 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
 
   Timer timer(stream, options.warmup, options.runs);
   NppRunner npp(stream, timer);
-  const int components = format.components;
+  // NPP gets one-plane frames only (NppRunner), as that plane's Layout.
+  const Layout &first_plane = layout.planes.front();
+  const int components = layout.components();
 
   auto finish = [&](Result &r, const std::function<void()> &cpu_work) {
     if (std::isnan(r.ours_us))
@@ -738,20 +805,26 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     return r;
   };
 
-  // A filter over each frame, one call for all its processed components: ours on the
-  // device, then the CPU backend on host copies; r carries NPP's time already.
+  // A filter over each frame: ours on the device, one call per plane (all its
+  // processed components), every plane in one timed run; then the CPU backend on host
+  // copies, given the whole frame as the element gives it (median_cpu takes all planes
+  // in one call). r carries NPP's time already.
+  using Frame = std::vector<cf::Plane>;
   using DeviceFilter = std::function<cudaError_t(const cf::Plane &, const cf::Plane &)>;
-  using HostFilter = std::function<void(const cf::Plane &, const cf::Plane &)>;
+  using HostFilter = std::function<void(const Frame &, const Frame &)>;
   auto measure_filter = [&](Result r, const char *name, const DeviceFilter &on_device,
                             const HostFilter &on_host) {
     r.ours_us = timer.run(
         count,
         [&](int frame) {
-          return check(on_device(layout.plane(inputs[frame]), layout.plane(outputs[frame])),
-                       name);
+          for (const Layout &plane : layout.planes)
+            if (!check(on_device(plane.plane(inputs[frame]), plane.plane(outputs[frame])),
+                       name))
+              return false;
+          return true;
         },
         name);
-    return finish(r, [&] { on_host(layout.plane(host_in.data()), layout.plane(host_out.data())); });
+    return finish(r, [&] { on_host(layout.frame(host_in.data()), layout.frame(host_out.data())); });
   };
 
   for (const int window : {3, 5, 7, 9, 15}) {
@@ -760,14 +833,17 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     cf::MedianParams params;
     params.window = window;
     Result r = make_result("median", std::to_string(window) + "x" + std::to_string(window));
-    r.npp_us = npp.median(layout, inputs, outputs, window, r.npp_note);
+    r.npp_us = npp.median(first_plane, inputs, outputs, window, r.npp_note);
     if (!measure_filter(
             r, "median_cuda",
             [&](const cf::Plane &src, const cf::Plane &dst) {
-              return cf::median_cuda(src, dst, depth, params, stream);
+              return cf::median_cuda(src, dst, sample, params, stream);
             },
-            [&](const cf::Plane &src, const cf::Plane &dst) {
-              cf::median_cpu(src, dst, depth, params);
+            [&](const Frame &src, const Frame &dst) {
+              std::vector<cf::MedianPlane> planes;
+              for (size_t i = 0; i < src.size(); i++)
+                planes.push_back({src[i], dst[i], sample, params});
+              cf::median_cpu(planes);
             }))
       return false;
   }
@@ -780,19 +856,20 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     if (!options.wants(options.kernels, "gauss"))
       break;
     const cf::GaussParams params =
-        cf::make_gauss_params(blur.sigma, 0, blur.kernel_size, blur.kernel_size, depth, {});
+        cf::make_gauss_params(blur.sigma, 0, blur.kernel_size, blur.kernel_size, sample, {});
     const int taps = static_cast<int>(params.taps_x.size());
     char text[64];
     std::snprintf(text, sizeof text, "sigma %g, %d taps", blur.sigma, taps);
     Result r = make_result("gauss", text);
-    r.npp_us = npp.gauss(layout, inputs, outputs, taps, r.npp_note);
+    r.npp_us = npp.gauss(first_plane, inputs, outputs, taps, r.npp_note);
     if (!measure_filter(
             r, "gauss_cuda",
             [&](const cf::Plane &src, const cf::Plane &dst) {
-              return cf::gauss_cuda(src, dst, depth, params, stream);
+              return cf::gauss_cuda(src, dst, sample, params, stream);
             },
-            [&](const cf::Plane &src, const cf::Plane &dst) {
-              cf::gauss_cpu(src, dst, depth, params);
+            [&](const Frame &src, const Frame &dst) {
+              for (size_t i = 0; i < src.size(); i++)
+                cf::gauss_cpu(src[i], dst[i], sample, params);
             }))
       return false;
   }
@@ -800,9 +877,11 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
   if (!options.wants(options.kernels, "histogram"))
     return true;
   // Histograms: on the random frames, then on constant ones (every atomic on one bin).
+  // Bins: one per value of 8-bit and 10-bit (P010) values, 1024 and 65536 of 16-bit ones.
+  const int value_bits = cf::value_bits(sample);
   const std::vector<int> bin_counts =
-      depth == cf::SampleDepth::U8 ? std::vector<int>{256} : std::vector<int>{1024, 65536};
-  const int max_bins = bin_counts.back();
+      value_bits == 16 ? std::vector<int>{1024, 65536} : std::vector<int>{1 << value_bits};
+  const int max_bins = *std::max_element(bin_counts.begin(), bin_counts.end());
   const size_t workspace_bytes = cf::histogram_cuda_workspace_bytes(max_bins);
   auto *counts = reinterpret_cast<uint32_t *>(
       memory.allocate(sizeof(uint32_t) * static_cast<size_t>(max_bins) * components));
@@ -814,8 +893,14 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     return false;
   std::vector<uint32_t> host_counts(static_cast<size_t>(max_bins) * components);
   std::vector<cf::HistogramSummary> host_summaries(components);
+  // One output per counted channel of the frame (Y, U, V for NV12), in plane order:
+  // plane p's call counts into those from first_output[p] on.
+  std::vector<size_t> first_output;
+  for (size_t p = 0, c = 0; p < layout.planes.size(); c += layout.planes[p++].components)
+    first_output.push_back(c);
   for (const char *data : {"random", "constant"}) {
     if (std::string(data) == "constant") {
+      // 0x5a5a for 16-bit samples: a value (361 for P010) like any other.
       for (uint8_t *frame : inputs)
         if (!check(cudaMemset(frame, 0x5a, layout.bytes), "cudaMemset"))
           return false;
@@ -825,7 +910,7 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       cf::HistogramParams params;
       params.bins = bins;
       params.lower = 0;
-      params.upper = cf::max_sample_value(depth);
+      params.upper = cf::max_sample_value(sample);
       std::vector<cf::HistogramOutput> outputs_on_device, outputs_on_host;
       for (int c = 0; c < components; c++) {
         outputs_on_device.push_back({counts + static_cast<size_t>(c) * bins, summaries + c});
@@ -836,15 +921,20 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       r.ours_us = timer.run(
           count,
           [&](int frame) {
-            return check(cf::histogram_cuda(layout.plane(inputs[frame]), depth, params,
-                                            outputs_on_device.data(), workspace, stream),
-                         "histogram_cuda");
+            for (size_t p = 0; p < layout.planes.size(); p++)
+              if (!check(cf::histogram_cuda(layout.planes[p].plane(inputs[frame]), sample,
+                                            params, &outputs_on_device[first_output[p]],
+                                            workspace, stream),
+                         "histogram_cuda"))
+                return false;
+            return true;
           },
           "histogram_cuda");
-      r.npp_us = npp.histogram(layout, inputs, bins, r.npp_note);
+      r.npp_us = npp.histogram(first_plane, inputs, bins, r.npp_note);
       if (!finish(r, [&] {
-            cf::histogram_cpu(layout.plane(host_in.data()), depth, params,
-                              outputs_on_host.data());
+            for (size_t p = 0; p < layout.planes.size(); p++)
+              cf::histogram_cpu(layout.planes[p].plane(host_in.data()), sample, params,
+                                &outputs_on_host[first_output[p]]);
           }))
         return false;
     }
