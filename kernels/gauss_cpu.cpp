@@ -12,8 +12,8 @@
 // - 8-bit samples: 32-bit lanes. Row sums reach 255 * 2^12, window sums 255 * 2^24.
 // - 16-bit samples: window sums reach 65535 * 2^40, beyond 32-bit lanes and beyond the
 //   vector units' multiplies. Doubles hold integers below 2^53 exactly: a row sum
-//   (< 2^36) is kept as hi * 2^20 + lo (hi < 2^16, lo < 2^20) and the window sums of
-//   both parts (< 2^36, < 2^40) are exact; the rounding is done on those parts.
+//   (< 2^36) is one double, and the vertical taps are split in two parts of which each
+//   sums the rows exactly (Sums16); the rounding is done on those two sums.
 #include <algorithm>
 #include <vector>
 
@@ -70,16 +70,15 @@ HWY_INLINE VI32 unsharp(DI32 di32, const GaussParams &params, uint32_t max_value
 struct Sums8 {
   using Sample = uint8_t;
   using Sum = uint32_t;
-  static constexpr int kSumRows = 1;
   static constexpr int kBits = gauss_tap_bits(SampleDepth::U8);
   using D = hn::ScalableTag<uint32_t>;
 
   static int lanes() { return static_cast<int>(hn::Lanes(D())); }
 
-  // sums[0][x] = sum_j taps[j] * padded[x + j * samples], x < count rounded up to
-  // kBlock vectors: neighbours are pixels of `samples` samples.
+  // sums[x] = sum_j taps[j] * padded[x + j * samples], x < count rounded up to kBlock
+  // vectors: neighbours are pixels of `samples` samples.
   static void horizontal(const std::vector<int32_t> &taps, const Sample *padded, int count,
-                         int samples, Sum *const *sums) {
+                         int samples, Sum *sums) {
     const D d;
     const hn::Rebind<Sample, D> d_in;
     const int radius = static_cast<int>(taps.size()) / 2;
@@ -105,17 +104,17 @@ struct Sums8 {
       }
       HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b)
-        hn::Store(sum[b], d, sums[0] + x + b * lanes);
+        hn::Store(sum[b], d, sums + x + b * lanes);
     }
   }
 
   // The ring row of a constant row: the taps sum to 2^B.
-  static void constant_row(uint32_t constant, int count, Sum *const *sums) {
-    std::fill(sums[0], sums[0] + count, constant << kBits);
+  static void constant_row(uint32_t constant, int count, Sum *sums) {
+    std::fill(sums, sums + count, constant << kBits);
   }
 
-  // out[x] = the output value of the window whose rows' sums are rows[i][0].
-  static void vertical(const GaussJob &job, const Sum *const *const *rows, const Sample *original,
+  // out[x] = the output value of the window whose rows' sums are rows[i].
+  static void vertical(const GaussJob &job, const Sum *const *rows, const Sample *original,
                        int count, Sample *out) {
     const D d;
     const hn::Repartition<int32_t, D> di32;
@@ -129,13 +128,13 @@ struct Sums8 {
       const auto centre = hn::Set(d, static_cast<Sum>(taps[radius]));
       HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b)
-        sum[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
+        sum[b] = hn::Mul(hn::Load(d, rows[radius] + x + b * lanes), centre);
       for (int i = 0; i < radius; ++i) {
         if (taps[i] == 0)
           continue;
         const auto tap = hn::Set(d, static_cast<Sum>(taps[i]));
-        const Sum *top = rows[i][0] + x;
-        const Sum *bottom = rows[2 * radius - i][0] + x;
+        const Sum *top = rows[i] + x;
+        const Sum *bottom = rows[2 * radius - i] + x;
         HWY_UNROLL(4)
         for (int b = 0; b < kBlock; ++b)
           sum[b] = hn::Add(sum[b], hn::Mul(hn::Add(hn::Load(d, top + b * lanes),
@@ -154,12 +153,20 @@ struct Sums8 {
   }
 };
 
-// 16-bit samples: exact integers in doubles, each row sum kept in two parts.
+// 16-bit samples: exact integers in doubles. A row sum R < 2^36 is one double; the
+// vertical pass splits each tap t = t_high * 2^kTapSplit + t_low and sums the rows
+// with either part, sum t_high R < 2^46 and sum t_low R < 121 * 2^10 * 2^36 < 2^53,
+// both exact. (Rows kept as R = hi * 2^20 + lo instead, two doubles a sample, made the
+// vertical pass read twice the bytes from the ring: it waited on the L2 cache.)
 struct Sums16 {
   using Sample = uint16_t;
   using Sum = double;
-  static constexpr int kSumRows = 2;  // hi, lo: row sum = hi * 2^kBits + lo
   static constexpr int kBits = gauss_tap_bits(SampleDepth::U16);
+  static constexpr int kTapSplit = 10;
+  static_assert(double{kGaussMaxKernelSize} * ((1 << kTapSplit) - 1) * 65535.0 *
+                        double{1 << kBits} <
+                    9007199254740992.0 /* 2^53 */,
+                "the low parts' window sum must stay exact in a double");
   using D = hn::ScalableTag<double>;
 
   static int lanes() { return static_cast<int>(hn::Lanes(D())); }
@@ -171,15 +178,8 @@ struct Sums16 {
     return hn::PromoteTo(d, hn::PromoteTo(di32, hn::LoadU(hn::Rebind<Sample, D>(), p)));
   }
 
-  // Splits v (an integer below 2^(2 kBits)) into v = hi * 2^kBits + lo.
-  static void split(hn::Vec<D> v, hn::Vec<D> &hi, hn::Vec<D> &lo) {
-    const D d;
-    hi = hn::Floor(hn::Mul(v, hn::Set(d, 1.0 / (1 << kBits))));
-    lo = hn::NegMulAdd(hi, hn::Set(d, double{1 << kBits}), v);
-  }
-
   static void horizontal(const std::vector<int32_t> &taps, const Sample *padded, int count,
-                         int samples, Sum *const *sums) {
+                         int samples, Sum *sums) {
     const D d;
     const int radius = static_cast<int>(taps.size()) / 2;
     const int lanes = Sums16::lanes();
@@ -201,21 +201,16 @@ struct Sums16 {
                               tap, sum[b]);
       }
       HWY_UNROLL(4)
-      for (int b = 0; b < kBlock; ++b) {
-        hn::Vec<D> hi, lo;
-        split(sum[b], hi, lo);
-        hn::Store(hi, d, sums[0] + x + b * lanes);
-        hn::Store(lo, d, sums[1] + x + b * lanes);
-      }
+      for (int b = 0; b < kBlock; ++b)
+        hn::Store(sum[b], d, sums + x + b * lanes);
     }
   }
 
-  static void constant_row(uint32_t constant, int count, Sum *const *sums) {
-    std::fill(sums[0], sums[0] + count, static_cast<Sum>(constant));  // constant * 2^kBits
-    std::fill(sums[1], sums[1] + count, Sum{0});
+  static void constant_row(uint32_t constant, int count, Sum *sums) {
+    std::fill(sums, sums + count, double{1} * constant * (1 << kBits));
   }
 
-  static void vertical(const GaussJob &job, const Sum *const *const *rows, const Sample *original,
+  static void vertical(const GaussJob &job, const Sum *const *rows, const Sample *original,
                        int count, Sample *out) {
     const D d;
     const hn::Rebind<int32_t, D> di32;
@@ -223,39 +218,47 @@ struct Sums16 {
     const std::vector<int32_t> &taps = job.params.taps_y;
     const int radius = static_cast<int>(taps.size()) / 2;
     const int lanes = Sums16::lanes();
+    const auto high_part = [&](int i) { return hn::Set(d, double{1} * (taps[i] >> kTapSplit)); };
+    const auto low_part = [&](int i) {
+      return hn::Set(d, double{1} * (taps[i] & ((1 << kTapSplit) - 1)));
+    };
+    constexpr int kQuotientShift = 2 * kBits - kTapSplit;
     for (int x = 0; x < count; x += kBlock * lanes) {
-      hn::Vec<D> hi_sums[kBlock], lo_sums[kBlock];
-      const auto centre = hn::Set(d, double{1} * taps[radius]);
+      hn::Vec<D> high_sums[kBlock], low_sums[kBlock];
+      const auto centre_high = high_part(radius);
+      const auto centre_low = low_part(radius);
       HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b) {
-        hi_sums[b] = hn::Mul(hn::Load(d, rows[radius][0] + x + b * lanes), centre);
-        lo_sums[b] = hn::Mul(hn::Load(d, rows[radius][1] + x + b * lanes), centre);
+        const auto centre_row = hn::Load(d, rows[radius] + x + b * lanes);
+        high_sums[b] = hn::Mul(centre_row, centre_high);
+        low_sums[b] = hn::Mul(centre_row, centre_low);
       }
       for (int i = 0; i < radius; ++i) {
         if (taps[i] == 0)
           continue;
-        const auto tap = hn::Set(d, double{1} * taps[i]);
-        const Sum *const *top = rows[i];
-        const Sum *const *bottom = rows[2 * radius - i];
+        const auto high = high_part(i);
+        const auto low = low_part(i);
+        const Sum *top = rows[i] + x;
+        const Sum *bottom = rows[2 * radius - i] + x;
         HWY_UNROLL(4)
         for (int b = 0; b < kBlock; ++b) {
-          const int at = x + b * lanes;
-          hi_sums[b] = hn::MulAdd(hn::Add(hn::Load(d, top[0] + at), hn::Load(d, bottom[0] + at)),
-                                  tap, hi_sums[b]);
-          lo_sums[b] = hn::MulAdd(hn::Add(hn::Load(d, top[1] + at), hn::Load(d, bottom[1] + at)),
-                                  tap, lo_sums[b]);
+          const auto pair = hn::Add(hn::Load(d, top + b * lanes), hn::Load(d, bottom + b * lanes));
+          high_sums[b] = hn::MulAdd(pair, high, high_sums[b]);
+          low_sums[b] = hn::MulAdd(pair, low, low_sums[b]);
         }
       }
       HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b) {
-        // The window sum is hi * 2^B + lo; with hi = q * 2^B + r,
-        // (sum + 2^(2B-1)) >> 2B = q + floor((r * 2^B + lo + 2^(2B-1)) / 2^2B), every
-        // term exact (below 2^42).
-        hn::Vec<D> quotient, remainder;
-        split(hi_sums[b], quotient, remainder);
+        // The window sum is H * 2^S + L (S = kTapSplit); with H = q * 2^(2B-S) + r,
+        // (sum + 2^(2B-1)) >> 2B = q + floor((r * 2^S + L + 2^(2B-1)) / 2^2B), every term
+        // exact (below 2^53).
+        const auto quotient =
+            hn::Floor(hn::Mul(high_sums[b], hn::Set(d, 1.0 / double(uint64_t{1} << kQuotientShift))));
+        const auto remainder = hn::NegMulAdd(
+            quotient, hn::Set(d, double(uint64_t{1} << kQuotientShift)), high_sums[b]);
         const auto rest =
-            hn::MulAdd(remainder, hn::Set(d, double{1 << kBits}),
-                       hn::Add(lo_sums[b], hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
+            hn::MulAdd(remainder, hn::Set(d, double{1 << kTapSplit}),
+                       hn::Add(low_sums[b], hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
         const auto blurred = hn::Add(
             quotient,
             hn::Floor(hn::Mul(rest, hn::Set(d, 1.0 / double(uint64_t{1} << (2 * kBits))))));
@@ -293,7 +296,7 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   const auto padded_to_block = [&](int count) {
     return (count + kBlock * lanes - 1) / (kBlock * lanes) * (kBlock * lanes);
   };
-  const size_t ring_bytes_per_sample = size_t(taps_y + 1) * Sums::kSumRows * sizeof(Sum);
+  const size_t ring_bytes_per_sample = size_t(taps_y + 1) * sizeof(Sum);
   const int strip_pixels = std::min(
       src.width, std::max(kMinStripSamples, static_cast<int>(kRingBytes / ring_bytes_per_sample)) /
                      samples);
@@ -305,22 +308,13 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   std::fill(padded.get(), padded.get() + padded_length, Sample{0});
   // The sums of the last taps_y source rows, row r in slot r % taps_y: the rows one
   // output row reaches lie within taps_y consecutive rows. One more slot: the constant.
-  const size_t slot_length = static_cast<size_t>(Sums::kSumRows) * padded_count;
-  auto ring = hwy::AllocateAligned<Sum>((taps_y + 1) * slot_length);
-  const auto slot_rows = [&](int slot) {
-    std::vector<Sum *> parts(Sums::kSumRows);
-    for (int part = 0; part < Sums::kSumRows; ++part)
-      parts[part] = ring.get() + slot * slot_length + part * static_cast<size_t>(padded_count);
-    return parts;
-  };
-  std::vector<std::vector<Sum *>> slots;
-  for (int slot = 0; slot <= taps_y; ++slot)
-    slots.push_back(slot_rows(slot));
-  Sums::constant_row(rows_job.constant, padded_count, slots[taps_y].data());
+  auto ring = hwy::AllocateAligned<Sum>(size_t(taps_y + 1) * padded_count);
+  const auto slot_row_sums = [&](int slot) { return ring.get() + size_t(slot) * padded_count; };
+  Sums::constant_row(rows_job.constant, padded_count, slot_row_sums(taps_y));
   auto original = hwy::AllocateAligned<Sample>(padded_count);
-  std::fill(original.get(), original.get() + padded_count, Sample{0});
+  std::fill_n(original.get(), std::max(padded_count, 0), Sample{0});  // max: for GCC 12's -Wstringop-overflow
   auto out = hwy::AllocateAligned<Sample>(padded_count);
-  std::vector<const Sum *const *> window_rows(taps_y);
+  std::vector<const Sum *> window_rows(taps_y);
 
   for (int x_begin = 0; x_begin < src.width; x_begin += strip_pixels) {
     const int x_end = std::min(src.width, x_begin + strip_pixels);
@@ -338,10 +332,10 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
         const int slot = row < 0 ? taps_y : row % taps_y;
         if (row >= 0 && slot_row[slot] != row) {
           load_padded_pixels(rows_job, row, x_begin, x_end, padded.get());
-          Sums::horizontal(job.params.taps_x, padded.get(), count, samples, slots[slot].data());
+          Sums::horizontal(job.params.taps_x, padded.get(), count, samples, slot_row_sums(slot));
           slot_row[slot] = row;
         }
-        window_rows[i] = slots[slot].data();
+        window_rows[i] = slot_row_sums(slot);
       }
       if (job.params.mode == GaussMode::Unsharp)
         load_values(strip.src.data + y * src.row_pitch, count, src.pixel_stride / samples,
