@@ -14,7 +14,7 @@
 //
 //   cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]
 //             [--kernels median3,median5,median7,median9,median15,gauss1,gauss2,gauss10,hist]
-//             [--threads 1,all] [--runs N] [--opencv yes|no] [--json FILE]
+//             [--threads 1,all] [--runs N] [--opencv yes|no] [--idle-ms N] [--json FILE]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -50,6 +50,10 @@ struct Options {
   // OpenCV's calls alternate with ours; without them, the gain of threads is measured
   // free of OpenCV's worker threads, which spin on the same cores after each call.
   bool opencv = true;
+  // Sleep before each timed call, as a live stream's frame interval leaves the cores
+  // idle: the pool's workers sleep after 100 us without work, and a core idle that
+  // long may wake slowly (measured on the 2-core build VM).
+  int idle_ms = 0;
   std::string json;
 };
 
@@ -79,8 +83,10 @@ void usage() {
   std::fprintf(stderr,
                "usage: cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]\n"
                "                 [--kernels median3,...,gauss1,...,hist] [--threads 1,all]\n"
-               "                 [--runs N] [--opencv yes|no] [--json FILE]\n"
-               "kernels: medianN (window N), gaussS (sigma S, automatic size), hist\n");
+               "                 [--runs N] [--opencv yes|no] [--idle-ms N] [--json FILE]\n"
+               "kernels: medianN (window N), gaussS (sigma S, automatic size), hist\n"
+               "--idle-ms: sleep N ms before each timed call, as between a live stream's\n"
+               "frames (default 0: each call right after the one before)\n");
 }
 
 bool parse(int argc, char **argv, Options &options) {
@@ -114,6 +120,8 @@ bool parse(int argc, char **argv, Options &options) {
       options.threads = split(value);
     } else if (arg == "--runs") {
       options.runs = std::max(1, std::atoi(value.c_str()));
+    } else if (arg == "--idle-ms" && std::atoi(value.c_str()) >= 0) {
+      options.idle_ms = std::atoi(value.c_str());
     } else if (arg == "--opencv" && (value == "yes" || value == "no")) {
       options.opencv = value == "yes";
     } else if (arg == "--json") {
@@ -166,9 +174,10 @@ Frame make_frame(int width, int height, const std::string &format_name) {
   return frame;
 }
 
-// Times `calls` in turn, `runs` times each after one warm-up call of each; the median
-// of each in ms. Empty calls are not timed (-1).
-std::vector<double> time_calls(int runs, const std::vector<std::function<void()>> &calls) {
+// Times `calls` in turn, `runs` times each after one warm-up call of each, each timed
+// call after `idle_ms` of sleep; the median of each in ms. Empty calls are not timed (-1).
+std::vector<double> time_calls(int runs, int idle_ms,
+                               const std::vector<std::function<void()>> &calls) {
   for (const auto &call : calls)
     if (call)
       call();
@@ -176,6 +185,7 @@ std::vector<double> time_calls(int runs, const std::vector<std::function<void()>
   for (int run = 0; run < runs; ++run)
     for (size_t i = 0; i < calls.size(); ++i)
       if (calls[i]) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(idle_ms));
         const double start = now_ms();
         calls[i]();
         ms[i].push_back(now_ms() - start);
@@ -269,7 +279,8 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
   if (threads > 1)
     one_thread = [&ours] { ours(1); };
   const std::vector<double> ms =
-      time_calls(options.runs, {[&ours, threads] { ours(threads); }, opencv, one_thread});
+      time_calls(options.runs, options.idle_ms,
+                 {[&ours, threads] { ours(threads); }, opencv, one_thread});
   result.ours_ms = ms[0];
   result.opencv_ms = ms[1];
   result.one_thread_ms = ms[2];
@@ -322,8 +333,9 @@ int main(int argc, char **argv) {
   const char *target = hwy::TargetName(targets & -targets);
   const std::string machine = cpu_model();
   const std::string date = utc_now();
-  std::printf("cpu-bench: %s, %d cores, Highway target %s, OpenCV %s, %d runs each\n",
-              machine.c_str(), cores, target, CV_VERSION, options.runs);
+  std::printf("cpu-bench: %s, %d cores, Highway target %s, OpenCV %s, %d runs each, "
+              "%d ms idle before each\n",
+              machine.c_str(), cores, target, CV_VERSION, options.runs, options.idle_ms);
   std::printf("%-10s %-9s %-7s %-20s %7s %10s %10s %7s %10s\n", "size", "format", "kernel",
               "params", "threads", "ours ms", "OpenCV ms", "ratio", "x 1 thread");
 
@@ -368,9 +380,10 @@ int main(int argc, char **argv) {
   std::fprintf(file,
                "{\n  \"machine\": %s,\n  \"cores\": %d,\n  \"highway_target\": %s,\n"
                "  \"opencv_version\": %s,\n  \"date\": %s,\n  \"runs\": %d,\n"
-               "  \"measurements\": [\n",
+               "  \"idle_ms\": %d,\n  \"measurements\": [\n",
                json_string(machine).c_str(), cores, json_string(target).c_str(),
-               json_string(CV_VERSION).c_str(), json_string(date).c_str(), options.runs);
+               json_string(CV_VERSION).c_str(), json_string(date).c_str(), options.runs,
+               options.idle_ms);
   for (size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];
     std::fprintf(file,
