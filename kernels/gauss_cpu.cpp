@@ -223,6 +223,8 @@ struct Sums16 {
       return hn::Set(d, double{1} * (taps[i] & ((1 << kTapSplit) - 1)));
     };
     constexpr int kQuotientShift = 2 * kBits - kTapSplit;
+    const auto quotient_unit = hn::Set(d, double(uint64_t{1} << kQuotientShift));
+    const auto per_quotient_unit = hn::Set(d, 1.0 / double(uint64_t{1} << kQuotientShift));
     for (int x = 0; x < count; x += kBlock * lanes) {
       hn::Vec<D> high_sums[kBlock], low_sums[kBlock];
       const auto centre_high = high_part(radius);
@@ -252,10 +254,8 @@ struct Sums16 {
         // The window sum is H * 2^S + L (S = kTapSplit); with H = q * 2^(2B-S) + r,
         // (sum + 2^(2B-1)) >> 2B = q + floor((r * 2^S + L + 2^(2B-1)) / 2^2B), every term
         // exact (below 2^53).
-        const auto quotient =
-            hn::Floor(hn::Mul(high_sums[b], hn::Set(d, 1.0 / double(uint64_t{1} << kQuotientShift))));
-        const auto remainder = hn::NegMulAdd(
-            quotient, hn::Set(d, double(uint64_t{1} << kQuotientShift)), high_sums[b]);
+        const auto quotient = hn::Floor(hn::Mul(high_sums[b], per_quotient_unit));
+        const auto remainder = hn::NegMulAdd(quotient, quotient_unit, high_sums[b]);
         const auto rest =
             hn::MulAdd(remainder, hn::Set(d, double{1 << kTapSplit}),
                        hn::Add(low_sums[b], hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
@@ -312,7 +312,8 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   const auto slot_row_sums = [&](int slot) { return ring.get() + size_t(slot) * padded_count; };
   Sums::constant_row(rows_job.constant, padded_count, slot_row_sums(taps_y));
   auto original = hwy::AllocateAligned<Sample>(padded_count);
-  std::fill_n(original.get(), std::max(padded_count, 0), Sample{0});  // max: for GCC 12's -Wstringop-overflow
+  // (The max: GCC 12 cannot tell that padded_count is positive and warns.)
+  std::fill_n(original.get(), std::max(padded_count, 0), Sample{0});
   auto out = hwy::AllocateAligned<Sample>(padded_count);
   std::vector<const Sum *> window_rows(taps_y);
 
