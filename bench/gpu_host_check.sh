@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright (C) 2026 The gst-cudafilters authors
 
-# On a GPU host without GStreamer (see ../shared/gpu/README.md): build for the local
+# On a GPU host without GStreamer or Highway (bench/gpu-env.sh): build for the local
 # GPU, run the whole test suite with the GPU suites, then time the median kernels and
 # a few pipelines. Logs go to $OUT (or ./gpu-results).
 #   bash bench/gpu_host_check.sh [ARCH]      e.g. 90 for Hopper
@@ -10,7 +10,7 @@ set -uo pipefail
 arch=${1:-90}
 out=${OUT:-$PWD/gpu-results}
 mkdir -p "$out"
-source .gpu/gst-env.sh "$PWD/.gpu/gst-sysroot.tgz"  # its $1 is the sysroot
+source bench/gpu-env.sh
 build=/tmp/build-gpu
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 { meson setup "$build" -Dgpu_architectures="$arch" -Dbuildtype=release -Dopencv=disabled &&

@@ -21,10 +21,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-if ! pkg-config --exists gstreamer-1.0 2>/dev/null || ! command -v gst-inspect-1.0 > /dev/null; then
-  # shellcheck disable=SC1091
-  source .gpu/gst-env.sh "$root/.gpu/gst-sysroot.tgz"  # its $1 is the sysroot
-fi
+# GStreamer and Highway from .gpu/ where the host has none (bench/gpu-env.sh).
+# shellcheck disable=SC1091
+source bench/gpu-env.sh
 
 if ! command -v nvidia-smi > /dev/null; then
   echo "run.sh: no nvidia-smi: this needs a GPU host" >&2

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright (C) 2026 The gst-cudafilters authors
+
+# Source on a GPU host that lacks GStreamer or Highway:   source bench/gpu-env.sh
+# Puts what .gpu/ carries on the paths, each only where the host has none of its own:
+# the GStreamer sysroot of ../shared/gpu/prepare.sh (.gpu/gst-env.sh) and Highway
+# from bench/pack-highway.sh (.gpu/hwy.tgz, unpacked once into /tmp/hwy-sysroot).
+_cf_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if ! pkg-config --exists gstreamer-1.0 2>/dev/null || ! command -v gst-inspect-1.0 >/dev/null; then
+  # shellcheck disable=SC1091
+  source "$_cf_root/.gpu/gst-env.sh" "$_cf_root/.gpu/gst-sysroot.tgz"  # its $1 is the sysroot
+fi
+if ! pkg-config --exists libhwy 2>/dev/null; then
+  _cf_hwy=/tmp/hwy-sysroot
+  [ -d "$_cf_hwy/root" ] || { mkdir -p "$_cf_hwy" && tar xzf "$_cf_root/.gpu/hwy.tgz" -C "$_cf_hwy"; }
+  export PKG_CONFIG_PATH=$_cf_hwy/root/usr/lib/x86_64-linux-gnu/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  export LD_LIBRARY_PATH=$_cf_hwy/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  unset _cf_hwy
+fi
+unset _cf_root
