@@ -10,9 +10,11 @@ if ! pkg-config --exists gstreamer-1.0 2>/dev/null || ! command -v gst-inspect-1
   # shellcheck disable=SC1091
   source "$_cf_root/.gpu/gst-env.sh" "$_cf_root/.gpu/gst-sysroot.tgz"  # its $1 is the sysroot
 fi
-if ! pkg-config --exists libhwy 2>/dev/null && [ ! -f "$_cf_root/.gpu/hwy.tgz" ]; then
+if pkg-config --exists libhwy 2>/dev/null; then
+  :  # the host's own
+elif [ ! -f "$_cf_root/.gpu/hwy.tgz" ]; then
   echo "gpu-env.sh: no Highway here and no .gpu/hwy.tgz: run bench/pack-highway.sh on the build machine" >&2
-elif ! pkg-config --exists libhwy 2>/dev/null; then
+else
   _cf_hwy=/tmp/hwy-sysroot
   [ -d "$_cf_hwy/root" ] || { mkdir -p "$_cf_hwy" && tar xzf "$_cf_root/.gpu/hwy.tgz" -C "$_cf_hwy"; }
   export PKG_CONFIG_PATH=$_cf_hwy/root/usr/lib/x86_64-linux-gnu/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
