@@ -19,16 +19,20 @@
 // picks the types from B). Every sum is exact, so the order of the additions does not
 // matter and the result is the CPU backend's, bit for bit. The strip kernel turns
 // samples into values (plane.h) as it stages them and values into samples as it stores
-// them, so samples with padding bits (P010) are filtered as their values; the register
-// kernel takes 8-bit samples, which have none.
+// them, so samples with padding bits (P010) are filtered as their values; so does the
+// group kernel.
 //
-// The common case, 8-bit samples in 4-byte aligned rows and up to 15 taps, takes a
-// kernel without shared memory instead (the register kernel, below): the strip kernel
-// spends over a hundred instructions per pixel staging and summing through shared
-// memory, the register kernel a quarter of that.
+// Up to 15 taps with symmetric vertical taps, pixels side by side in 4-byte aligned rows
+// take the group kernel instead (below), whose lanes keep the window's rows in registers:
+// the strip kernel spends over a hundred instructions per pixel staging and summing
+// through shared memory, the group kernel a fraction of that. The strip kernel takes
+// the rest: wider windows, strided channels, odd alignments, 16-bit pixels of 3 or more
+// channels.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cuda_views.cuh"
@@ -52,10 +56,11 @@ constexpr int kColumns = 2;
 // chain of dependent steps, and short bands put more blocks to work at the price of 2 r
 // rows of halo summed again per band. Measured at radii 2 to 7 (bench/TUNING.md section
 // 12): bands of 2 r rows, at least 8 for the strip kernel and 4 for the register
-// kernels, against 16 rows (4 r for the register kernels) that took up to twice as
-// long; wider strip radii keep 16, not measured.
+// kernels of then (the group kernel's forerunners, which walked their bands as it does),
+// against 16 rows (4 r for the register kernels) that took up to twice as long; wider
+// strip radii keep 16, not measured.
 constexpr int strip_min_band_rows(int radius_y) { return std::clamp(2 * radius_y, 8, 16); }
-constexpr int word_min_band_rows(int radius) { return std::max(4, 2 * radius); }
+constexpr int group_min_band_rows(int radius) { return std::max(4, 2 * radius); }
 constexpr int kMaxGridY = 65535;
 
 // Strip widths: the ring takes (2 ry + 1) * kTileWidth * sizeof(row sum) bytes of shared
@@ -277,492 +282,313 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
 }
 
 // ---------------------------------------------------------------------------------
-// The register kernel: 8-bit samples in contiguous, 4-byte aligned rows and radii up
-// to kWordMaxRadius, the common case, at a fraction of the instructions per pixel.
+// The group kernel: pixels side by side in 4-byte aligned rows (one sample, or packed
+// channels of 1 to 4 bytes a pixel), radii up to kGroupMaxRadius, symmetric vertical
+// taps: GRAY8, GRAY16 and P010, the planes of YUV formats, NV12's and P010's UV pairs,
+// RGB and RGBA-like pixels, YUY2-like luma.
 //
-// Each warp owns a strip of 4-sample words and walks down a band of rows: per row one
-// aligned 32-bit load per lane, no shared memory, no barriers. A lane's four horizontal
-// sums are dot products of its word and its neighbours' (warp shuffles) with the taps
-// packed into words per column of the word, four products per dp4a; a tap takes more
-// than the byte dp4a multiplies by, so its high and low bytes take one dp4a each:
-// sum = 256 sum(high) + sum(low). The last 2 R + 1 rows' horizontal sums stay in
-// registers (the row loop unrolled by 2 R + 1, so that each ring slot is one fixed
-// register), and the vertical sum adds the rows at equal distance first, one multiply
-// per pair. The lanes at a warp's edges only feed their neighbours: strips overlap by
-// those halo words. The sums are gauss.h's: a horizontal sum is below 2^(B + 8) = 2^20,
-// the full one plus the rounding term below 2^32.
-//
-// Packed pixels of C channels (RGB, NV12's UV) take the same kernel over their row of
-// samples, in one launch for every channel: a sample's neighbours are C samples away,
-// so the taps of column c in word k sit on the bytes C apart from it (zero on the
-// others' channels), the reach grows to C R samples, and channels not computed take the
-// source's samples, blended into the word before its store. On pixels of 2 channels
-// the column of a channel not computed is not summed at all. (Pixels of 4 channels
-// would spend a dp4a per tap: the pixel kernel below takes them.)
+// Each lane owns a group of 4 pixels and walks down a band: per row one load of 4 to 16
+// bytes, no shared memory, no barriers. The vertical sums come first: the ring holds the
+// last 2 R + 1 rows as loaded (samples, not sums, so 15 rows of RGBA take 60 registers
+// where a ring of row sums would take 180), and each output row sums them per computed
+// sample, the rows at equal distance from the centre added before their multiply. The
+// horizontal sums then run over those vertical sums, a neighbour's taken from the lanes
+// beside (warp shuffles); the lanes at a warp's edges only feed their neighbours, so
+// strips overlap by those halo lanes. The sums are the strip kernel's types
+// (Arithmetic): a vertical sum is below 2^(B + n), a row of them summed with the
+// horizontal taps plus the rounding term below 2^(2B + n). The ring moves down one row a
+// step (register moves: a loop unrolled 2 R + 1 times, which fixed ring slots need,
+// would outgrow the instruction cache); the row after it is loaded at the top of the
+// step and lands while the step computes. The ring's centre row gives sharpening its
+// samples and the channels not computed their bytes.
 
-constexpr int kWordSamples = 4;
-constexpr int kWordMaxRadius = 7;
-constexpr int kWordMaxChannels = 3;  // the word kernel's; 4-byte pixels: the pixel kernel
-// Pixels of several channels up to this radius (9 taps), to bound the kernels' count
-// and compile time; wider windows take the strip kernel channel by channel.
-constexpr int kPackedMaxRadius = 4;
-constexpr int kWordMaxHalo =
-    (std::max(kWordMaxRadius, kWordMaxChannels * kPackedMaxRadius) + kWordSamples - 1) /
-    kWordSamples;
-constexpr int kWordSpan = 2 * kWordMaxHalo + 1;  // words -kWordMaxHalo..kWordMaxHalo
-constexpr int kWordWarps = 4;                    // per block, each on its own strip
+constexpr int kGroupPixels = 4;
+constexpr int kGroupMaxRadius = 7;
+constexpr int kGroupWarps = 4;  // per block, each on its own strip
 
-// The taps of the register kernel for radius R = max(rx, ry), both padded with zero
-// taps to 2 R + 1 (zero products change no sum).
-struct WordTaps {
-  // Column c of a word: sum over words k of dp4a(word k, taps[c][k + kWordMaxHalo]);
-  // byte b of word k is sample 4 k + b - c from the column.
-  uint32_t high[kWordSamples][kWordSpan];
-  uint32_t low[kWordSamples][kWordSpan];
-  uint32_t vertical[kWordMaxRadius + 1];  // the vertical tap at distance k from the centre
+// Lanes each side whose pixels a group's window reaches.
+constexpr int group_halo(int radius) { return (radius + kGroupPixels - 1) / kGroupPixels; }
+
+struct GroupTaps {
+  uint32_t x[2 * kGroupMaxRadius + 1];  // centred on x[kGroupMaxRadius], zero beyond R
+  uint32_t y[kGroupMaxRadius + 1];      // the vertical tap at distance k from the centre
 };
 
-constexpr int floor_div4(int value) { return value >= 0 ? value / 4 : -((3 - value) / 4); }
+// Pixels of C samples of type Sample, N of them computed; a group is kWords words.
+template <typename Sample, int C, int N>
+struct GroupLayout {
+  static constexpr int kSampleBytes = int(sizeof(Sample));
+  static constexpr int kPixelBytes = C * kSampleBytes;
+  static_assert(kPixelBytes <= 4, "pixels of at most 4 bytes");
+  static constexpr int kWords = kGroupPixels * kPixelBytes / 4;
+  using Vector = std::conditional_t<kWords == 2, uint2, uint4>;
+  static constexpr bool kVectors = kWords == 2 || kWords == 4;  // else words alone
+  // Computed channels chosen at run time (some not computed) sit at a run-time byte
+  // of their pixel, which stays in one word: pixels of 1, 2 or 4 bytes.
+  static_assert(N == C || 4 % kPixelBytes == 0, "pixels that do not straddle words");
 
-// Halo words each side a word's columns reach at a reach of `reach` samples (C R).
-constexpr int word_halo(int reach) { return (reach + kWordSamples - 1) / kWordSamples; }
-
-// The sample standing for row sample `sample` of pixels of C channels, width pixels a
-// row: its byte offset in the row, or -1 where the border constant stands.
-template <int C>
-__device__ inline int packed_sample_offset(int sample, int width, BorderMode mode) {
-  const int pixel = sample >= 0 ? sample / C : -((C - 1 - sample) / C);
-  const int column = border_index(pixel, width, mode);
-  return column < 0 ? -1 : column * C + (sample - pixel * C);
-}
-
-// Where a lane reads its words, row after row from first_row on. Inside: the four
-// samples at x lie in the image, and so does every row the band reads: one aligned
-// load. Otherwise the row and each column take the border, samples outside it the
-// constant. Pixels of C channels.
-template <bool kInside, int C>
-struct WordSource {
-  const SourceView<uint8_t> &src;
-  int x;  // the word's first column, a multiple of 4
-  // Inside: the word of the next row. Otherwise the next row, and the byte offsets in a
-  // row of the samples standing for columns x .. x + 3 (-1: the constant), and whether
-  // those are x .. x + 3 themselves.
-  const uint8_t *next_word;
-  int next_row;
-  int offsets[kWordSamples];
-  bool whole;
-
-  __device__ WordSource(const SourceView<uint8_t> &view, int first_column, int first_row)
-      : src(view), x(first_column), next_row(first_row) {
-    if constexpr (kInside)
-      next_word = src.data + first_row * src.row_pitch + x;
-    whole = true;
-#pragma unroll
-    for (int b = 0; b < kWordSamples; ++b) {
-      offsets[b] = packed_sample_offset<C>(x + b, src.width, src.mode);
-      whole = whole && offsets[b] == x + b;
-    }
+  // Byte of the group holding sample (pixel i, computed channel n), the n-th computed
+  // channel at byte `offset` of its pixel; its word, known at compile time.
+  __device__ static int byte(int i, int n, int offset) {
+    return kPixelBytes * i + (N == C ? n * kSampleBytes : offset);
   }
-
-  __device__ uint32_t next() {
-    if constexpr (kInside) {
-      const uint32_t word = __ldg(reinterpret_cast<const uint32_t *>(next_word));
-      next_word += src.row_pitch;
-      return word;
-    }
-    return word(next_row++);
-  }
-
-  // The word of image row y (inside: one the band reads).
-  __device__ uint32_t word(int y) const {
-    if constexpr (kInside)
-      return __ldg(reinterpret_cast<const uint32_t *>(src.data + y * src.row_pitch + x));
-    const uint32_t constant = src.constant;
-    const int row = border_index(y, src.height, src.mode);
-    if (row < 0)
-      return constant * 0x01010101u;
-    const uint8_t *const start = src.data + row * src.row_pitch;
-    if (whole)
-      return __ldg(reinterpret_cast<const uint32_t *>(start + x));
-    uint32_t word = 0;
-#pragma unroll
-    for (int b = 0; b < kWordSamples; ++b)
-      word |= (offsets[b] < 0 ? constant : uint32_t(__ldg(start + offsets[b]))) << (8 * b);
-    return word;
+  static constexpr int word(int i, int n) {
+    return N == C ? (kPixelBytes * i + n * kSampleBytes) / 4 : kPixelBytes * i / 4;
   }
 };
 
-// Horizontal sums of the four columns of this lane's word, of pixels of C channels:
-// those of `active` only.
-template <int R, int C>
-__device__ inline void horizontal_sums(uint32_t word, const WordTaps &taps,
-                                       const bool (&active)[kWordSamples],
-                                       uint32_t (&sums)[kWordSamples]) {
-  constexpr int kReach = C * R;
-  constexpr int kHalo = word_halo(kReach);
-  uint32_t words[2 * kHalo + 1];  // words[kHalo + k]: word k from this lane's
-  words[kHalo] = word;
+// Byte permutations (__byte_perm) that take the sample at byte `offset` of a word to
+// the bottom of a word of zeros (extract), and that put a sample's bytes back at that
+// offset, the word's other bytes kept (insert).
+template <int kSampleBytes>
+__device__ inline uint32_t extract_selector(int offset) {
+  return kSampleBytes == 1 ? 0x4440u | uint32_t(offset)
+                           : 0x4400u | uint32_t(offset + 1) << 4 | uint32_t(offset);
+}
+template <int kSampleBytes>
+__device__ inline uint32_t insert_selector(int offset) {
+  uint32_t selector = 0x3210u;
 #pragma unroll
-  for (int k = 1; k <= kHalo; ++k) {
-    // Lanes without a neighbour k away get their own word: they only feed others.
-    words[kHalo - k] = __shfl_up_sync(0xffffffffu, word, k);
-    words[kHalo + k] = __shfl_down_sync(0xffffffffu, word, k);
-  }
-#pragma unroll
-  for (int c = 0; c < kWordSamples; ++c) {
-    if (!active[c])
-      continue;
-    uint32_t sum = 0;
-#pragma unroll
-    for (int k = floor_div4(c - kReach); k <= floor_div4(c + kReach); ++k)
-      sum = __dp4a(words[kHalo + k], taps.high[c][kWordMaxHalo + k], sum);
-    sum <<= 8;
-#pragma unroll
-    for (int k = floor_div4(c - kReach); k <= floor_div4(c + kReach); ++k)
-      sum = __dp4a(words[kHalo + k], taps.low[c][kWordMaxHalo + k], sum);
-    sums[c] = sum;
-  }
+  for (int b = 0; b < kSampleBytes; ++b)
+    selector = (selector & ~(0xfu << (4 * (offset + b)))) | uint32_t(4 + b) << (4 * (offset + b));
+  return selector;
 }
 
-// The four rounded results of a word's columns, from their sums plus the rounding
-// term (below 2^32: the result is the top byte), as one word.
-__device__ inline uint32_t word_of_results(const uint32_t (&rounded)[kWordSamples]) {
-  static_assert(Arithmetic<uint8_t>::kShift == 24, "the result is the sum's top byte");
-  const uint32_t low = __byte_perm(rounded[0], rounded[1], 0x73);
-  const uint32_t high = __byte_perm(rounded[2], rounded[3], 0x73);
-  return __byte_perm(low, high, 0x5410);
-}
+// Where a lane reads its group of pixels x .. x + 3, row after row: inside, its words
+// (one vector where rows are aligned to it); otherwise each pixel with the border, the
+// constant where it stands.
+template <typename Sample, int C, int N, bool kInside>
+struct GroupSource {
+  using Layout = GroupLayout<Sample, C, N>;
+  static constexpr int kWords = Layout::kWords;
+  static constexpr int kPixelBytes = Layout::kPixelBytes;
 
-// The results of a word's columns (those of `active`) for the output row whose input
-// rows sit in ring slots phase .. phase + 2 R (mod 2 R + 1), as one word.
-template <int R>
-__device__ inline uint32_t vertical_result(const uint32_t (&ring)[2 * R + 1][kWordSamples],
-                                           int phase, const WordTaps &taps,
-                                           const bool (&active)[kWordSamples]) {
-  using Math = Arithmetic<uint8_t>;
-  constexpr int kWindow = 2 * R + 1;
-  uint32_t rounded[kWordSamples] = {};
-#pragma unroll
-  for (int c = 0; c < kWordSamples; ++c) {
-    if (!active[c])
-      continue;
-    rounded[c] = Math::kHalf + taps.vertical[0] * ring[(phase + R) % kWindow][c];
-#pragma unroll
-    for (int k = 1; k <= R; ++k)
-      rounded[c] += taps.vertical[k] * (ring[(phase + R - k) % kWindow][c] +
-                                        ring[(phase + R + k) % kWindow][c]);
-  }
-  return word_of_results(rounded);
-}
-
-// One warp's strip: words first_word + lane, output rows [band_y, band_y + rows).
-template <int R, int C, bool kInside>
-__device__ inline void word_strip(const SourceView<uint8_t> &src,
-                                  const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                                  const Sharpening &sharpening, unsigned channel_mask,
-                                  int first_word, int band_y, int rows) {
-  constexpr int kHalo = word_halo(C * R);
-  constexpr int kWindow = 2 * R + 1;
-  // Rows loaded ahead of the one summed, their loads in flight meanwhile.
-  constexpr int kAhead = kWindow - 1 < 4 ? kWindow - 1 : 4;
-
-  const int lane = threadIdx.x % 32;
-  const int x = kWordSamples * (first_word + lane);  // a sample of the row
-  const int row_samples = C * src.width;
-  // Input row i is image row band_y - R + i, held in slot i % kWindow of both arrays
-  // (its word, then its horizontal sums).
-  WordSource<kInside, C> source(src, x, band_y - R);
-  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < row_samples;
-  // The bytes of channels computed; the columns summed: all but those of a channel
-  // not computed in every word (pixels of 1, 2 or 4 channels).
-  const bool blend = C > 1 && channel_mask != all_channels(C);
-  uint32_t computed = 0;
-  bool active[kWordSamples];
-#pragma unroll
-  for (int c = 0; c < kWordSamples; ++c) {
-    const bool filtered = (channel_mask >> ((x + c) % C)) & 1u;
-    computed |= filtered ? 0xffu << (8 * c) : 0u;
-    active[c] = filtered || kWordSamples % C != 0;
-  }
-  uint8_t *out = dst.data + band_y * dst.row_pitch + x;
-  const int input_rows = rows + 2 * R;
-  uint32_t loaded[kWindow];
-  uint32_t ring[kWindow][kWordSamples];
-
-#pragma unroll
-  for (int i = 0; i < kAhead; ++i)
-    loaded[i] = source.next();
-#pragma unroll
-  for (int i = 0; i < 2 * R; ++i) {
-    if (i + kAhead < input_rows)
-      loaded[(i + kAhead) % kWindow] = source.next();
-    horizontal_sums<R, C>(loaded[i % kWindow], taps, active, ring[i % kWindow]);
-  }
-
-  for (int first = 0; first < rows; first += kWindow) {
-#pragma unroll
-    for (int phase = 0; phase < kWindow; ++phase) {
-      // Output row j sums input rows j .. j + 2 R, the newest in slot `newest`.
-      const int j = first + phase;
-      if (j < rows) {
-        const int newest = (phase + 2 * R) % kWindow;
-        if (j + kAhead < rows)
-          loaded[(newest + kAhead) % kWindow] = source.next();
-        horizontal_sums<R, C>(loaded[newest], taps, active, ring[newest]);
-
-        uint32_t result = vertical_result<R>(ring, phase, taps, active);
-        if (stores) {
-          const uint32_t original =
-              sharpening.enabled || blend ? source.word(band_y + j) : 0u;
-          if (sharpening.enabled) {
-            uint32_t sharpened = 0;
-#pragma unroll
-            for (int c = 0; c < kWordSamples; ++c)
-              sharpened |= sharpen((original >> (8 * c)) & 0xffu, (result >> (8 * c)) & 0xffu,
-                                   sharpening, max_sample_value(SampleDepth::U8))
-                           << (8 * c);
-            result = sharpened;
-          }
-          if (blend)
-            result = (result & computed) | (original & ~computed);
-          if (kInside || x + kWordSamples <= row_samples) {
-            *reinterpret_cast<uint32_t *>(out) = result;
-          } else {
-#pragma unroll
-            for (int c = 0; c < kWordSamples; ++c)
-              if (x + c < row_samples)
-                out[c] = uint8_t(result >> (8 * c));
-          }
-        }
-        out += dst.row_pitch;
-      }
-    }
-  }
-}
-
-// Pixels of C channels, src.width pixels a row; channel_mask: those computed.
-template <int R, int C>
-__global__ void __launch_bounds__(32 * kWordWarps)
-    gauss_word_kernel(SourceView<uint8_t> src, DestinationView<uint8_t> dst, WordTaps taps,
-                      Sharpening sharpening, unsigned channel_mask, int band_rows) {
-  constexpr int kHalo = word_halo(C * R);
-  constexpr int kStripWords = 32 - 2 * kHalo;  // the words a strip stores
-  const int strip = blockIdx.x * kWordWarps + threadIdx.x / 32;
-  const int row_samples = C * src.width;
-  const int words = (row_samples + kWordSamples - 1) / kWordSamples;
-  if (strip * kStripWords >= words)
-    return;  // the whole warp: no shuffle misses a lane
-  const int first_word = strip * kStripWords - kHalo;
-  const int band_y = blockIdx.y * band_rows;
-  const int rows = min(band_rows, src.height - band_y);
-  // Whether every word the warp loads, in every row the band reads, lies inside.
-  const bool inside = first_word >= 0 && kWordSamples * (first_word + 32) <= row_samples &&
-                      band_y - R >= 0 && band_y + rows + R <= src.height;
-  if (inside)
-    word_strip<R, C, true>(src, dst, taps, sharpening, channel_mask, first_word, band_y, rows);
-  else
-    word_strip<R, C, false>(src, dst, taps, sharpening, channel_mask, first_word, band_y, rows);
-}
-
-// ---------------------------------------------------------------------------------
-// The pixel kernel: 4-byte pixels (RGBA, BGRx, ...) of 3 or 4 computed channels,
-// radii up to kWordMaxRadius. The word kernel's columns C = 4
-// samples apart spend a dp4a on each tap; here each lane loads 4 pixels (16 bytes),
-// transposes them into one word per computed channel, 4 pixels of that channel side by
-// side, and runs the word kernel's horizontal and vertical sums on each such word as
-// on a GRAY8 word (a neighbouring lane holds the next 4 pixels of every channel): the
-// same instructions per computed sample as GRAY8, plus the transposes (about one a
-// sample). The results are transposed back, the channel not computed blended in from
-// the source, and stored as one 16-byte vector (four 4-byte stores where rows are not
-// 16-byte aligned).
-
-constexpr int kPixelWarps = 4;
-
-// Byte i of word k: pixel i's channel order[k] (order: nibble k is a channel).
-__device__ inline uint32_t channel_word(const uint4 &pixels, uint32_t channel) {
-  const uint32_t pick = channel | (4 + channel) << 4;  // byte `channel` of a, then of b
-  return __byte_perm(__byte_perm(pixels.x, pixels.y, pick),
-                     __byte_perm(pixels.z, pixels.w, pick), 0x5410);
-}
-
-// 4 pixels at p: one vector where the rows are 16-byte aligned.
-__device__ inline uint4 load_pixels(const uint8_t *p, bool vectors) {
-  if (vectors)
-    return __ldg(reinterpret_cast<const uint4 *>(p));
-  const uint32_t *words = reinterpret_cast<const uint32_t *>(p);
-  return make_uint4(__ldg(words), __ldg(words + 1), __ldg(words + 2), __ldg(words + 3));
-}
-
-// Where a lane reads its 4 pixels x .. x + 3, row after row from first_row on: as in
-// WordSource, inside whole, otherwise each pixel with the border.
-template <bool kInside>
-struct PixelSource {
-  const SourceView<uint8_t> &src;
+  const SourceView<Sample> &src;
   int x;
-  int next_row;
-  bool vectors;    // 16-byte aligned rows
-  int offsets[4];  // of pixels x .. x + 3 in a row, -1: the constant
-  bool whole;
+  bool vectors;
+  int offsets[kGroupPixels];  // byte offsets in a row of the pixels standing for x ..
+  bool whole;                 // those are x .. x + 3 themselves
+  uint32_t constant_word;     // the border constant in every sample of a word
 
-  __device__ PixelSource(const SourceView<uint8_t> &view, int first_pixel, int first_row,
-                         bool aligned)
-      : src(view), x(first_pixel), next_row(first_row), vectors(aligned) {
+  __device__ GroupSource(const SourceView<Sample> &view, int first_pixel, bool aligned)
+      : src(view), x(first_pixel), vectors(aligned) {
+    constant_word =
+        uint32_t(src.constant) * (Layout::kSampleBytes == 1 ? 0x01010101u : 0x10001u);
     whole = true;
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kGroupPixels; ++i) {
       const int column = border_index(x + i, src.width, src.mode);
-      offsets[i] = column < 0 ? -1 : 4 * column;
+      offsets[i] = column < 0 ? -1 : kPixelBytes * column;
       whole = whole && column == x + i;
     }
   }
 
-  __device__ uint4 next() { return pixels(next_row++); }
-
-  // The pixels of image row y (inside: one the band reads).
-  __device__ uint4 pixels(int y) const {
-    if constexpr (kInside)
-      return load_pixels(src.data + y * src.row_pitch + 4 * x, vectors);
-    const uint32_t constant = src.constant * 0x01010101u;
-    const int row = border_index(y, src.height, src.mode);
-    if (row < 0)
-      return make_uint4(constant, constant, constant, constant);
-    const uint8_t *const start = src.data + row * src.row_pitch;
-    if (whole)
-      return load_pixels(start + 4 * x, vectors);
-    uint32_t words[4];
+  __device__ void load_whole(const uint8_t *p, uint32_t (&words)[kWords]) const {
+    if constexpr (Layout::kVectors) {
+      if (vectors) {
+        using Vector = typename Layout::Vector;
+        const Vector v = __ldg(reinterpret_cast<const Vector *>(p));
+        const uint32_t *const parts = reinterpret_cast<const uint32_t *>(&v);
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-      words[i] =
-          offsets[i] < 0 ? constant : __ldg(reinterpret_cast<const uint32_t *>(start + offsets[i]));
-    return make_uint4(words[0], words[1], words[2], words[3]);
+        for (int w = 0; w < kWords; ++w)
+          words[w] = parts[w];
+        return;
+      }
+    }
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+      words[w] = __ldg(reinterpret_cast<const uint32_t *>(p) + w);
+  }
+
+  // The group of image row y (inside: one the band reads).
+  __device__ void load(int y, uint32_t (&words)[kWords]) const {
+    if constexpr (kInside) {
+      load_whole(src.data + y * src.row_pitch + kPixelBytes * x, words);
+      return;
+    }
+    const int row = border_index(y, src.height, src.mode);
+    if (row < 0) {
+#pragma unroll
+      for (int w = 0; w < kWords; ++w)
+        words[w] = constant_word;
+      return;
+    }
+    const uint8_t *const start = src.data + row * src.row_pitch;
+    if (whole) {
+      load_whole(start + kPixelBytes * x, words);
+      return;
+    }
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+      words[w] = 0;
+#pragma unroll
+    for (int i = 0; i < kGroupPixels; ++i)
+#pragma unroll
+      for (int b = 0; b < kPixelBytes; b += Layout::kSampleBytes) {
+        // Samples never straddle words.
+        const int at = kPixelBytes * i + b;
+        const uint32_t sample =
+            offsets[i] < 0 ? src.constant : src.at(start, offsets[i] + b);
+        words[at / 4] |= sample << (8 * (at % 4));
+      }
   }
 };
 
-// N computed channels, order's first N nibbles; `computed`: their bytes in a pixel.
-template <int R, int N, bool kInside>
-__device__ inline void pixel_strip(const SourceView<uint8_t> &src,
-                                   const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                                   const Sharpening &sharpening, uint32_t order,
-                                   uint32_t computed, bool vectors, int first_group,
+template <typename Sample, int C, int N, int R, bool kInside>
+__device__ inline void group_strip(const SourceView<Sample> &src,
+                                   const DestinationView<Sample> &dst, const GroupTaps &taps,
+                                   const Sharpening &sharpening, const Values &values,
+                                   uint32_t channel_offsets, bool vectors, int first_group,
                                    int band_y, int rows) {
-  constexpr int kHalo = word_halo(R);
+  using Layout = GroupLayout<Sample, C, N>;
+  using Math = Arithmetic<Sample>;
+  using RowSum = typename Math::RowSum;
+  using Sum = typename Math::Sum;
+  constexpr int kWords = Layout::kWords;
+  constexpr int kPixelBytes = Layout::kPixelBytes;
+  constexpr int kSampleBytes = Layout::kSampleBytes;
   constexpr int kWindow = 2 * R + 1;
-  constexpr int kAhead = kWindow - 1 < 4 ? kWindow - 1 : 4;
-  const bool kAll[kWordSamples] = {true, true, true, true};
+  constexpr int kHalo = group_halo(R);
 
   const int lane = threadIdx.x % 32;
-  const int x = 4 * (first_group + lane);  // a pixel
-  PixelSource<kInside> source(src, x, band_y - R, vectors);
+  const int x = kGroupPixels * (first_group + lane);
+  GroupSource<Sample, C, N, kInside> source(src, x, vectors);
   const bool stores = lane >= kHalo && lane < 32 - kHalo && x < dst.width;
-  // Transposed back, byte k of pixel word i is channel order[k]: one byte permutation
-  // puts each channel in its place (the channel not computed takes any byte: blended).
-  uint32_t place = 0;
+
+  // The byte permutations of sample (pixel i, computed channel n) in its word.
+  uint32_t extract[N][kGroupPixels];
+  uint32_t insert[N][kGroupPixels];
 #pragma unroll
-  for (int k = 0; k < 4; ++k)
-    place |= uint32_t(k) << (4 * ((order >> (4 * k)) & 0xfu));
-  uint32_t channels[N];
+  for (int n = 0; n < N; ++n)
 #pragma unroll
-  for (int k = 0; k < N; ++k)
-    channels[k] = (order >> (4 * k)) & 0xfu;
-  uint8_t *out = dst.data + band_y * dst.row_pitch + 4 * x;
-  const int input_rows = rows + 2 * R;
-  uint4 loaded[kWindow];
-  uint32_t ring[N][kWindow][kWordSamples];
-  auto sum_row = [&](const uint4 &pixels, int slot) {
-#pragma unroll
-    for (int k = 0; k < N; ++k)
-      horizontal_sums<R, 1>(channel_word(pixels, channels[k]), taps, kAll, ring[k][slot]);
+    for (int i = 0; i < kGroupPixels; ++i) {
+      const int at = Layout::byte(i, n, int((channel_offsets >> (8 * n)) & 0xffu)) % 4;
+      extract[n][i] = extract_selector<kSampleBytes>(at);
+      insert[n][i] = insert_selector<kSampleBytes>(at);
+    }
+  const auto value_of = [&](const uint32_t(&words)[kWords], int n, int i) -> uint32_t {
+    const uint32_t sample = __byte_perm(words[Layout::word(i, n)], 0, extract[n][i]);
+    if constexpr (kSampleBytes == 1)
+      return sample;
+    return sample >> values.padding_bits;
   };
 
+  // ring[k]: input row band_y + j - R + k at output row j.
+  uint32_t ring[kWindow][kWords];
+  uint32_t incoming[kWords];
 #pragma unroll
-  for (int i = 0; i < kAhead; ++i)
-    loaded[i] = source.next();
-#pragma unroll
-  for (int i = 0; i < 2 * R; ++i) {
-    if (i + kAhead < input_rows)
-      loaded[(i + kAhead) % kWindow] = source.next();
-    sum_row(loaded[i % kWindow], i % kWindow);
-  }
+  for (int k = 0; k < 2 * R; ++k)
+    source.load(band_y - R + k, ring[k]);
+  source.load(band_y + R, incoming);
+  uint8_t *out = dst.data + band_y * dst.row_pitch + kPixelBytes * x;
 
-  for (int first = 0; first < rows; first += kWindow) {
+  for (int j = 0; j < rows; ++j) {
 #pragma unroll
-    for (int phase = 0; phase < kWindow; ++phase) {
-      const int j = first + phase;
-      if (j < rows) {
-        const int newest = (phase + 2 * R) % kWindow;
-        if (j + kAhead < rows)
-          loaded[(newest + kAhead) % kWindow] = source.next();
-        sum_row(loaded[newest], newest);
+    for (int w = 0; w < kWords; ++w)
+      ring[2 * R][w] = incoming[w];
+    if (j + 1 < rows)
+      source.load(band_y + j + R + 1, incoming);  // lands while this row computes
 
-        uint32_t results[4] = {};  // per computed channel, 4 pixels
+    uint32_t result[kWords];
 #pragma unroll
-        for (int k = 0; k < N; ++k)
-          results[k] = vertical_result<R>(ring[k], phase, taps, kAll);
-        if (stores) {
-          // Transposed back: word i holds pixel i, byte k its channel order[k].
-          const uint32_t low = __byte_perm(results[0], results[1], 0x5140);
-          const uint32_t high = __byte_perm(results[0], results[1], 0x7362);
-          const uint32_t low2 = __byte_perm(results[2], results[3], 0x5140);
-          const uint32_t high2 = __byte_perm(results[2], results[3], 0x7362);
-          uint32_t words[4] = {__byte_perm(low, low2, 0x5410), __byte_perm(low, low2, 0x7632),
-                               __byte_perm(high, high2, 0x5410),
-                               __byte_perm(high, high2, 0x7632)};
-          const uint4 original = N < 4 || sharpening.enabled ? source.pixels(band_y + j)
-                                                             : make_uint4(0, 0, 0, 0);
-          const uint32_t originals[4] = {original.x, original.y, original.z, original.w};
+    for (int w = 0; w < kWords; ++w)
+      result[w] = ring[R][w];
 #pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            words[i] = __byte_perm(words[i], 0, place);
-            if (sharpening.enabled) {
-              uint32_t sharpened = 0;
+    for (int n = 0; n < N; ++n) {
+      // Vertical sums of the group's pixels, then of the R pixels each side.
+      RowSum line[kGroupPixels + 2 * R];  // line[R + i]: pixel x + i
 #pragma unroll
-              for (int b = 0; b < 4; ++b)
-                sharpened |= sharpen((originals[i] >> (8 * b)) & 0xffu,
-                                     (words[i] >> (8 * b)) & 0xffu, sharpening,
-                                     max_sample_value(SampleDepth::U8))
-                             << (8 * b);
-              words[i] = sharpened;
-            }
-            if (N < 4)
-              words[i] = (words[i] & computed) | (originals[i] & ~computed);
-          }
-          if (vectors && (kInside || x + 4 <= dst.width)) {
-            *reinterpret_cast<uint4 *>(out) = make_uint4(words[0], words[1], words[2], words[3]);
-          } else {
+      for (int i = 0; i < kGroupPixels; ++i) {
+        RowSum sum = RowSum(taps.y[0]) * value_of(ring[R], n, i);
 #pragma unroll
-            for (int i = 0; i < 4; ++i)
-              if (x + i < dst.width)
-                reinterpret_cast<uint32_t *>(out)[i] = words[i];
-          }
-        }
-        out += dst.row_pitch;
+        for (int k = 1; k <= R; ++k)
+          sum += RowSum(taps.y[k]) * (value_of(ring[R - k], n, i) + value_of(ring[R + k], n, i));
+        line[R + i] = sum;
+      }
+#pragma unroll
+      for (int d = 1; d <= R; ++d) {
+        // Pixel x - d is pixel 4 L - d of the lane L to the left, x + 3 + d pixel
+        // d + 3 - 4 L of the lane L to the right, L = ceil(d / 4). Lanes without such
+        // a neighbour get their own sums: they only feed others.
+        const int lanes = group_halo(d);
+        line[R - d] = __shfl_up_sync(0xffffffffu, line[R + kGroupPixels * lanes - d], lanes);
+        line[R + kGroupPixels - 1 + d] =
+            __shfl_down_sync(0xffffffffu, line[R + d + kGroupPixels - 1 - kGroupPixels * lanes],
+                             lanes);
+      }
+#pragma unroll
+      for (int i = 0; i < kGroupPixels; ++i) {
+        Sum sum = Math::kHalf;
+#pragma unroll
+        for (int k = 0; k < kWindow; ++k)
+          sum += Sum(taps.x[kGroupMaxRadius - R + k]) * line[i + k];
+        uint32_t out_value = uint32_t(sum >> Math::kShift);
+        if (sharpening.enabled)
+          out_value = sharpen(value_of(ring[R], n, i), out_value, sharpening, values.max_value);
+        if constexpr (kSampleBytes == 2)
+          out_value <<= values.padding_bits;
+        uint32_t &word = result[Layout::word(i, n)];
+        word = __byte_perm(word, out_value, insert[n][i]);
       }
     }
+
+    if (stores) {
+      if (Layout::kVectors && vectors && (kInside || x + kGroupPixels <= dst.width)) {
+        using Vector = typename Layout::Vector;
+        Vector v;
+        uint32_t *const parts = reinterpret_cast<uint32_t *>(&v);
+#pragma unroll
+        for (int w = 0; w < kWords; ++w)
+          parts[w] = result[w];
+        *reinterpret_cast<Vector *>(out) = v;
+      } else if (kInside || x + kGroupPixels <= dst.width) {
+#pragma unroll
+        for (int w = 0; w < kWords; ++w)
+          reinterpret_cast<uint32_t *>(out)[w] = result[w];
+      } else {
+        // The row's last group, partly outside: its pixels inside, sample by sample.
+#pragma unroll
+        for (int i = 0; i < kGroupPixels; ++i)
+#pragma unroll
+          for (int b = 0; b < kPixelBytes; b += kSampleBytes) {
+            const int at = kPixelBytes * i + b;
+            if (x + i < dst.width)
+              *reinterpret_cast<Sample *>(out + at) = Sample(result[at / 4] >> (8 * (at % 4)));
+          }
+      }
+    }
+    out += dst.row_pitch;
+#pragma unroll
+    for (int k = 0; k < 2 * R; ++k)
+#pragma unroll
+      for (int w = 0; w < kWords; ++w)
+        ring[k][w] = ring[k + 1][w];
   }
 }
 
-template <int R, int N>
-__global__ void __launch_bounds__(32 * kPixelWarps)
-    gauss_pixel_kernel(SourceView<uint8_t> src, DestinationView<uint8_t> dst, WordTaps taps,
-                       Sharpening sharpening, uint32_t order, uint32_t computed,
+template <typename Sample, int C, int N, int R>
+__global__ void __launch_bounds__(32 * kGroupWarps)
+    gauss_group_kernel(SourceView<Sample> src, DestinationView<Sample> dst, GroupTaps taps,
+                       Sharpening sharpening, Values values, uint32_t channel_offsets,
                        bool vectors, int band_rows) {
-  constexpr int kHalo = word_halo(R);
-  constexpr int kStripGroups = 32 - 2 * kHalo;  // the 4-pixel groups a strip stores
-  const int strip = blockIdx.x * kPixelWarps + threadIdx.x / 32;
-  const int groups = (src.width + 3) / 4;
+  constexpr int kHalo = group_halo(R);
+  constexpr int kStripGroups = 32 - 2 * kHalo;  // the groups a strip stores
+  const int strip = blockIdx.x * kGroupWarps + threadIdx.x / 32;
+  const int groups = (src.width + kGroupPixels - 1) / kGroupPixels;
   if (strip * kStripGroups >= groups)
     return;  // the whole warp: no shuffle misses a lane
   const int first_group = strip * kStripGroups - kHalo;
   const int band_y = blockIdx.y * band_rows;
   const int rows = min(band_rows, src.height - band_y);
-  const bool inside = first_group >= 0 && 4 * (first_group + 32) <= src.width &&
+  // Whether every group the warp loads, in every row the band reads, lies inside.
+  const bool inside = first_group >= 0 && kGroupPixels * (first_group + 32) <= src.width &&
                       band_y - R >= 0 && band_y + rows + R <= src.height;
   if (inside)
-    pixel_strip<R, N, true>(src, dst, taps, sharpening, order, computed, vectors, first_group,
-                            band_y, rows);
+    group_strip<Sample, C, N, R, true>(src, dst, taps, sharpening, values, channel_offsets,
+                                       vectors, first_group, band_y, rows);
   else
-    pixel_strip<R, N, false>(src, dst, taps, sharpening, order, computed, vectors, first_group,
-                             band_y, rows);
+    group_strip<Sample, C, N, R, false>(src, dst, taps, sharpening, values, channel_offsets,
+                                        vectors, first_group, band_y, rows);
 }
 
 // ---------------------------------------------------------------------------------
@@ -796,113 +622,40 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
   return cudaGetLastError();
 }
 
-// Whether the register kernels take the call: 8-bit samples (no padding bits), pixels
-// side by side in 4-byte aligned rows, both radii up to kWordMaxRadius, symmetric
-// vertical taps; 4-byte pixels (the pixel kernel) with 3 or 4 channels computed.
-bool fits_word_kernel(const Plane &src, const Plane &dst, SampleFormat format,
-                      const GaussParams &params) {
-  const auto word_rows = [](const Plane &plane) {
-    return plane.pixel_stride == plane.channels &&
-           (plane.channels < 4 || __builtin_popcount(plane.channel_mask) >= 3) &&
-           reinterpret_cast<uintptr_t>(plane.data) % 4 == 0 && plane.row_pitch % 4 == 0;
-  };
-  const std::vector<int32_t> &taps_y = params.taps_y;
-  const int max_radius = src.channels == 1 ? kWordMaxRadius : kPackedMaxRadius;
-  return format.depth == SampleDepth::U8 && format.padding_bits == 0 && word_rows(src) &&
-         word_rows(dst) &&
-         int(params.taps_x.size()) / 2 <= max_radius &&
-         int(taps_y.size()) / 2 <= max_radius &&
-         std::equal(taps_y.begin(), taps_y.end(), taps_y.rbegin());
-}
+// The layouts the group kernel takes: pixels of C channels, N of them computed.
+template <int C, int N>
+using GroupChannels = std::pair<std::integral_constant<int, C>, std::integral_constant<int, N>>;
 
-// The 2 radius + 1 taps centred on `taps`, the rest zero.
-std::vector<uint32_t> padded_taps(const std::vector<int32_t> &taps, int radius) {
-  std::vector<uint32_t> padded(2 * radius + 1, 0);
-  std::copy(taps.begin(), taps.end(), padded.begin() + (radius - int(taps.size()) / 2));
-  return padded;
-}
-
-// Pixels of `channels` channels: column c's neighbours of its channel are the samples
-// a multiple of `channels` away.
-WordTaps make_word_taps(const GaussParams &params, int radius, int channels) {
-  const std::vector<uint32_t> x = padded_taps(params.taps_x, radius);
-  const std::vector<uint32_t> y = padded_taps(params.taps_y, radius);
-  WordTaps taps{};
-  for (int c = 0; c < kWordSamples; ++c)
-    for (int k = -kWordMaxHalo; k <= kWordMaxHalo; ++k)
-      for (int b = 0; b < kWordSamples; ++b) {
-        // Sample 4 k + b - c from column c: pixel (4 k + b - c) / channels from it, tap
-        // radius + that where the sample is of the column's channel.
-        const int distance = kWordSamples * k + b - c;
-        const int index = radius + distance / channels;
-        const uint32_t tap = distance % channels == 0 && index >= 0 && index <= 2 * radius
-                                 ? x[index]
-                                 : 0;
-        // Taps are at most 2^12: the high byte too fits 8 bits.
-        taps.high[c][kWordMaxHalo + k] |= (tap >> 8) << (8 * b);
-        taps.low[c][kWordMaxHalo + k] |= (tap & 0xffu) << (8 * b);
-      }
-  for (int k = 0; k <= radius; ++k)
-    taps.vertical[k] = y[radius + k];
-  return taps;
-}
-
-template <int R, int C>
-cudaError_t launch_word_strips(const SourceView<uint8_t> &src,
-                               const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                               const Sharpening &sharpening, unsigned channel_mask,
-                               cudaStream_t stream) {
-  const auto kernel = gauss_word_kernel<R, C>;
-  constexpr int kThreads = 32 * kWordWarps;
-  int resident = 0;
-  if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
-    return e;
-  // As launch_strips: bands enough for one wave of resident warps.
-  const int strips = ceil_div(ceil_div(C * src.width, kWordSamples), 32 - 2 * word_halo(C * R));
-  const int bands = ceil_div(std::max(1, resident) * kWordWarps, strips);
-  const int band_rows = std::max(
-      {ceil_div(src.height, bands), word_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
-  const dim3 grid(ceil_div(strips, kWordWarps), ceil_div(src.height, band_rows));
-  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, channel_mask, band_rows);
-  return cudaGetLastError();
-}
-
-// Rows of whole 16-byte vectors: both planes' starts and pitches multiples of 16.
-bool vector_rows(const Plane &src, const Plane &dst) {
-  return (reinterpret_cast<uintptr_t>(src.data) | uintptr_t(src.row_pitch) |
-          reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(dst.row_pitch)) % 16 == 0;
-}
-
-template <int R, int N>
-cudaError_t launch_pixel_strips(const SourceView<uint8_t> &src,
-                                const DestinationView<uint8_t> &dst, const WordTaps &taps,
-                                const Sharpening &sharpening, unsigned channel_mask,
-                                bool vectors, cudaStream_t stream) {
-  const auto kernel = gauss_pixel_kernel<R, N>;
-  constexpr int kThreads = 32 * kPixelWarps;
-  int resident = 0;
-  if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
-    return e;
-  // The computed channels first, then the other; their bytes in a pixel.
-  uint32_t order = 0;
-  uint32_t computed = 0;
-  int k = 0;
-  for (int pass = 0; pass < 2; ++pass)
-    for (int c = 0; c < 4; ++c)
-      if (bool((channel_mask >> c) & 1u) == (pass == 0))
-        order |= uint32_t(c) << (4 * k++);
-  for (int c = 0; c < 4; ++c)
-    if ((channel_mask >> c) & 1u)
-      computed |= 0xffu << (8 * c);
-  // As launch_word_strips, in groups of 4 pixels.
-  const int strips = ceil_div(ceil_div(src.width, 4), 32 - 2 * word_halo(R));
-  const int bands = ceil_div(std::max(1, resident) * kPixelWarps, strips);
-  const int band_rows = std::max(
-      {ceil_div(src.height, bands), word_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
-  const dim3 grid(ceil_div(strips, kPixelWarps), ceil_div(src.height, band_rows));
-  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, order, computed, vectors,
-                                        band_rows);
-  return cudaGetLastError();
+// launch(GroupChannels<C, N>{}) for the plane's layout where the group kernel takes it,
+// else std::nullopt: 8-bit pixels of 1 to 4 channels (of 2 channels 1 or 2 computed,
+// of 3 all, of 4 three or four), 16-bit ones of 1 channel or 2 both computed. The
+// layouts not taken are rare enough to leave to the strip kernel rather than compile
+// the kernel for them.
+template <typename Sample, class Launch>
+std::optional<cudaError_t> with_group_channels(const Plane &plane, const Launch &launch) {
+  const int computed = __builtin_popcount(plane.channel_mask);
+  if constexpr (sizeof(Sample) == 2) {
+    if (plane.channels == 1)
+      return launch(GroupChannels<1, 1>{});
+    if (plane.channels == 2 && computed == 2)
+      return launch(GroupChannels<2, 2>{});
+  } else {
+    switch (plane.channels * 8 + computed) {
+    case 1 * 8 + 1:
+      return launch(GroupChannels<1, 1>{});
+    case 2 * 8 + 1:
+      return launch(GroupChannels<2, 1>{});
+    case 2 * 8 + 2:
+      return launch(GroupChannels<2, 2>{});
+    case 3 * 8 + 3:
+      return launch(GroupChannels<3, 3>{});
+    case 4 * 8 + 3:
+      return launch(GroupChannels<4, 3>{});
+    case 4 * 8 + 4:
+      return launch(GroupChannels<4, 4>{});
+    }
+  }
+  return std::nullopt;
 }
 
 // launch(std::integral_constant<int, R>{}) for R = radius, which the kernels take at
@@ -917,58 +670,80 @@ cudaError_t with_radius(int radius, const Launch &launch) {
     return cudaErrorInvalidValue;
 }
 
-template <int N>
-cudaError_t launch_pixel_radius(const SourceView<uint8_t> &src,
-                                const DestinationView<uint8_t> &dst, int radius,
-                                const WordTaps &taps, const Sharpening &sharpening,
-                                unsigned channel_mask, bool vectors, cudaStream_t stream) {
-  return with_radius<1, kPackedMaxRadius>(radius, [&](auto r) {
-    return launch_pixel_strips<decltype(r)::value, N>(src, dst, taps, sharpening, channel_mask,
-                                                      vectors, stream);
-  });
+// The 2 radius + 1 taps centred on `taps`, the rest zero.
+std::vector<uint32_t> padded_taps(const std::vector<int32_t> &taps, int radius) {
+  std::vector<uint32_t> padded(2 * radius + 1, 0);
+  std::copy(taps.begin(), taps.end(), padded.begin() + (radius - int(taps.size()) / 2));
+  return padded;
 }
 
-template <int C>
-cudaError_t launch_word_radius(const SourceView<uint8_t> &src,
-                               const DestinationView<uint8_t> &dst, int radius,
-                               const WordTaps &taps, const Sharpening &sharpening,
-                               unsigned channel_mask, cudaStream_t stream) {
-  // Packed pixels stop at kPackedMaxRadius.
-  constexpr int kMaxRadius = C == 1 ? kWordMaxRadius : kPackedMaxRadius;
-  return with_radius<1, kMaxRadius>(radius, [&](auto r) {
-    return launch_word_strips<decltype(r)::value, C>(src, dst, taps, sharpening, channel_mask,
-                                                     stream);
-  });
+template <typename Sample, int C, int N, int R>
+cudaError_t launch_group_strips(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
+                                const GroupTaps &taps, const Sharpening &sharpening,
+                                const Values &values, uint32_t channel_offsets, bool vectors,
+                                cudaStream_t stream) {
+  const auto kernel = gauss_group_kernel<Sample, C, N, R>;
+  constexpr int kThreads = 32 * kGroupWarps;
+  int resident = 0;
+  if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
+    return e;
+  // As launch_strips: bands enough for one wave of resident warps.
+  const int strips =
+      ceil_div(ceil_div(src.width, kGroupPixels), 32 - 2 * group_halo(R));
+  const int bands = ceil_div(std::max(1, resident) * kGroupWarps, strips);
+  const int band_rows = std::max(
+      {ceil_div(src.height, bands), group_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
+  const dim3 grid(ceil_div(strips, kGroupWarps), ceil_div(src.height, band_rows));
+  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, values, channel_offsets,
+                                        vectors, band_rows);
+  return cudaGetLastError();
 }
 
-cudaError_t launch_word(const Plane &src_plane, const Plane &dst_plane,
-                        const SourceView<uint8_t> &src, const DestinationView<uint8_t> &dst,
-                        const GaussParams &params, const Sharpening &sharpening,
-                        cudaStream_t stream) {
-  const int channels = src_plane.channels;
-  const unsigned channel_mask = src_plane.channel_mask;
+// The group kernel where it takes the call (std::nullopt where not): pixels side by
+// side in 4-byte aligned rows, a layout with_group_channels takes, both radii up to
+// kGroupMaxRadius, symmetric vertical taps.
+template <typename Sample>
+std::optional<cudaError_t> launch_group(const Plane &src_plane, const Plane &dst_plane,
+                                        const SourceView<Sample> &src,
+                                        const DestinationView<Sample> &dst, SampleFormat format,
+                                        const GaussParams &params, const Sharpening &sharpening,
+                                        cudaStream_t stream) {
+  const int pixel_bytes = src_plane.channels * int(sizeof(Sample));
+  const auto group_rows = [&](const Plane &plane) {
+    return plane.pixel_stride == pixel_bytes &&
+           (reinterpret_cast<uintptr_t>(plane.data) | uintptr_t(plane.row_pitch)) % 4 == 0;
+  };
+  const std::vector<int32_t> &taps_y = params.taps_y;
+  const int radius = int(std::max(params.taps_x.size(), params.taps_y.size())) / 2;
+  if (!group_rows(src_plane) || !group_rows(dst_plane) || radius > kGroupMaxRadius ||
+      !std::equal(taps_y.begin(), taps_y.end(), taps_y.rbegin()))
+    return std::nullopt;
+
   // A single tap (radius 0) takes the smallest kernel, zero taps around it.
-  const int radius = std::max<int>(1, std::max(params.taps_x.size(), params.taps_y.size()) / 2);
-  if (channels == 4) {
-    // The pixel kernel sums channel words as GRAY8 words: taps of one channel.
-    const WordTaps taps = make_word_taps(params, radius, 1);
-    const bool vectors = vector_rows(src_plane, dst_plane);
-    if (__builtin_popcount(channel_mask) == 3)
-      return launch_pixel_radius<3>(src, dst, radius, taps, sharpening, channel_mask, vectors,
-                                    stream);
-    return launch_pixel_radius<4>(src, dst, radius, taps, sharpening, channel_mask, vectors,
-                                  stream);
-  }
-  const WordTaps taps = make_word_taps(params, radius, channels);
-  switch (channels) {
-  case 1:
-    return launch_word_radius<1>(src, dst, radius, taps, sharpening, channel_mask, stream);
-  case 2:
-    return launch_word_radius<2>(src, dst, radius, taps, sharpening, channel_mask, stream);
-  case 3:
-    return launch_word_radius<3>(src, dst, radius, taps, sharpening, channel_mask, stream);
-  }
-  return cudaErrorInvalidValue;
+  const int kernel_radius = std::max(1, radius);
+  const std::vector<uint32_t> x = padded_taps(params.taps_x, kernel_radius);
+  const std::vector<uint32_t> y = padded_taps(params.taps_y, kernel_radius);
+  GroupTaps taps{};
+  std::copy(x.begin(), x.end(), taps.x + kGroupMaxRadius - kernel_radius);
+  std::copy(y.begin() + kernel_radius, y.end(), taps.y);
+  uint32_t channel_offsets = 0;  // byte n: the n-th computed channel's in a pixel
+  for (int c = 0, n = 0; c < src_plane.channels; ++c)
+    if ((src_plane.channel_mask >> c) & 1u)
+      channel_offsets |= uint32_t(c * int(sizeof(Sample))) << (8 * n++);
+  const Values values{format.padding_bits, max_sample_value(format)};
+  const uintptr_t group_bytes = kGroupPixels * pixel_bytes;
+  const bool vectors = (reinterpret_cast<uintptr_t>(src_plane.data) |
+                        uintptr_t(src_plane.row_pitch) |
+                        reinterpret_cast<uintptr_t>(dst_plane.data) |
+                        uintptr_t(dst_plane.row_pitch)) % group_bytes == 0;
+  return with_group_channels<Sample>(src_plane, [&](auto channels) {
+    using Channels = decltype(channels);
+    return with_radius<1, kGroupMaxRadius>(kernel_radius, [&](auto r) {
+      return launch_group_strips<Sample, Channels::first_type::value,
+                                 Channels::second_type::value, decltype(r)::value>(
+          src, dst, taps, sharpening, values, channel_offsets, vectors, stream);
+    });
+  });
 }
 
 template <typename Sample>
@@ -981,10 +756,9 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                                             dst.pixel_stride};
   const Sharpening sharpening{params.mode == GaussMode::Unsharp, params.amount_q8,
                               params.threshold};
-  if constexpr (std::is_same_v<Sample, uint8_t>) {
-    if (fits_word_kernel(src, dst, format, params))
-      return launch_word(src, dst, source, destination, params, sharpening, stream);
-  }
+  if (const std::optional<cudaError_t> launched =
+          launch_group(src, dst, source, destination, format, params, sharpening, stream))
+    return *launched;
   // The strip kernel: one channel at a time.
   if (src.channels > 1)
     return filter_channels_cuda(src, dst, format, stream,

@@ -163,7 +163,7 @@ void check_gauss_large_frames(const GaussFilter &filter) {
        {10, 0, 0, 0}, {BorderMode::Reflect101, 0}, kUnsharp},
       {{259, 131, SampleDepth::U8, generator_named("salt-and-pepper-on-ramp"), layouts[2], 207},
        {2.5, 10, 0, 0}, {BorderMode::Replicate, 0}, kUnsharpThreshold10},
-      // Packed 8-bit rows of whole 4-byte words, up to 15 taps: the register kernel's
+      // 8-bit rows of whole 4-byte words, up to 15 taps: the group kernel's
       // interior path, over several bands and warps; then a row pitch of 520 for 517
       // samples (the last word sticks out), non-square windows and every mode.
       {{1920, 1080, SampleDepth::U8, generator_named("random"), layouts[0], 208},
@@ -177,6 +177,13 @@ void check_gauss_large_frames(const GaussFilter &filter) {
        {1, 0, 5, 5}, {BorderMode::Replicate, 0}, kUnsharp},
       {{512, 96, SampleDepth::U8, generator_named("random"), layouts[0], 212},
        {1, 2.5, 7, 13}, {BorderMode::Constant, 300}, kBlur},
+      // 16-bit rows of 15 taps, the group kernel's widest: its interior path, then odd
+      // pitches (its samples loaded word by word) and a row that ends in a partial group.
+      {{1024, 200, SampleDepth::U16, generator_named("random"), layouts[0], 219},
+       {4.6, 0, 15, 15}, {BorderMode::Reflect101, 0}, kUnsharp},
+      {{517, 120, SampleDepth::U16, generator_named("salt-and-pepper-on-ramp"),
+        Layout{1, 3, 1, 1}, 220},
+       {2, 3, 11, 15}, {BorderMode::Constant, 40000}, kUnsharpThreshold10},
       // P010: wide strips (ry <= 15) and narrow ones (sigma 10), every mode.
       {{1921, 1081, kP010, &random_padding, layouts[0], 213},
        {1, 0, 0, 0}, {BorderMode::Constant, 700}, kUnsharpStrong},

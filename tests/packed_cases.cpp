@@ -154,6 +154,9 @@ void check_packed_gauss(const GaussFilter &filter) {
       unsharp.amount_q8 = 384;
       unsharp.threshold = 2;
       variants.emplace_back("unsharp", unsharp);
+      // 15 taps: the widest the kernels that keep rows in registers take.
+      variants.emplace_back("15 taps",
+                            cf::make_gauss_params(4.6, 4.6, 15, 15, layout.format, border));
       for (const auto &[name, params] : variants)
         check_packed_filter(layout, width, height, row_padding, misalignment, seed,
                             what + " " + name + " " + describe(border), params, filter,
