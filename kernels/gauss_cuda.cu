@@ -335,6 +335,9 @@ struct GroupLayout {
   static constexpr int word(int i, int n) {
     return N == C ? (kPixelBytes * i + n * kSampleBytes) / 4 : kPixelBytes * i / 4;
   }
+  // Pixels whose samples sit at distinct bytes of their words: with channels chosen at
+  // run time those repeat every word, and each kept once (registers, not recomputed).
+  static constexpr int kSelectorPixels = N == C ? kGroupPixels : 4 / kPixelBytes;
 };
 
 // Byte permutations (__byte_perm) that take the sample at byte `offset` of a word to
@@ -422,15 +425,25 @@ struct GroupSource {
     for (int w = 0; w < kWords; ++w)
       words[w] = 0;
 #pragma unroll
-    for (int i = 0; i < kGroupPixels; ++i)
+    for (int i = 0; i < kGroupPixels; ++i) {
+      if constexpr (4 % kPixelBytes == 0) {
+        // A pixel is one load, within one word.
+        using Pixel = std::conditional_t<
+            kPixelBytes == 4, uint32_t, std::conditional_t<kPixelBytes == 2, uint16_t, uint8_t>>;
+        const uint32_t pixel =
+            offsets[i] < 0 ? constant_word & (0xffffffffu >> (32 - 8 * kPixelBytes))
+                           : __ldg(reinterpret_cast<const Pixel *>(start + offsets[i]));
+        words[i * kPixelBytes / 4] |= pixel << (8 * (i * kPixelBytes % 4));
+      } else {
 #pragma unroll
-      for (int b = 0; b < kPixelBytes; b += Layout::kSampleBytes) {
-        // Samples never straddle words.
-        const int at = kPixelBytes * i + b;
-        const uint32_t sample =
-            offsets[i] < 0 ? src.constant : src.at(start, offsets[i] + b);
-        words[at / 4] |= sample << (8 * (at % 4));
+        for (int b = 0; b < kPixelBytes; b += Layout::kSampleBytes) {
+          // Samples never straddle words.
+          const int at = kPixelBytes * i + b;
+          const uint32_t sample = offsets[i] < 0 ? src.constant : src.at(start, offsets[i] + b);
+          words[at / 4] |= sample << (8 * (at % 4));
+        }
       }
+    }
   }
 };
 
@@ -455,19 +468,22 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
   GroupSource<Sample, C, N, kInside> source(src, x, vectors);
   const bool stores = lane >= kHalo && lane < 32 - kHalo && x < dst.width;
 
-  // The byte permutations of sample (pixel i, computed channel n) in its word.
-  uint32_t extract[N][kGroupPixels];
-  uint32_t insert[N][kGroupPixels];
+  // The byte permutations of sample (pixel i, computed channel n) in its word, at
+  // [n][i % kSelectorPixels].
+  constexpr int kSelectorPixels = Layout::kSelectorPixels;
+  uint32_t extract[N][kSelectorPixels];
+  uint32_t insert[N][kSelectorPixels];
 #pragma unroll
   for (int n = 0; n < N; ++n)
 #pragma unroll
-    for (int i = 0; i < kGroupPixels; ++i) {
+    for (int i = 0; i < kSelectorPixels; ++i) {
       const int at = Layout::byte(i, n, int((channel_offsets >> (8 * n)) & 0xffu)) % 4;
       extract[n][i] = extract_selector<kSampleBytes>(at);
       insert[n][i] = insert_selector<kSampleBytes>(at);
     }
   const auto value_of = [&](const uint32_t(&words)[kWords], int n, int i) -> uint32_t {
-    const uint32_t sample = __byte_perm(words[Layout::word(i, n)], 0, extract[n][i]);
+    const uint32_t sample =
+        __byte_perm(words[Layout::word(i, n)], 0, extract[n][i % kSelectorPixels]);
     if constexpr (kSampleBytes == 1)
       return sample;
     return sample >> values.padding_bits;
@@ -528,7 +544,7 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
         if constexpr (kSampleBytes == 2)
           out_value <<= values.padding_bits;
         uint32_t &word = result[Layout::word(i, n)];
-        word = __byte_perm(word, out_value, insert[n][i]);
+        word = __byte_perm(word, out_value, insert[n][i % kSelectorPixels]);
       }
     }
 
@@ -546,15 +562,24 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
         for (int w = 0; w < kWords; ++w)
           reinterpret_cast<uint32_t *>(out)[w] = result[w];
       } else {
-        // The row's last group, partly outside: its pixels inside, sample by sample.
+        // The row's last group, partly outside: its pixels inside (pixels of 3 bytes
+        // sample by sample).
 #pragma unroll
-        for (int i = 0; i < kGroupPixels; ++i)
+        for (int i = 0; i < kGroupPixels; ++i) {
+          if (x + i >= dst.width)
+            break;
+          if constexpr (kPixelBytes == 4) {
+            reinterpret_cast<uint32_t *>(out)[i] = result[i];
+          } else if constexpr (kPixelBytes == 2) {
+            reinterpret_cast<uint16_t *>(out)[i] = uint16_t(result[i / 2] >> (16 * (i % 2)));
+          } else {
 #pragma unroll
-          for (int b = 0; b < kPixelBytes; b += kSampleBytes) {
-            const int at = kPixelBytes * i + b;
-            if (x + i < dst.width)
-              *reinterpret_cast<Sample *>(out + at) = Sample(result[at / 4] >> (8 * (at % 4)));
+            for (int b = 0; b < kPixelBytes; ++b) {
+              const int at = kPixelBytes * i + b;
+              out[at] = uint8_t(result[at / 4] >> (8 * (at % 4)));
+            }
           }
+        }
       }
     }
     out += dst.row_pitch;
