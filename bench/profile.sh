@@ -12,11 +12,11 @@ set -uo pipefail
 build=${1:-/tmp/build-bench-90}
 out=${OUT:-$PWD/profile-results}
 format=${FORMAT:-GRAY8}
-# The kernel that takes each format's Gauss windows up to 9 taps: the word kernel of one
-# channel, the pixel kernel of RGBA's 3 computed channels.
+# The kernel that takes each format's Gauss windows up to 15 taps, radius %d: the group
+# kernel of one channel, or of RGBA's 3 computed channels of 4.
 case $format in
-  GRAY8) channels=1 gauss='gauss_word_kernel<\(int\)%d, \(int\)1>' ;;
-  RGBA) channels=4 gauss='gauss_pixel_kernel<\(int\)%d, \(int\)3>' ;;
+  GRAY8) channels=1 gauss='gauss_group_kernel<unsigned char, \(int\)1, \(int\)1, \(int\)%d>' ;;
+  RGBA) channels=4 gauss='gauss_group_kernel<unsigned char, \(int\)4, \(int\)3, \(int\)%d>' ;;
   *) echo "FORMAT: GRAY8 or RGBA"; exit 2 ;;
 esac
 mkdir -p "$out"
@@ -46,6 +46,6 @@ profile median5 median "median_network_kernel<\\(int\\)5, unsigned char, $c>" 5
 profile median7 median "median_network_kernel<\\(int\\)7, unsigned char, $c>" 5
 profile gauss5 gauss "$(printf "$gauss" 2)" 5
 profile gauss9 gauss "$(printf "$gauss" 4)" 5
-profile gauss15 gauss "gauss_word_kernel<\\(int\\)7, $c>" 5
+profile gauss15 gauss "$(printf "$gauss" 7)" 5
 profile gauss61 gauss 'gauss_kernel<unsigned char' 5
 profile hist histogram "value_histogram_kernel<.*ChunkedRows, $c>" 5
