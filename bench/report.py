@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright (C) 2026 The gst-cudafilters authors
 
-"""Turns the JSON of bench/stream-bench, bench/kernel-times and (frames on the GPU)
-stream-bench --memory cuda and bench/decode-bench into results.md (Markdown
-tables) and plot.png (bar charts) in one folder.
+"""Turns the JSON of bench/stream-bench, bench/kernel-times (with CuPy's times from
+bench/cupy_times.py beside it) and (frames on the GPU) stream-bench --memory cuda and
+bench/decode-bench into results.md (Markdown tables) and plot.png (bar charts) in one
+folder.
 
-  python3 bench/report.py --stream stream.json --kernels kernels.json \
+  python3 bench/report.py --stream stream.json --kernels kernels.json [--cupy cupy.json] \
       [--device-stream device-stream.json] [--decode decode.json] OUTDIR
 
 Any input may be missing; fields missing from a record show as blanks.
@@ -64,21 +65,43 @@ def size_of(record):
     return text(size)
 
 
-def kernel_table(records):
-    lines = ["| size | format | kernel | params | ours (us) | NPP (us) | CPU (us) "
-             "| GPix/s | vs NPP | speedup |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+def case_key(record):
+    return (size_of(record), text(record.get("format")), text(record.get("kernel")),
+            text(record.get("params")))
+
+
+def merge_cupy(records, cupy):
+    """Puts each case's cupy_us (bench/cupy_times.py) into its kernel-times record."""
+    times = {case_key(r): r.get("cupy_us") for r in kernel_records(cupy)[0]}
     for r in records:
-        ours, npp = r.get("ours_us"), r.get("npp_us")
-        vs_npp = ""
-        if isinstance(ours, (int, float)) and isinstance(npp, (int, float)) and ours > 0:
-            vs_npp = f"{npp / ours:.2f}x"
+        if times.get(case_key(r)) is not None:
+            r["cupy_us"] = times[case_key(r)]
+
+
+def is_time(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def kernel_table(records):
+    """One row a case; a CuPy column, and the ratio to the faster of NPP and CuPy, where
+    CuPy's times are there."""
+    with_cupy = any("cupy_us" in r for r in records)
+    peers = ["NPP (us)"] + (["CuPy (us)"] if with_cupy else [])
+    ratio = "vs best peer" if with_cupy else "vs NPP"
+    lines = ["| size | format | kernel | params | ours (us) | " + " | ".join(peers)
+             + f" | CPU (us) | GPix/s | {ratio} | speedup |",
+             "|---|---|---|---|---|" + "---|" * len(peers) + "---|---|---|---|"]
+    for r in records:
+        ours = r.get("ours_us")
+        peer_times = [r.get("npp_us")] + ([r.get("cupy_us")] if with_cupy else [])
+        best = min((t for t in peer_times if is_time(t)), default=None)
+        vs_peer = f"{best / ours:.2f}x" if best is not None and is_time(ours) else ""
         speedup = r.get("speedup")
-        lines.append("| " + " | ".join([
-            size_of(r), text(r.get("format")), text(r.get("kernel")),
-            text(r.get("params")), num(ours), num(npp), num(r.get("cpu_us")),
-            num(r.get("gpix_s"), "{:.2f}"), vs_npp,
-            num(speedup, "{:.1f}x") if speedup is not None else ""]) + " |")
+        lines.append("| " + " | ".join(
+            [size_of(r), text(r.get("format")), text(r.get("kernel")),
+             text(r.get("params")), num(ours)] + [num(t) for t in peer_times]
+            + [num(r.get("cpu_us")), num(r.get("gpix_s"), "{:.2f}"), vs_peer,
+               num(speedup, "{:.1f}x") if speedup is not None else ""]) + " |")
     return lines
 
 
@@ -305,6 +328,7 @@ def main():
     parser.add_argument("outdir")
     parser.add_argument("--stream", help="stream-bench --json output")
     parser.add_argument("--kernels", help="kernel-times --json output")
+    parser.add_argument("--cupy", help="bench/cupy_times.py --json output")
     parser.add_argument("--device-stream", help="stream-bench --memory cuda --json output")
     parser.add_argument("--decode", help="decode-bench --json output")
     args = parser.parse_args()
@@ -313,6 +337,8 @@ def main():
     device_stream = load(args.device_stream)
     decode = load(args.decode)
     records, kernel_device = kernel_records(load(args.kernels))
+    cupy = load(args.cupy)
+    merge_cupy(records, cupy)
     device = ((stream or {}).get("device") or kernel_device
               or (device_stream or {}).get("device") or (decode or {}).get("device"))
     if device is None:
@@ -325,7 +351,9 @@ def main():
     lines += ["## Kernel level", ""]
     if records:
         lines += ["Frames already on the device, CUDA events, median of many runs; "
-                  "NPP and the CPU backend in the same run.", ""]
+                  "NPP and the CPU backend in the same run"
+                  + (f", CuPy ({cupy.get('library')}) right after it" if cupy else "")
+                  + ".", ""]
         lines += kernel_table(records)
     else:
         lines.append("No kernel results.")

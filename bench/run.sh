@@ -3,8 +3,9 @@
 # Copyright (C) 2026 The gst-cudafilters authors
 
 # The benchmarks in one command, on a GPU host:   bash bench/run.sh
-# Builds a release build for the local GPU, runs kernel-times and stream-bench
-# with --json, host-paths (each way foreign host memory reaches the device) and
+# Builds a release build for the local GPU, runs kernel-times (and CuPy's filters on
+# the same cases, bench/cupy_times.py, where the host's python3 has CuPy) and
+# stream-bench with --json, host-paths (each way foreign host memory reaches the device) and
 # stream-bench --pipelines (many pipelines at once), then (builds with
 # gstreamer-cuda-1.0) call-cost (the host time of
 # each CUDA call), stream-bench --memory cuda (frames that stay on the GPU) and
@@ -13,7 +14,8 @@
 # results.md and plot.png (bench/report.py); prints results.md. With OUT set
 # (the lab's device tool), the folder is copied there too.
 # Extra arguments go to both stream-bench runs (e.g. --quick, --frames 300),
-# KERNEL_TIMES_ARGS to kernel-times (e.g. "--cpu-runs 2"), DECODE_BENCH_ARGS to
+# KERNEL_TIMES_ARGS to kernel-times (e.g. "--cpu-runs 2"), CUPY_TIMES_ARGS to
+# cupy_times.py (e.g. "--sizes 4k"), DECODE_BENCH_ARGS to
 # decode-bench (e.g. "--runs 9"). decode-bench decodes CLIP, by default
 # .gpu/clip-1080p.mp4 (make it where x264enc is: decode-bench --make-clip FILE);
 # where that is missing it makes a clip itself if the host has an H.264 encoder.
@@ -49,6 +51,18 @@ build=${BUILD_DIR:-/tmp/build-bench-$arch}
   echo "run.sh: kernel-times failed, see kernels.log" >&2
 if [ ! -s "$res/kernels.json" ] && head -c1 "$res/kernels.log" | grep -q '[[{]'; then
   cp "$res/kernels.log" "$res/kernels.json"
+fi
+# The peer column beside NPP: CuPy's median, Gauss and histogram on the same cases.
+cupy_args=()
+if python3 -c 'import cupyx.scipy.ndimage' 2> /dev/null; then
+  # shellcheck disable=SC2086
+  if python3 bench/cupy_times.py ${CUPY_TIMES_ARGS:-} --json "$res/cupy.json" > "$res/cupy.log" 2>&1; then
+    cupy_args=(--cupy "$res/cupy.json")
+  else
+    echo "run.sh: cupy_times.py failed, see cupy.log" >&2
+  fi
+else
+  echo "run.sh: no CuPy in this host's python3: no CuPy column" | tee "$res/cupy.log"
 fi
 
 # Stream level.
@@ -93,7 +107,7 @@ for candidate in python3 /usr/bin/python3; do
   if "$candidate" -c 'import matplotlib' 2>/dev/null; then py=$candidate; break; fi
 done
 "$py" bench/report.py --stream "$res/stream.json" --kernels "$res/kernels.json" \
-  "${report_args[@]}" "$res"
+  "${cupy_args[@]}" "${report_args[@]}" "$res"
 echo
 cat "$res/results.md"
 
@@ -101,7 +115,7 @@ if [ -n "${OUT:-}" ]; then
   dest=$OUT/$(basename "$res")
   mkdir -p "$dest"
   # At most 8 files: the JSON files, the report, the plot and the logs in one archive.
-  for f in stream.json kernels.json device-stream.json decode.json results.md plot.png; do
+  for f in stream.json kernels.json cupy.json device-stream.json decode.json results.md plot.png; do
     [ -f "$res/$f" ] && cp "$res/$f" "$dest/"
   done
   (cd "$res" && tar czf "$dest/logs.tgz" ./*.log)
