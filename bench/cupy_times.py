@@ -18,7 +18,9 @@ and their names are kernel-times': medians with the replicate border ('nearest')
 Gauss with reflect-101 ('mirror') and the same tap count (truncate = radius / sigma),
 histograms of random and constant frames. RGBA filters R, G and B (a strided view of
 the frame, alpha left out), as the elements do; its histogram counts the three one
-after the other. GRAY16_LE's 1024 bins are the top 10 bits of a sample. CuPy's Gauss
+after the other. GRAY16_LE's 1024 bins are the top 10 bits of a sample. cupy.bincount
+reads the frame's largest value back to the host to size its output, so its times hold
+that round trip: they are what a CuPy user gets. CuPy's Gauss
 computes in floating point and rounds its own way: a peer for time, not for results.
 NV12 and P010_10LE have no CuPy counterpart here. Writes JSON like kernel-times':
 {"device": ..., "measurements": [{"size", "format", "kernel", "params", "cupy_us"}]}.
