@@ -189,7 +189,11 @@ GST_END_TEST;
 // Children forked while another thread copies, its pieces going to the workers: each
 // child copies a frame of its own (the parent's workers are not there; a lock one of
 // them held at the fork would never be released in the child). A hang fails by the
-// test's timeout.
+// test's timeout. Not under GCC 12's AddressSanitizer: its allocator takes no lock
+// around fork() (LLVM added that in 18, llvm-project#75290), so a child forked while
+// the copier thread allocates may wait forever on a lock that thread held
+// (llvm-project#63224): a hang of the sanitizer, not of the pool. The plain run keeps it.
+#ifndef __SANITIZE_ADDRESS__
 GST_START_TEST(test_forked_children) {
   std::atomic<bool> stop{false};
   std::thread copier([&stop] {
@@ -225,6 +229,7 @@ GST_START_TEST(test_forked_children) {
   fail_unless_equals_int(failed, 0);
 }
 GST_END_TEST;
+#endif
 
 }  // namespace
 
@@ -238,6 +243,8 @@ int main(int argc, char **argv) {
   tcase_add_test(tcase, test_pieces_handed_on_in_order);
   tcase_add_test(tcase, test_refusal_stops);
   tcase_add_test(tcase, test_many_callers);
+#ifndef __SANITIZE_ADDRESS__
   tcase_add_test(tcase, test_forked_children);
+#endif
   return gst_check_run_suite(suite, "host_copy", __FILE__);
 }
