@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright (C) 2026 The gst-cudafilters authors
 
-# Nsight Compute sections of the project's kernels at 3840x2160 GRAY8 (or RGBA:
-# FORMAT=RGBA, one packed plane of 4 channels), one launch each, on a GPU host whose
-# ncu reads hardware counters:   [FORMAT=RGBA] [ONLY=gauss5,hist] bash bench/profile.sh [BUILD_DIR]
+# Nsight Compute sections of the project's kernels at 3840x2160 GRAY8 (or FORMAT=RGBA,
+# one packed plane of 4 channels, or FORMAT=GRAY16_LE), one launch each, on a GPU host
+# whose ncu reads hardware counters:
+#   [FORMAT=RGBA|GRAY16_LE] [ONLY=gauss5,hist] bash bench/profile.sh [BUILD_DIR]
 # (ONLY: the kernels of those names alone).
 # kernel-times must already be built in BUILD_DIR (bench/run.sh builds it). Reports go
 # to $OUT (or ./profile-results): one text file per kernel, and times.txt.
@@ -13,12 +14,18 @@ build=${1:-/tmp/build-bench-90}
 out=${OUT:-$PWD/profile-results}
 format=${FORMAT:-GRAY8}
 # The kernel that takes each format's Gauss windows up to 15 taps, radius %d: the group
-# kernel of one channel, or of RGBA's 3 computed channels of 4.
+# kernel of one channel, or of RGBA's 3 computed channels of 4. Median 15x15: the moving
+# histogram for 8-bit samples, the sorted-rows network for 16-bit ones.
 case $format in
-  GRAY8) channels=1 gauss='gauss_group_kernel<unsigned char, \(int\)1, \(int\)1, \(int\)%d>' ;;
-  RGBA) channels=4 gauss='gauss_group_kernel<unsigned char, \(int\)4, \(int\)3, \(int\)%d>' ;;
-  *) echo "FORMAT: GRAY8 or RGBA"; exit 2 ;;
+  GRAY8) channels=1 sample='unsigned char' computed=1 ;;
+  RGBA) channels=4 sample='unsigned char' computed=3 ;;
+  GRAY16_LE) channels=1 sample='unsigned short' computed=1 ;;
+  *) echo "FORMAT: GRAY8, RGBA or GRAY16_LE"; exit 2 ;;
 esac
+gauss="gauss_group_kernel<$sample, \\(int\\)$channels, \\(int\\)$computed, \\(int\\)%d>"
+median15="median_histogram_kernel<$sample>"
+[ "$format" = GRAY16_LE ] && median15='median_network_kernel<\(int\)15, unsigned short, \(int\)1>'
+
 mkdir -p "$out"
 times=$build/bench/kernel-times
 if [ -z "${ONLY:-}" ]; then
@@ -41,11 +48,12 @@ profile() {
       "$out/ncu-$name.txt" | sed "s/^/$name: /" | head -30
 }
 c="\\(int\\)$channels"
-profile median3 median "median3_chunk_kernel<unsigned char, $c>" 5
-profile median5 median "median_network_kernel<\\(int\\)5, unsigned char, $c>" 5
-profile median7 median "median_network_kernel<\\(int\\)7, unsigned char, $c>" 5
+profile median3 median "median3_chunk_kernel<$sample, $c>" 5
+profile median5 median "median_network_kernel<\\(int\\)5, $sample, $c>" 5
+profile median7 median "median_network_kernel<\\(int\\)7, $sample, $c>" 5
+profile median15 median "$median15" 0
 profile gauss5 gauss "$(printf "$gauss" 2)" 5
 profile gauss9 gauss "$(printf "$gauss" 4)" 5
 profile gauss15 gauss "$(printf "$gauss" 7)" 5
-profile gauss61 gauss 'gauss_kernel<unsigned char' 5
-profile hist histogram "value_histogram_kernel<.*ChunkedRows, $c>" 5
+profile gauss61 gauss "gauss_kernel<$sample" 5
+[ "$format" = GRAY16_LE ] || profile hist histogram "value_histogram_kernel<.*ChunkedRows, $c>" 5

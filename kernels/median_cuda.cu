@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// CUDA median filter. Windows 3 to 9 run generated sorting networks on pairs of 16-bit
-// lanes and share the column sorts between neighbouring outputs, at a cost that does not
-// depend on the data or the sample width; windows 11 to 31 run Huang's moving histogram
-// down strips of rows, whose cost per output grows with the window's side, not with its
-// area, but for 16-bit samples also with how often the median changes coarse bin.
+// CUDA median filter. Windows 3 to 9 (and 11 to 15 of 16-bit samples) run generated
+// sorting networks on pairs of 16-bit lanes and share the column sorts between
+// neighbouring outputs, at a cost that does not depend on the data or the sample width;
+// the other windows up to 31 run Huang's moving histogram down strips of rows, whose cost
+// per output grows with the window's side, not with its area, but for 16-bit samples also
+// with how often the median changes coarse bin.
 //
 // Every kernel takes the window's samples as stored, padding bits and all, and clears
 // the padding bits of the median it stores (`keep`, the mask of the value bits; two
@@ -25,7 +26,7 @@ namespace cf {
 namespace {
 
 // ---------------------------------------------------------------------------------
-// Windows 3, 5, 7, 9: sorting networks.
+// Windows 3 to 9, and 11 to 15 of 16-bit samples: sorting networks.
 //
 // A uint32 carries two 16-bit lanes, row y in the low and row y+1 in the high lane,
 // so that one __vminu2/__vmaxu2 (a single VIMNMX on sm_90) serves two outputs for
@@ -128,6 +129,60 @@ __device__ inline void pair_network_medians(const uint32_t *window_top, int run_
   }
 }
 
+// Windows 11 to 15 (16-bit samples; 8-bit ones are faster on the moving histogram): a
+// ring of K + 1 sorted columns no longer fits the registers (15x15: 240 words), so a
+// warp sorts the columns of its row pair once into shared memory, rank i of tile column
+// c at word i * pitch_words + padded_column(c), and each output runs the sorted-rows
+// network (median_network.h) on its window's K columns, a row of ranks at a time:
+// 15x15 keeps 151 values live. No pair sharing: per output word 3644 min/max at 15x15,
+// 2470 at 13x13, 1546 at 11x11.
+template <int K>
+__device__ inline void sort_columns(const uint32_t *window_top, uint32_t *sorted,
+                                    int pitch_words, int columns) {
+  for (int c = threadIdx.x; c < columns; c += 32) {
+    uint32_t column[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+      column[i] = window_top[i * pitch_words + padded_column(c)];
+    apply_network<kSortingNetwork<K>>(column, PackedOrder{});
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+      sorted[i * pitch_words + padded_column(c)] = column[i];
+  }
+  __syncwarp();
+}
+
+template <int K>
+__device__ inline void sorted_rows_medians(const uint32_t *sorted, int run_word,
+                                           int pitch_words, uint32_t keep_lanes,
+                                           uint32_t (&medians)[kNetworkRun]) {
+  // One output's network is thousands of instructions: unrolling the run would only
+  // multiply the code.
+#pragma unroll 1
+  for (int output = 0; output < kNetworkRun; ++output) {
+    const auto rank_of_column = [&](int i, int j) {
+      return sorted[i * pitch_words + run_word + padded_column(output + j)];
+    };
+    medians[output] = sorted_rows_median<K, uint32_t>(rank_of_column, PackedOrder{}) & keep_lanes;
+  }
+}
+
+// Words of a row of the network kernel's tile (and of its sorted columns).
+template <int K, int C>
+constexpr int network_pitch_words() {
+  constexpr int kTileColumns = kNetworkBlockColumns / C + K - 1;
+  return (padded_column(kTileColumns - 1) + 1) * C;
+}
+
+template <int K>
+constexpr bool kSortsRows = K > median_network::kMaxNetworkWindow;
+
+// The dynamic shared memory of the network kernel: the sorted columns of every warp.
+template <int K, int C>
+constexpr size_t network_dynamic_bytes() {
+  return kSortsRows<K> ? size_t(kNetworkWarps) * K * network_pitch_words<K, C>() * 4 : 0;
+}
+
 // C: channels of a pixel, channel_mask: those computed.
 template <int K, typename Sample, int C>
 __global__ void __launch_bounds__(kNetworkThreads)
@@ -140,8 +195,9 @@ __global__ void __launch_bounds__(kNetworkThreads)
   constexpr int kTileRows = kNetworkBlockRows + K - 1;
   // Pair row p holds tile row p in the low lane and tile row p + 1 in the high lane.
   constexpr int kPairRows = kTileRows - 1;
-  constexpr int kPitchWords = (padded_column(kTileColumns - 1) + 1) * C;
+  constexpr int kPitchWords = network_pitch_words<K, C>();
   __shared__ uint32_t pairs[kPairRows * kPitchWords];
+  extern __shared__ uint32_t sorted_columns[];
 
   // Each sample goes to the low lane of its own pair row and the high lane of the one
   // above (little-endian: the low lane is the lower address).
@@ -183,10 +239,16 @@ __global__ void __launch_bounds__(kNetworkThreads)
   const int run = threadIdx.x % kChannelThreads;
   const int x = blockIdx.x * kBlockPixels + run * kNetworkRun;  // a pixel
   const int y = blockIdx.y * kNetworkBlockRows + 2 * threadIdx.y;
-  if (x >= dst.width || y >= dst.height)
-    return;
   // Window row i of output row y (and of y + 1 in the high lane) is pair row 2 ty + i.
   const uint32_t *window_top = pairs + 2 * threadIdx.y * kPitchWords;
+  uint32_t *sorted = sorted_columns + threadIdx.y * K * kPitchWords;
+  if constexpr (kSortsRows<K>) {
+    static_assert(C == 1, "pixels of several channels go channel by channel");
+    if (y < dst.height)  // the same for the whole warp, which sorts together
+      sort_columns<K>(window_top, sorted, kPitchWords, kTileColumns);
+  }
+  if (x >= dst.width || y >= dst.height)
+    return;
   const int run_word = run * (kNetworkRun + 1) * C + channel;
   uint32_t medians[kNetworkRun];  // row y in the low lane, y + 1 in the high lane
   if (!((channel_mask >> channel) & 1u)) {
@@ -195,6 +257,8 @@ __global__ void __launch_bounds__(kNetworkThreads)
     for (int output = 0; output < kNetworkRun; ++output)
       medians[output] =
           window_top[kRadius * kPitchWords + run_word + padded_column(output + kRadius) * C];
+  } else if constexpr (kSortsRows<K>) {
+    sorted_rows_medians<K>(sorted, run_word, kPitchWords, keep_lanes, medians);
   } else if constexpr (K >= 7) {
     pair_network_medians<K, C>(window_top, run_word, kPitchWords, keep_lanes, medians);
   } else {
@@ -550,7 +614,8 @@ bool suits_chunks(const Plane &src, const Plane &dst) {
 }
 
 // ---------------------------------------------------------------------------------
-// Windows 11 to 31: Huang's moving histogram. Each thread walks down one column over
+// Windows 11 to 31 (16-bit: 17 to 31, and 11 to 15 where the network kernel's shared
+// memory does not fit): Huang's moving histogram. Each thread walks down one column over
 // a strip of rows with a private histogram: per row it removes the K samples leaving
 // the window and adds the K entering, and a pointer moves to the median bin.
 // 16-bit samples count their high byte (coarse) and, for the samples in the coarse
@@ -722,7 +787,8 @@ cudaError_t launch_network_of(const SourceView<Sample> &src, const DestinationVi
   const uintptr_t alignment = reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(dst.row_pitch);
   const bool packed_rows = dst.pixel_stride == int(sizeof(Sample)) &&
                            alignment % (kNetworkRun * sizeof(Sample)) == 0;
-  median_network_kernel<K, Sample, C><<<grid, dim3(32, kNetworkWarps), 0, stream>>>(
+  median_network_kernel<K, Sample, C>
+      <<<grid, dim3(32, kNetworkWarps), network_dynamic_bytes<K, C>(), stream>>>(
       src, dst, packed_rows, keep * 0x10001u, channel_mask);
   return cudaGetLastError();
 }
@@ -817,6 +883,26 @@ cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationVie
   return cudaGetLastError();
 }
 
+// 16-bit windows 11 to 15 on the network kernel where the device gives a block its
+// sorted columns (15x15: 145 KiB, and 35 KiB of tile), else on the moving histogram.
+template <int K>
+cudaError_t launch_sorted_rows(const SourceView<uint16_t> &src,
+                               const DestinationView<uint16_t> &dst, uint32_t keep,
+                               unsigned channel_mask, cudaStream_t stream) {
+  // nvcc 13.0's device pass takes the network for a constant only where host code has
+  // evaluated it first ("attempt to access run-time storage" otherwise).
+  static_assert(median_network::kSortedRowsNetwork<K>.count > 0, "a network to run");
+  int resident = 0;
+  if (const cudaError_t e = resident_blocks(median_network_kernel<K, uint16_t, 1>,
+                                            kNetworkThreads, network_dynamic_bytes<K, 1>(),
+                                            &resident);
+      e != cudaSuccess)
+    return e;
+  if (resident == 0)
+    return launch_histogram(src, dst, K, keep, stream);
+  return launch_network_of<K, uint16_t, 1>(src, dst, keep, channel_mask, stream);
+}
+
 template <typename Sample>
 cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                    const MedianParams &params, cudaStream_t stream) {
@@ -848,9 +934,19 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
     return launch_network<7>(source, destination, keep, src.channels, src.channel_mask, stream);
   case 9:
     return launch_network_of<9, Sample, 1>(source, destination, keep, src.channel_mask, stream);
-  default:
-    return launch_histogram(source, destination, params.window, keep, stream);
   }
+  if constexpr (sizeof(Sample) == 2) {
+    static_assert(median_network::kMaxSortedRowsWindow == 15, "a case per network window");
+    switch (params.window) {
+    case 11:
+      return launch_sorted_rows<11>(source, destination, keep, src.channel_mask, stream);
+    case 13:
+      return launch_sorted_rows<13>(source, destination, keep, src.channel_mask, stream);
+    case 15:
+      return launch_sorted_rows<15>(source, destination, keep, src.channel_mask, stream);
+    }
+  }
+  return launch_histogram(source, destination, params.window, keep, stream);
 }
 
 }  // namespace

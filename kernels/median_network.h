@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 //
-// Selection networks for the CPU median (and the CUDA median's 7x7 and 9x9), generated
+// Selection networks for the CPU median (and the CUDA median's 7x7 to 15x15), generated
 // at compile time from a description rather than typed comparator by comparator.
 //
 // The CPU kernel sorts every window column first (once per column and output row,
@@ -33,14 +33,17 @@ struct Op {
   uint8_t b;
 };
 
-// The widest network generated (9x9); wider windows use the CPU's sliding histogram.
+// The widest pair network (9x9); wider windows use the CPU's sliding histogram.
 constexpr int kMaxNetworkWindow = 9;
 // A pair network's wires: (W + 1) * W inputs and a copy of the W - 1 shared columns.
 static_assert(2 * kMaxNetworkWindow * kMaxNetworkWindow <= 256, "wire numbers fit Op's bytes");
+// The widest sorted-rows network (below): one wire a window sample.
+constexpr int kMaxSortedRowsWindow = 15;
+static_assert(kMaxSortedRowsWindow * kMaxSortedRowsWindow <= 256, "wire numbers fit Op's bytes");
 
 // Wires of one sorted list, in ascending order of their values: at most a window's.
 struct WireList {
-  std::array<uint8_t, kMaxNetworkWindow * kMaxNetworkWindow> wire{};
+  std::array<uint8_t, kMaxSortedRowsWindow * kMaxSortedRowsWindow> wire{};
   int size = 0;
 
   constexpr void push(int w) { wire[size++] = static_cast<uint8_t>(w); }
@@ -89,7 +92,7 @@ public:
   }
 
   // Merges lists[0 .. count) pairwise, level by level, into one sorted list.
-  constexpr WireList merge_all(std::array<WireList, kMaxNetworkWindow + 1> lists, int count) {
+  constexpr WireList merge_all(std::array<WireList, kMaxSortedRowsWindow + 1> lists, int count) {
     while (count > 1) {
       int merged = 0;
       for (int i = 0; i < count; i += 2)
@@ -118,6 +121,47 @@ public:
   int next_wire_;
 };
 
+// The ops of `builder` that the wires marked `needed` depend on, in their order; of a
+// comparator whose min or max alone is read later, only that half. source[k]: the
+// builder's index of kept op k.
+struct PrunedOps {
+  std::array<Op, Builder::kCapacity> ops{};
+  std::array<uint16_t, Builder::kCapacity> source{};
+  int count = 0;
+};
+
+constexpr PrunedOps keep_needed(const Builder &builder, std::array<bool, 256> needed) {
+  PrunedOps backwards;
+  for (int i = builder.count_ - 1; i >= 0; --i) {
+    const Op op = builder.ops_[i];
+    Op kept = op;
+    if (op.kind == OpKind::Copy) {
+      if (!needed[op.b])
+        continue;
+      needed[op.b] = false;
+      needed[op.a] = true;
+    } else {
+      const bool min_needed = needed[op.a];
+      const bool max_needed = needed[op.b];
+      if (!min_needed && !max_needed)
+        continue;
+      kept.kind = min_needed && max_needed ? OpKind::MinMax
+                  : min_needed             ? OpKind::MinOnly
+                                           : OpKind::MaxOnly;
+      needed[op.a] = needed[op.b] = true;
+    }
+    backwards.ops[backwards.count] = kept;
+    backwards.source[backwards.count++] = static_cast<uint16_t>(i);
+  }
+  PrunedOps pruned;
+  pruned.count = backwards.count;
+  for (int k = 0; k < pruned.count; ++k) {
+    pruned.ops[k] = backwards.ops[pruned.count - 1 - k];
+    pruned.source[k] = backwards.source[pruned.count - 1 - k];
+  }
+  return pruned;
+}
+
 // The pruned network for window W, over wires [0, wires): outputs on wire `first`
 // (window of columns 0 .. W - 1) and `second` (columns 1 .. W).
 struct Network {
@@ -137,7 +181,7 @@ constexpr Network make_pair_network(int window) {
       list.push(c * window + k);
     return list;
   };
-  std::array<WireList, kMaxNetworkWindow + 1> shared{};
+  std::array<WireList, kMaxSortedRowsWindow + 1> shared{};
   for (int c = 1; c < window; ++c)
     shared[c - 1] = column(c);
   const WireList merged = builder.merge_all(shared, window - 1);
@@ -149,34 +193,69 @@ constexpr Network make_pair_network(int window) {
   network.wires = builder.next_wire_;
   network.first = left.wire[median_rank];
   network.second = right.wire[median_rank];
-  // Backwards from the two outputs: which wires' values are still needed.
   std::array<bool, 256> needed{};
   needed[network.first] = needed[network.second] = true;
-  std::array<Op, Builder::kCapacity> kept{};
-  int kept_count = 0;
-  for (int i = builder.count_ - 1; i >= 0; --i) {
-    const Op op = builder.ops_[i];
-    if (op.kind == OpKind::Copy) {
-      if (needed[op.b]) {
-        kept[kept_count++] = op;
-        needed[op.b] = false;
-        needed[op.a] = true;
-      }
-      continue;
+  const PrunedOps pruned = keep_needed(builder, needed);
+  network.ops = pruned.ops;
+  network.count = pruned.count;
+  return network;
+}
+
+// The median of one W x W window whose columns are sorted: wire i * W + j holds rank i
+// of column j. Sorting the rows keeps the columns sorted, and then cell (i, j) is at
+// least the (i + 1)(j + 1) - 1 cells up and left of it and at most the (W - i)(W - j) - 1
+// down and right: only the cells that may hold rank m = (W * W - 1) / 2 stay candidates,
+// the cells surely below counted. Each row's candidates are a sorted run; odd-even merges
+// of the runs, pruned back from the rank m still wanted, finish it. Row i's sort is ops
+// [row_end[i - 1], row_end[i]), before any merge, so a kernel can load a row just before
+// sorting it and keep only the candidates live (151 values at 15x15 instead of 225).
+struct SortedRowsNetwork {
+  std::array<Op, Builder::kCapacity> ops{};
+  int count = 0;
+  int output = 0;
+  std::array<int, kMaxSortedRowsWindow> row_end{};
+};
+
+constexpr SortedRowsNetwork make_sorted_rows_network(int window) {
+  Builder builder(window * window);
+  std::array<int, kMaxSortedRowsWindow> row_source_end{};
+  std::array<WireList, kMaxSortedRowsWindow + 1> candidates{};
+  const int median_rank = (window * window - 1) / 2;
+  int surely_below = 0;
+  int runs = 0;
+  for (int i = 0; i < window; ++i) {
+    std::array<WireList, kMaxSortedRowsWindow + 1> singles{};
+    for (int j = 0; j < window; ++j)
+      singles[j].push(i * window + j);
+    const WireList row = builder.merge_all(singles, window);
+    row_source_end[i] = builder.count_;
+    WireList run;
+    for (int j = 0; j < window; ++j) {
+      const int lowest_rank = (i + 1) * (j + 1) - 1;
+      const int highest_rank = window * window - (window - i) * (window - j);
+      if (highest_rank < median_rank)
+        ++surely_below;
+      else if (lowest_rank <= median_rank)
+        run.push(row.wire[j]);
     }
-    const bool min_needed = needed[op.a];
-    const bool max_needed = needed[op.b];
-    if (!min_needed && !max_needed)
-      continue;
-    kept[kept_count++] = {min_needed && max_needed ? OpKind::MinMax
-                          : min_needed             ? OpKind::MinOnly
-                                                   : OpKind::MaxOnly,
-                          op.a, op.b};
-    needed[op.a] = needed[op.b] = true;
+    if (run.size > 0)
+      candidates[runs++] = run;
   }
-  for (int i = 0; i < kept_count; ++i)
-    network.ops[i] = kept[kept_count - 1 - i];
-  network.count = kept_count;
+  const WireList merged = builder.merge_all(candidates, runs);
+
+  SortedRowsNetwork network;
+  network.output = merged.wire[median_rank - surely_below];
+  std::array<bool, 256> needed{};
+  needed[network.output] = true;
+  const PrunedOps pruned = keep_needed(builder, needed);
+  network.ops = pruned.ops;
+  network.count = pruned.count;
+  for (int i = 0; i < window; ++i) {
+    int end = 0;
+    while (end < pruned.count && pruned.source[end] < row_source_end[i])
+      ++end;
+    network.row_end[i] = end;
+  }
   return network;
 }
 
@@ -190,7 +269,7 @@ struct ColumnSort {
 
 constexpr ColumnSort make_column_sort(int window) {
   Builder builder(window);
-  std::array<WireList, kMaxNetworkWindow + 1> singles{};
+  std::array<WireList, kMaxSortedRowsWindow + 1> singles{};
   for (int k = 0; k < window; ++k)
     singles[k].push(k);
   const WireList sorted = builder.merge_all(singles, window);
@@ -203,10 +282,13 @@ constexpr ColumnSort make_column_sort(int window) {
   return sort;
 }
 
-// The networks, built once per window: the CPU backend runs both, the CUDA backend the
-// pair networks of 7x7 and 9x9 (median_cuda.cu).
+// The networks, built once per window: the CPU backend runs the pair networks and
+// column sorts, the CUDA backend the pair networks of 7x7 and 9x9 and the sorted-rows
+// networks of 11x11 to 15x15 (median_cuda.cu).
 template <int kWindow>
 inline constexpr Network kPairNetwork = make_pair_network(kWindow);
+template <int kWindow>
+inline constexpr SortedRowsNetwork kSortedRowsNetwork = make_sorted_rows_network(kWindow);
 template <int kWindow>
 inline constexpr ColumnSort kColumnSort = make_column_sort(kWindow);
 

@@ -5,10 +5,13 @@
 // Batcher's odd-even merge sort for any size, and the selection of the median of a
 // K x K window whose columns are already sorted. Host and device code apply the same
 // networks, so the host can prove them (0-1 principle) and the kernels run them from
-// registers: every index is a template argument, none reaches local memory.
+// registers: every index is a template argument or an entry of a constant table that
+// the compiler reads while it unrolls, none reaches local memory.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "median_network.h"
@@ -237,6 +240,78 @@ CF_HOST_DEVICE inline void apply_ops(T (&v)[N], const Order &order) {
     apply_op_run<network, First>(v, order, std::make_index_sequence<kRun>{});
     apply_ops<network, First + kRun>(v, order);
   }
+}
+
+// The comparators of a network of median_network.h without copies, a word a << 8 | b
+// each, in a table read by index: a loop over it, unrolled, compiles to the code of
+// apply_ops' template per op at a fraction of nvcc's front-end memory (15x15's
+// sorted-rows network of 1934 ops: 4.7 GB as templates, 0.2 GB so). A MinOnly or MaxOnly
+// op runs whole: the half it drops writes a wire never read again, and the compiler
+// removes it.
+template <const auto &network>
+inline constexpr auto kComparatorWords = [] {
+  std::array<uint16_t, network.count> words{};
+  for (int i = 0; i < network.count; ++i)
+    words[i] = static_cast<uint16_t>(network.ops[i].a << 8 | network.ops[i].b);
+  return words;
+}();
+
+#ifdef __CUDACC__
+template <const auto &network>
+__device__ constexpr auto kDeviceComparatorWords = kComparatorWords<network>;
+#endif
+
+template <const auto &network>
+constexpr bool has_copies() {
+  for (int i = 0; i < network.count; ++i)
+    if (network.ops[i].kind == median_network::OpKind::Copy)
+      return true;
+  return false;
+}
+
+// Ops [First, End) of `network`, which has no copies.
+template <const auto &network, int First, int End, typename T, std::size_t N, typename Order>
+CF_HOST_DEVICE inline void compare_ops(T (&v)[N], const Order &order) {
+  static_assert(!has_copies<network>(), "comparators only");
+#ifdef __CUDA_ARCH__
+  const auto &words = kDeviceComparatorWords<network>;
+#pragma unroll
+#else
+  const auto &words = kComparatorWords<network>;
+#endif
+  for (int i = First; i < End; ++i)
+    order(v[words[i] >> 8], v[words[i] & 0xff]);
+}
+
+template <int K, int Row, typename T, typename Load, std::size_t... J>
+CF_HOST_DEVICE inline void load_row(T (&cells)[K * K], const Load &load,
+                                    std::index_sequence<J...>) {
+  ((cells[Row * K + J] = load(Row, int(J))), ...);
+}
+
+template <const auto &network, int K, int Row, typename T, typename Load, typename Order>
+CF_HOST_DEVICE inline void load_and_sort_rows(T (&cells)[K * K], const Load &load,
+                                              const Order &order) {
+  if constexpr (Row < K) {
+    load_row<K, Row>(cells, load, std::make_index_sequence<K>{});
+    constexpr int kFirst = Row == 0 ? 0 : network.row_end[Row - 1];
+    compare_ops<network, kFirst, network.row_end[Row]>(cells, order);
+    load_and_sort_rows<network, K, Row + 1>(cells, load, order);
+  }
+}
+
+// The median of a K x K window whose columns are sorted, load(i, j) giving rank i of
+// column j: median_network.h's sorted-rows network, each row loaded just before its
+// sort so that only the candidates stay live. Cells the network never reads are loaded
+// for nothing, and the compiler drops those loads.
+template <int K, typename T, typename Load, typename Order>
+CF_HOST_DEVICE inline T sorted_rows_median(const Load &load, const Order &order) {
+  using median_network::kSortedRowsNetwork;
+  T cells[K * K];
+  load_and_sort_rows<kSortedRowsNetwork<K>, K, 0>(cells, load, order);
+  compare_ops<kSortedRowsNetwork<K>, kSortedRowsNetwork<K>.row_end[K - 1],
+              kSortedRowsNetwork<K>.count>(cells, order);
+  return cells[kSortedRowsNetwork<K>.output];
 }
 
 }  // namespace cf

@@ -143,6 +143,20 @@ void check_median_large_frames(const MedianFilter &filter) {
       {{1, 37, SampleDepth::U8, generator_named("random"), layouts[2], 125},
        {9, {BorderMode::Replicate, 0}}},
       {{517, 67, kP010, &random_padding, layouts[0], 126}, {9, {BorderMode::Constant, 40000}}},
+      // The sorted-rows networks of 16-bit 11x11 to 15x15 the same way, and ties.
+      {{517, 67, SampleDepth::U16, generator_named("random"), layouts[3], 127},
+       {11, {BorderMode::Reflect101, 0}}},
+      {{517, 67, SampleDepth::U16, generator_named("salt-and-pepper-on-ramp"), layouts[1], 128},
+       {13, {BorderMode::Constant, 40000}}},
+      {{517, 67, SampleDepth::U16, generator_named("random"), layouts[0], 129},
+       {15, {BorderMode::Replicate, 0}}},
+      {{517, 67, SampleDepth::U16, generator_named("two-value"), layouts[2], 130},
+       {15, {BorderMode::Constant, 300}}},
+      {{301, 1, SampleDepth::U16, generator_named("random"), layouts[0], 131},
+       {15, {BorderMode::Reflect101, 0}}},
+      {{1, 37, SampleDepth::U16, generator_named("random"), layouts[2], 132},
+       {13, {BorderMode::Replicate, 0}}},
+      {{517, 67, kP010, &random_padding, layouts[0], 133}, {11, {BorderMode::Constant, 40000}}},
   });
 }
 

@@ -7,7 +7,7 @@
 // and one-row images, samples 2, 3 and 4 apart (split with interleaved vector loads)
 // and 5 apart (not), padded rows, samples at odd addresses, every border mode; and the
 // median's selection networks on the inputs that decide them, alone and as the CUDA
-// 7x7 and 9x9 kernels combine them.
+// 7x7 to 15x15 kernels combine them.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -183,6 +183,32 @@ GST_START_TEST(test_gauss_edges) {
 }
 GST_END_TEST;
 
+// A network of median_network.h on 64 inputs of 0s and 1s at once, one per bit: min is
+// AND, max is OR.
+template <typename Network>
+void apply_to_bits(const Network &network, std::vector<uint64_t> &wires) {
+  namespace net = cf::median_network;
+  for (int i = 0; i < network.count; ++i) {
+    const net::Op op = network.ops[i];
+    const uint64_t a = wires[op.a], b = wires[op.b];
+    switch (op.kind) {
+    case net::OpKind::Copy:
+      wires[op.b] = a;
+      break;
+    case net::OpKind::MinMax:
+      wires[op.a] = a & b;
+      wires[op.b] = a | b;
+      break;
+    case net::OpKind::MinOnly:
+      wires[op.a] = a & b;
+      break;
+    case net::OpKind::MaxOnly:
+      wires[op.b] = a | b;
+      break;
+    }
+  }
+}
+
 // The 0-1 principle: a comparator network selects ranks correctly on all inputs if it
 // does on all inputs of zeros and ones. A sorted column of 0s and 1s is its number of
 // 0s; every combination of those over the pair network's W + 1 columns is checked, 64
@@ -228,25 +254,7 @@ void check_pair_network() {
       for (int c = 0; every && c < kColumns && ++zeros[c] > kWindow; ++c)
         zeros[c] = 0;
     }
-    for (int i = 0; i < network.count; ++i) {
-      const net::Op op = network.ops[i];
-      const uint64_t a = wires[op.a], b = wires[op.b];
-      switch (op.kind) {
-      case net::OpKind::Copy:
-        wires[op.b] = a;
-        break;
-      case net::OpKind::MinMax:
-        wires[op.a] = a & b;
-        wires[op.b] = a | b;
-        break;
-      case net::OpKind::MinOnly:
-        wires[op.a] = a & b;
-        break;
-      case net::OpKind::MaxOnly:
-        wires[op.b] = a | b;
-        break;
-      }
-    }
+    apply_to_bits(network, wires);
     const uint64_t used = bit == 64 ? ~uint64_t{0} : (uint64_t{1} << bit) - 1;
     fail_unless(((wires[network.first] ^ expected_first) & used) == 0 &&
                     ((wires[network.second] ^ expected_second) & used) == 0,
@@ -273,6 +281,21 @@ void check_pair_network() {
   }
 }
 
+// Min and max of two words of two 16-bit lanes each, lane by lane: the CUDA kernels'
+// __vminu2 and __vmaxu2.
+struct LaneOrder {
+  void operator()(uint32_t &a, uint32_t &b) const {
+    uint32_t low = 0, high = 0;
+    for (int shift : {0, 16}) {
+      const uint32_t x = (a >> shift) & 0xffffu, y = (b >> shift) & 0xffffu;
+      low |= std::min(x, y) << shift;
+      high |= std::max(x, y) << shift;
+    }
+    a = low;
+    b = high;
+  }
+};
+
 // The CUDA 7x7 and 9x9 kernels' medians (median_cuda.cu), the same templates run on the
 // host: each column sorted in place by sorting_network.cuh's Batcher network (rank k at
 // index k), then the pair network applied by apply_ops (copies, and comparators of which
@@ -282,18 +305,6 @@ void check_pair_network() {
 template <int kWindow>
 void check_cuda_pair_medians() {
   constexpr int kColumns = kWindow + 1;
-  struct LaneOrder {
-    void operator()(uint32_t &a, uint32_t &b) const {
-      uint32_t low = 0, high = 0;
-      for (int shift : {0, 16}) {
-        const uint32_t x = (a >> shift) & 0xffffu, y = (b >> shift) & 0xffffu;
-        low |= std::min(x, y) << shift;
-        high |= std::max(x, y) << shift;
-      }
-      a = low;
-      b = high;
-    }
-  };
   namespace net = cf::median_network;
   std::mt19937 random(kWindow);
   for (int trial = 0; trial < 20000; ++trial) {
@@ -329,6 +340,67 @@ void check_cuda_pair_medians() {
   }
 }
 
+// The sorted-rows network (the CUDA kernel's 11x11 to 15x15) by the 0-1 principle: 2^20
+// combinations of columns of 0s and 1s drawn at random, half of them with every column
+// near the median's share of 0s; then sorting_network.cuh's sorted_rows_median, as the kernel runs it,
+// on words of two 16-bit lanes against each lane's median: random values and values of
+// 3 levels, for ties.
+template <int kWindow>
+void check_sorted_rows_network() {
+  namespace net = cf::median_network;
+  constexpr const net::SortedRowsNetwork &network = net::kSortedRowsNetwork<kWindow>;
+  constexpr int kSamples = kWindow * kWindow;
+  const int median_rank = (kSamples - 1) / 2;
+  std::mt19937 random(kWindow);
+  std::vector<uint64_t> wires(kSamples);
+  constexpr uint64_t kCombinations = uint64_t{1} << 20;
+  for (uint64_t combination = 0; combination < kCombinations; combination += 64) {
+    std::fill(wires.begin(), wires.end(), 0);
+    uint64_t expected = 0;
+    for (int bit = 0; bit < 64; ++bit) {
+      // Zeros per column anywhere, or around the share that puts the median at the 0/1
+      // edge in every column.
+      int ones = 0;
+      for (int c = 0; c < kWindow; ++c) {
+        const int near_half = kWindow / 2 + int(random() % 6) - 2;
+        const int zeros = bit % 2 ? near_half : int(random() % (kWindow + 1));
+        for (int k = zeros; k < kWindow; ++k)
+          wires[k * kWindow + c] |= uint64_t{1} << bit;
+        ones += kWindow - zeros;
+      }
+      expected |= uint64_t{kSamples - ones <= median_rank} << bit;
+    }
+    apply_to_bits(network, wires);
+    fail_unless(wires[network.output] == expected,
+                "%dx%d sorted-rows network: wrong median in combinations %llu to %llu", kWindow,
+                kWindow, static_cast<unsigned long long>(combination),
+                static_cast<unsigned long long>(combination + 63));
+  }
+
+  for (int trial = 0; trial < 4000; ++trial) {
+    const uint32_t levels = trial % 2 ? 65536 : 3;
+    uint32_t columns[kWindow][kWindow];  // [column][rank], sorted lane by lane
+    std::vector<uint32_t> lanes[2];
+    for (auto &column : columns) {
+      for (uint32_t &word : column) {
+        word = random() % levels | random() % levels << 16;
+        for (int lane = 0; lane < 2; ++lane)
+          lanes[lane].push_back(word >> (16 * lane) & 0xffffu);
+      }
+      cf::apply_network<cf::kSortingNetwork<kWindow>>(column, LaneOrder{});
+    }
+    const uint32_t median = cf::sorted_rows_median<kWindow, uint32_t>(
+        [&](int i, int j) { return columns[j][i]; }, LaneOrder{});
+    for (int lane = 0; lane < 2; ++lane) {
+      auto middle = lanes[lane].begin() + median_rank;
+      std::nth_element(lanes[lane].begin(), middle, lanes[lane].end());
+      const uint32_t got = median >> (16 * lane) & 0xffffu;
+      fail_unless(got == *middle, "CUDA %dx%d sorted-rows median, trial %d, lane %d: got %u, "
+                  "expected %u", kWindow, kWindow, trial, lane, got, *middle);
+    }
+  }
+}
+
 GST_START_TEST(test_median_networks) {
   static_assert(cf::median_network::kMaxNetworkWindow == 9, "a check per network");
   check_pair_network<3>();
@@ -337,6 +409,10 @@ GST_START_TEST(test_median_networks) {
   check_pair_network<9>();
   check_cuda_pair_medians<7>();
   check_cuda_pair_medians<9>();
+  static_assert(cf::median_network::kMaxSortedRowsWindow == 15, "a check per network");
+  check_sorted_rows_network<11>();
+  check_sorted_rows_network<13>();
+  check_sorted_rows_network<15>();
 }
 GST_END_TEST;
 
