@@ -121,6 +121,41 @@ public:
   int next_wire_;
 };
 
+// What is known about the order of the values at N positions while a network runs:
+// le[p][q] says value p <= value q for sure. Sound, not complete: a comparator whose
+// order is already known does nothing and can go.
+template <int N>
+struct KnownOrder {
+  bool le[N][N] = {};
+  int size = N;  // positions in use
+
+  // Positions 0 .. count - 1 at cells cell[k] (i * window + j) of a grid whose rows and
+  // columns are sorted ascending: (i, j) is at most every (i', j') with i <= i', j <= j'.
+  constexpr void set_sorted_grid(const int *cell, int count, int window) {
+    size = count;
+    for (int a = 0; a < count; ++a)
+      for (int b = 0; b < count; ++b)
+        le[a][b] = cell[a] / window <= cell[b] / window && cell[a] % window <= cell[b] % window;
+  }
+
+  // After a comparator: min at position lo, max at hi. For each other position p, only
+  // its order against lo and hi changes.
+  constexpr void apply(int lo, int hi) {
+    for (int p = 0; p < size; ++p) {
+      if (p == lo || p == hi)
+        continue;
+      const bool below_lo = le[p][lo], below_hi = le[p][hi];
+      const bool above_lo = le[lo][p], above_hi = le[hi][p];
+      le[p][lo] = below_lo && below_hi;  // p <= min needs p below both
+      le[p][hi] = below_lo || below_hi;
+      le[lo][p] = above_lo || above_hi;
+      le[hi][p] = above_lo && above_hi;
+    }
+    le[lo][lo] = le[hi][hi] = le[lo][hi] = true;
+    le[hi][lo] = false;  // unknown: only a redundant comparator would have it
+  }
+};
+
 // The ops of `builder` that the wires marked `needed` depend on, in their order; of a
 // comparator whose min or max alone is read later, only that half. source[k]: the
 // builder's index of kept op k.
@@ -206,7 +241,8 @@ constexpr Network make_pair_network(int window) {
 // least the (i + 1)(j + 1) - 1 cells up and left of it and at most the (W - i)(W - j) - 1
 // down and right: only the cells that may hold rank m = (W * W - 1) / 2 stay candidates,
 // the cells surely below counted. Each row's candidates are a sorted run; odd-even merges
-// of the runs, pruned back from the rank m still wanted, finish it. Row i's sort is ops
+// of the runs, less the comparators whose order is known and pruned back from the rank
+// m still wanted, finish it. Row i's sort is ops
 // [row_end[i - 1], row_end[i]), before any merge, so a kernel can load a row just before
 // sorting it and keep only the candidates live (151 values at 15x15 instead of 225).
 struct SortedRowsNetwork {
@@ -242,6 +278,28 @@ constexpr SortedRowsNetwork make_sorted_rows_network(int window) {
       candidates[runs++] = run;
   }
   const WireList merged = builder.merge_all(candidates, runs);
+  // Merge comparators whose order the sorted rows and columns, and the merges before
+  // them, already imply do nothing (15x15: 116 of 1422). Only candidates are merged:
+  // their order alone is followed, at position[wire].
+  std::array<int, kMaxSortedRowsWindow * kMaxSortedRowsWindow> cell{};
+  std::array<int, 256> position{};
+  int count = 0;
+  for (int r = 0; r < runs; ++r)
+    for (int k = 0; k < candidates[r].size; ++k) {
+      position[candidates[r].wire[k]] = count;
+      cell[count++] = candidates[r].wire[k];
+    }
+  KnownOrder<kMaxSortedRowsWindow * kMaxSortedRowsWindow> known;
+  known.set_sorted_grid(cell.data(), count, window);
+  int kept = row_source_end[window - 1];
+  for (int k = kept; k < builder.count_; ++k) {
+    const Op op = builder.ops_[k];
+    if (known.le[position[op.a]][position[op.b]])
+      continue;
+    known.apply(position[op.a], position[op.b]);
+    builder.ops_[kept++] = op;
+  }
+  builder.count_ = kept;
 
   SortedRowsNetwork network;
   network.output = merged.wire[median_rank - surely_below];

@@ -73,32 +73,6 @@ CF_HOST_DEVICE constexpr Network<batcher_size<N>()> make_sorting_network() {
 template <int N>
 inline constexpr auto kSortingNetwork = make_sorting_network<N>();
 
-// What is known about the order of the values at N positions while a network runs:
-// le[p][q] says value p <= value q for sure. Sound, not complete: a comparator whose
-// order is already known does nothing and can go.
-template <int N>
-struct KnownOrder {
-  bool le[N][N] = {};
-
-  CF_HOST_DEVICE constexpr void apply(Comparator c) {
-    bool at_most_lo[N] = {}, at_most_hi[N] = {}, at_least_lo[N] = {}, at_least_hi[N] = {};
-    for (int p = 0; p < N; ++p) {
-      at_most_lo[p] = le[p][c.lo] && le[p][c.hi];  // p <= min needs p below both
-      at_most_hi[p] = le[p][c.lo] || le[p][c.hi];
-      at_least_lo[p] = le[c.lo][p] || le[c.hi][p];
-      at_least_hi[p] = le[c.lo][p] && le[c.hi][p];
-    }
-    for (int p = 0; p < N; ++p) {
-      le[p][c.lo] = at_most_lo[p];
-      le[p][c.hi] = at_most_hi[p];
-      le[c.lo][p] = at_least_lo[p];
-      le[c.hi][p] = at_least_hi[p];
-    }
-    le[c.lo][c.lo] = le[c.hi][c.hi] = le[c.lo][c.hi] = true;
-    le[c.hi][c.lo] = false;  // unknown: only a redundant comparator would have it
-  }
-};
-
 // Median of K x K values in cell i * K + j (row i, column j) whose columns are sorted
 // ascending. Sorting the rows keeps the columns sorted; then cell (i, j) is at least
 // every cell (i' <= i, j' <= j), so (i+1)(j+1)-1 cells lie below it and (K-i)(K-j)-1
@@ -146,15 +120,16 @@ CF_HOST_DEVICE constexpr MedianPlan<K> make_median_plan() {
 
   Network<batcher_size<kCells>()> selection;
   append_batcher(selection, candidates, candidate_count);
-  KnownOrder<kCells> known;
-  for (int a = 0; a < kCells; ++a)
-    for (int b = 0; b < kCells; ++b)
-      known.le[a][b] = a / K <= b / K && a % K <= b % K;
+  int cells[kCells] = {};
+  for (int c = 0; c < kCells; ++c)
+    cells[c] = c;
+  median_network::KnownOrder<kCells> known;
+  known.set_sorted_grid(cells, kCells, K);
   for (int c = 0; c < selection.size; ++c) {
     const Comparator cmp = selection.comparators[c];
     if (!known.le[cmp.lo][cmp.hi]) {
       all.add(cmp.lo, cmp.hi);
-      known.apply(cmp);
+      known.apply(cmp.lo, cmp.hi);
     }
   }
 
