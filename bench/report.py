@@ -282,18 +282,23 @@ def plot(records, stream, path):
     for ax, panel in zip(axes[:, 0], panels):
         if panel == "kernels":
             labels = [f"{r.get('kernel', '?')}\n{text(r.get('params'))}" for r in picked]
-            ours = [r["gpix_s"] for r in picked]
-            npp = []
-            for r in picked:
-                o, n = r.get("ours_us"), r.get("npp_us")
-                ok = isinstance(o, (int, float)) and isinstance(n, (int, float)) and n > 0
-                if isinstance(r.get("npp_gpix_s"), (int, float)):
-                    npp.append(r["npp_gpix_s"])
-                else:
-                    npp.append(r["gpix_s"] * o / n if ok else 0)
+
+            def peer_gpix(r, peer):
+                """A peer's GPix/s from its time: ours scaled by our time over its."""
+                o, p = r.get("ours_us"), r.get(f"{peer}_us")
+                ok = isinstance(o, (int, float)) and isinstance(p, (int, float)) and p > 0
+                return r["gpix_s"] * o / p if ok else 0
+
+            bars = [("ours", [r["gpix_s"] for r in picked]),
+                    ("NPP", [r["npp_gpix_s"] if isinstance(r.get("npp_gpix_s"), (int, float))
+                             else peer_gpix(r, "npp") for r in picked])]
+            if any(isinstance(r.get("cupy_us"), (int, float)) for r in picked):
+                bars.append(("CuPy", [peer_gpix(r, "cupy") for r in picked]))
             x = range(len(picked))
-            ax.bar([i - 0.2 for i in x], ours, 0.4, label="ours")
-            ax.bar([i + 0.2 for i in x], npp, 0.4, label="NPP")
+            width = 0.8 / len(bars)
+            for k, (label, values) in enumerate(bars):
+                offset = (k - (len(bars) - 1) / 2) * width
+                ax.bar([i + offset for i in x], values, width, label=label)
             ax.set_xticks(list(x))
             ax.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
             ax.set_ylabel("GPix/s")

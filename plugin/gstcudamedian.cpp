@@ -150,9 +150,9 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_SIZE,
       g_param_spec_int ("size", "Size",
-          "Width and height of the square window, odd (3x3, 5x5 and 7x7 use "
-          "sorting networks, 9x9 too on the CPU; larger windows a sliding "
-          "histogram)",
+          "Width and height of the square window, odd (3x3 to 9x9 use "
+          "sorting networks, on the GPU 16-bit samples up to 15x15 too; "
+          "larger windows a sliding histogram)",
           cf::kMedianMinWindow, cf::kMedianMaxWindow, DEFAULT_SIZE,
           static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
