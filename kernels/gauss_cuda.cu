@@ -619,6 +619,17 @@ __global__ void __launch_bounds__(32 * kGroupWarps)
 // ---------------------------------------------------------------------------------
 // Launches.
 
+// The rows of each band where `columns` blocks span the frame: as many bands as one wave
+// of `resident` blocks holds, and never more. Taller bands would leave block slots idle
+// (a block walks its band serially), shorter ones recompute more halo rows for nothing,
+// and blocks past the wave would run after it (Nsight Compute put such a partial wave at
+// up to half of sigma 10's time). Where the frame is too small to fill the wave, bands
+// of min_rows finish first, halo and all.
+int one_wave_band_rows(int height, int columns, int resident, int min_rows) {
+  const int bands = std::max(1, resident / columns);
+  return std::max({ceil_div(height, bands), min_rows, ceil_div(height, kMaxGridY)});
+}
+
 template <typename Sample, int kTileWidth>
 cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
                           const Taps &taps, const Sharpening &sharpening, const Values &values,
@@ -631,16 +642,9 @@ cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<S
       e != cudaSuccess)
     return e;
 
-  // Enough bands for one wave of resident blocks: taller bands would leave block slots
-  // idle (a block walks its band serially), shorter ones would recompute more halo rows
-  // for nothing. Where the frame is too small to fill the wave, the shortest bands
-  // finish first, halo and all.
   const int strips = ceil_div(src.width, kTileWidth);
-  const int wanted_blocks = std::max(1, resident);
-  const int bands = ceil_div(wanted_blocks, strips);
-  const int band_rows = std::max(
-      {ceil_div(src.height, bands), strip_min_band_rows(taps.radius_y),
-       ceil_div(src.height, kMaxGridY)});
+  const int band_rows =
+      one_wave_band_rows(src.height, strips, resident, strip_min_band_rows(taps.radius_y));
   const dim3 grid(strips, ceil_div(src.height, band_rows));
   kernel<<<grid, Shape::kThreads, shared_bytes, stream>>>(src, dst, taps, sharpening, values,
                                                           band_rows);
@@ -712,13 +716,13 @@ cudaError_t launch_group_strips(const SourceView<Sample> &src, const Destination
   int resident = 0;
   if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
     return e;
-  // As launch_strips: bands enough for one wave of resident warps.
+  // A warp a strip, kGroupWarps strips a block.
   const int strips =
       ceil_div(ceil_div(src.width, kGroupPixels), 32 - 2 * group_halo(R));
-  const int bands = ceil_div(std::max(1, resident) * kGroupWarps, strips);
-  const int band_rows = std::max(
-      {ceil_div(src.height, bands), group_min_band_rows(R), ceil_div(src.height, kMaxGridY)});
-  const dim3 grid(ceil_div(strips, kGroupWarps), ceil_div(src.height, band_rows));
+  const int block_columns = ceil_div(strips, kGroupWarps);
+  const int band_rows =
+      one_wave_band_rows(src.height, block_columns, resident, group_min_band_rows(R));
+  const dim3 grid(block_columns, ceil_div(src.height, band_rows));
   kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, values, channel_offsets,
                                         vectors, band_rows);
   return cudaGetLastError();
@@ -730,9 +734,9 @@ cudaError_t launch_group_strips(const SourceView<Sample> &src, const Destination
 template <typename Sample>
 std::optional<cudaError_t> launch_group(const Plane &src_plane, const Plane &dst_plane,
                                         const SourceView<Sample> &src,
-                                        const DestinationView<Sample> &dst, SampleFormat format,
+                                        const DestinationView<Sample> &dst,
                                         const GaussParams &params, const Sharpening &sharpening,
-                                        cudaStream_t stream) {
+                                        const Values &values, cudaStream_t stream) {
   const int pixel_bytes = src_plane.channels * int(sizeof(Sample));
   const auto group_rows = [&](const Plane &plane) {
     return plane.pixel_stride == pixel_bytes &&
@@ -755,7 +759,6 @@ std::optional<cudaError_t> launch_group(const Plane &src_plane, const Plane &dst
   for (int c = 0, n = 0; c < src_plane.channels; ++c)
     if ((src_plane.channel_mask >> c) & 1u)
       channel_offsets |= uint32_t(c * int(sizeof(Sample))) << (8 * n++);
-  const Values values{format.padding_bits, max_sample_value(format)};
   const uintptr_t group_bytes = kGroupPixels * pixel_bytes;
   const bool vectors = (reinterpret_cast<uintptr_t>(src_plane.data) |
                         uintptr_t(src_plane.row_pitch) |
@@ -781,8 +784,9 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                                             dst.pixel_stride};
   const Sharpening sharpening{params.mode == GaussMode::Unsharp, params.amount_q8,
                               params.threshold};
-  if (const std::optional<cudaError_t> launched =
-          launch_group(src, dst, source, destination, format, params, sharpening, stream))
+  const Values values{format.padding_bits, max_sample_value(format)};
+  if (const std::optional<cudaError_t> launched = launch_group(
+          src, dst, source, destination, params, sharpening, values, stream))
     return *launched;
   // The strip kernel: one channel at a time.
   if (src.channels > 1)
@@ -791,7 +795,6 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                                   return launch<Sample>(src_channel, dst_channel, format, params,
                                                         stream);
                                 });
-  const Values values{format.padding_bits, max_sample_value(format)};
   Taps taps{};
   std::copy(params.taps_x.begin(), params.taps_x.end(), taps.x);
   std::copy(params.taps_y.begin(), params.taps_y.end(), taps.y);
