@@ -176,86 +176,44 @@ CF_HOST_DEVICE inline void apply_network(T (&v)[N], const Order &order) {
   apply_network<network>(v, order, std::make_index_sequence<network.size>{});
 }
 
-// Applies a network of median_network.h (the CPU backend's pair networks) to v the same
-// way: its copies, and comparators of which only the half read later may be kept (the
-// other half of order(a, b) goes unused and the compiler drops it).
-template <median_network::OpKind Kind, int A, int B, typename T, std::size_t N, typename Order>
-CF_HOST_DEVICE inline void apply_op(T (&v)[N], const Order &order) {
-  static_assert(A >= 0 && A < static_cast<int>(N) && B >= 0 && B < static_cast<int>(N),
-                "op outside the array");
-  if constexpr (Kind == median_network::OpKind::Copy) {
-    v[B] = v[A];
-  } else if constexpr (Kind == median_network::OpKind::MinMax) {
-    order(v[A], v[B]);
-  } else if constexpr (Kind == median_network::OpKind::MinOnly) {
-    T unused_max = v[B];
-    order(v[A], unused_max);
-  } else {
-    T unused_min = v[A];
-    order(unused_min, v[B]);
-  }
-}
-
-template <const auto &network, std::size_t First, typename T, std::size_t N, typename Order,
-          std::size_t... I>
-CF_HOST_DEVICE inline void apply_op_run(T (&v)[N], const Order &order,
-                                        std::index_sequence<I...>) {
-  (apply_op<network.ops[First + I].kind, network.ops[First + I].a, network.ops[First + I].b>(
-       v, order),
-   ...);
-}
-
-// In runs of at most 128 ops, as the CPU backend's own (Highway's target attributes keep
-// the two apart): clang refuses fold expressions nested deeper than 256.
-template <const auto &network, std::size_t First = 0, typename T, std::size_t N, typename Order>
-CF_HOST_DEVICE inline void apply_ops(T (&v)[N], const Order &order) {
-  constexpr std::size_t kLeft = static_cast<std::size_t>(network.count) - First;
-  if constexpr (kLeft > 0) {
-    constexpr std::size_t kRun = kLeft < 128 ? kLeft : 128;
-    apply_op_run<network, First>(v, order, std::make_index_sequence<kRun>{});
-    apply_ops<network, First + kRun>(v, order);
-  }
-}
-
-// The comparators of a network of median_network.h without copies, a word a << 8 | b
-// each, in a table read by index: a loop over it, unrolled, compiles to the code of
-// apply_ops' template per op at a fraction of nvcc's front-end memory (15x15's
-// sorted-rows network of 1934 ops: 4.7 GB as templates, 0.2 GB so). A MinOnly or MaxOnly
-// op runs whole: the half it drops writes a wire never read again, and the compiler
-// removes it.
+// The ops of a network of median_network.h, a word kind << 16 | a << 8 | b each, in a
+// table read by index: a loop over it, unrolled, compiles to the code of a template per
+// op at a fraction of nvcc's front-end memory (15x15's sorted-rows network of 1934 ops:
+// 4.7 GB as templates, 0.2 GB so).
 template <const auto &network>
-inline constexpr auto kComparatorWords = [] {
-  std::array<uint16_t, network.count> words{};
+inline constexpr auto kOpWords = [] {
+  std::array<uint32_t, network.count> words{};
   for (int i = 0; i < network.count; ++i)
-    words[i] = static_cast<uint16_t>(network.ops[i].a << 8 | network.ops[i].b);
+    words[i] = uint32_t(network.ops[i].kind) << 16 | uint32_t(network.ops[i].a) << 8 |
+               network.ops[i].b;
   return words;
 }();
 
 #ifdef __CUDACC__
 template <const auto &network>
-__device__ constexpr auto kDeviceComparatorWords = kComparatorWords<network>;
+__device__ constexpr auto kDeviceOpWords = kOpWords<network>;
 #endif
 
-template <const auto &network>
-constexpr bool has_copies() {
-  for (int i = 0; i < network.count; ++i)
-    if (network.ops[i].kind == median_network::OpKind::Copy)
-      return true;
-  return false;
-}
-
-// Ops [First, End) of `network`, which has no copies.
-template <const auto &network, int First, int End, typename T, std::size_t N, typename Order>
-CF_HOST_DEVICE inline void compare_ops(T (&v)[N], const Order &order) {
-  static_assert(!has_copies<network>(), "comparators only");
+// Applies ops [First, End) of a network of median_network.h (the CPU backend's pair
+// networks, the sorted-rows networks) to v: its copies, and its comparators. A MinOnly
+// or MaxOnly op runs whole: the half it drops writes a wire never read again, and the
+// compiler removes it.
+template <const auto &network, int First = 0, int End = network.count, typename T,
+          std::size_t N, typename Order>
+CF_HOST_DEVICE inline void apply_ops(T (&v)[N], const Order &order) {
 #ifdef __CUDA_ARCH__
-  const auto &words = kDeviceComparatorWords<network>;
+  const auto &words = kDeviceOpWords<network>;
 #pragma unroll
 #else
-  const auto &words = kComparatorWords<network>;
+  const auto &words = kOpWords<network>;
 #endif
-  for (int i = First; i < End; ++i)
-    order(v[words[i] >> 8], v[words[i] & 0xff]);
+  for (int i = First; i < End; ++i) {
+    const uint32_t a = words[i] >> 8 & 0xff, b = words[i] & 0xff;
+    if (median_network::OpKind(words[i] >> 16) == median_network::OpKind::Copy)
+      v[b] = v[a];
+    else
+      order(v[a], v[b]);
+  }
 }
 
 template <int K, int Row, typename T, typename Load, std::size_t... J>
@@ -270,7 +228,7 @@ CF_HOST_DEVICE inline void load_and_sort_rows(T (&cells)[K * K], const Load &loa
   if constexpr (Row < K) {
     load_row<K, Row>(cells, load, std::make_index_sequence<K>{});
     constexpr int kFirst = Row == 0 ? 0 : network.row_end[Row - 1];
-    compare_ops<network, kFirst, network.row_end[Row]>(cells, order);
+    apply_ops<network, kFirst, network.row_end[Row]>(cells, order);
     load_and_sort_rows<network, K, Row + 1>(cells, load, order);
   }
 }
@@ -284,8 +242,7 @@ CF_HOST_DEVICE inline T sorted_rows_median(const Load &load, const Order &order)
   using median_network::kSortedRowsNetwork;
   T cells[K * K];
   load_and_sort_rows<kSortedRowsNetwork<K>, K, 0>(cells, load, order);
-  compare_ops<kSortedRowsNetwork<K>, kSortedRowsNetwork<K>.row_end[K - 1],
-              kSortedRowsNetwork<K>.count>(cells, order);
+  apply_ops<kSortedRowsNetwork<K>, kSortedRowsNetwork<K>.row_end[K - 1]>(cells, order);
   return cells[kSortedRowsNetwork<K>.output];
 }
 
