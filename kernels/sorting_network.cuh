@@ -9,6 +9,7 @@
 // the compiler reads while it unrolls, none reaches local memory.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -194,6 +195,15 @@ template <const auto &network>
 __device__ constexpr auto kDeviceOpWords = kOpWords<network>;
 #endif
 
+// The highest wire any op of `network` touches.
+template <const auto &network>
+constexpr int highest_wire() {
+  int highest = 0;
+  for (int i = 0; i < network.count; ++i)
+    highest = std::max({highest, int(network.ops[i].a), int(network.ops[i].b)});
+  return highest;
+}
+
 // Applies ops [First, End) of a network of median_network.h (the CPU backend's pair
 // networks, the sorted-rows networks) to v: its copies, and its comparators. A MinOnly
 // or MaxOnly op runs whole: the half it drops writes a wire never read again, and the
@@ -201,6 +211,7 @@ __device__ constexpr auto kDeviceOpWords = kOpWords<network>;
 template <const auto &network, int First = 0, int End = network.count, typename T,
           std::size_t N, typename Order>
 CF_HOST_DEVICE inline void apply_ops(T (&v)[N], const Order &order) {
+  static_assert(highest_wire<network>() < static_cast<int>(N), "op outside the array");
 #ifdef __CUDA_ARCH__
   const auto &words = kDeviceOpWords<network>;
 #pragma unroll
