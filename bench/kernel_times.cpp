@@ -8,6 +8,7 @@
 //
 //   kernel-times [--sizes WxH,...] [--runs N] [--cpu-runs N] [--no-cpu] [--json FILE]
 //                [--formats F,...] [--kernels median,gauss,histogram] [--quick]
+//                [--windows W,...] [--median-data random,constant]
 //   kernel-times WIDTH HEIGHT [RUNS]        (the older form: one size)
 //
 // Sizes: 1920x1080, 3840x2160 and 7680x4320 by default (aliases 1080p, 4k, 8k).
@@ -310,6 +311,8 @@ struct Options {
   std::string json;
   std::vector<std::string> formats;  // empty: every format
   std::vector<std::string> kernels;  // empty: median, gauss and histogram
+  std::vector<int> windows = {3, 5, 7, 9, 15};
+  std::vector<std::string> median_data = {"random"};
 
   bool wants(const std::vector<std::string> &chosen, const std::string &name) const {
     return chosen.empty() || std::find(chosen.begin(), chosen.end(), name) != chosen.end();
@@ -343,13 +346,16 @@ void usage() {
   std::fprintf(stderr,
                "usage: kernel-times [--sizes WxH,...] [--runs N] [--cpu-runs N] [--no-cpu]\n"
                "                    [--formats F,...] [--kernels K,...] [--json FILE] [--quick]\n"
+               "                    [--windows W,...] [--median-data random,constant]\n"
                "       kernel-times WIDTH HEIGHT [RUNS]\n"
                "sizes: WxH or 1080p, 4k, 8k; default 1920x1080,3840x2160,7680x4320.\n"
                "--runs: GPU runs per case, at least 50 (default 50); --quick: 1920x1080,\n"
                "10 GPU runs, 1 CPU run, for smoke tests. --formats: of GRAY8, GRAY16_LE, RGBA,\n"
                "NV12, P010_10LE (whole frames: luma and the UV plane, timed together; GRAY8 and\n"
                "GRAY16_LE are the luma-only cases); --kernels: of median, gauss, histogram\n"
-               "(default: all of each).\n");
+               "(default: all of each); --windows: median windows, odd, 3 to 31 (default\n"
+               "3,5,7,9,15); --median-data: the medians' frames, random (default) and/or\n"
+               "constant (a cost that depends on the data shows between the two).\n");
 }
 
 bool parse_options(int argc, char **argv, Options &options) {
@@ -389,6 +395,23 @@ bool parse_options(int argc, char **argv, Options &options) {
       if (!value(text))
         return false;
       options.kernels = split_list(text);
+    } else if (arg == "--windows") {
+      if (!value(text))
+        return false;
+      options.windows.clear();
+      for (const std::string &item : split_list(text)) {
+        const int window = std::atoi(item.c_str());
+        if (window < cf::kMedianMinWindow || window > cf::kMedianMaxWindow || window % 2 == 0)
+          return false;
+        options.windows.push_back(window);
+      }
+    } else if (arg == "--median-data") {
+      if (!value(text))
+        return false;
+      options.median_data = split_list(text);
+      for (const std::string &data : options.median_data)
+        if (data != "random" && data != "constant")
+          return false;
     } else if (arg == "--runs") {
       if (!value(text))
         return false;
@@ -753,6 +776,17 @@ bool fill_random(size_t bytes, const std::vector<uint8_t *> &inputs,
   return true;
 }
 
+// Sets every byte of the frames to 0x5a: 0x5a5a for 16-bit samples, a value (361 for
+// P010) like any other.
+bool fill_constant(size_t bytes, const std::vector<uint8_t *> &inputs,
+                   std::vector<uint8_t> &host) {
+  for (uint8_t *frame : inputs)
+    if (!check(cudaMemset(frame, 0x5a, bytes), "cudaMemset"))
+      return false;
+  std::fill(host.begin(), host.end(), uint8_t{0x5a});
+  return true;
+}
+
 // Runs every case of one size and format.
 bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_t stream,
                 int width, int height, const Format &format, std::vector<Result> &results) {
@@ -770,8 +804,12 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
   }
   const bool cpu = options.cpu && static_cast<double>(width) * height <= 3840.0 * 2160;
   std::vector<uint8_t> host_in(cpu ? layout.bytes : 0), host_out(cpu ? layout.bytes : 0);
-  std::mt19937 random(1);
-  if (!fill_random(layout.bytes, inputs, host_in, random))
+  const auto fill_inputs = [&](const std::string &data) {
+    std::mt19937 random(1);
+    return data == "constant" ? fill_constant(layout.bytes, inputs, host_in)
+                              : fill_random(layout.bytes, inputs, host_in, random);
+  };
+  if (!fill_inputs("random"))
     return false;
   // Outputs: written once, so that no kernel sees fresh pages on its first run.
   for (uint8_t *frame : outputs)
@@ -827,26 +865,33 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
     return finish(r, [&] { on_host(layout.frame(host_in.data()), layout.frame(host_out.data())); });
   };
 
-  for (const int window : {3, 5, 7, 9, 15}) {
+  for (const std::string &data : options.median_data) {
     if (!options.wants(options.kernels, "median"))
       break;
-    cf::MedianParams params;
-    params.window = window;
-    Result r = make_result("median", std::to_string(window) + "x" + std::to_string(window));
-    r.npp_us = npp.median(first_plane, inputs, outputs, window, r.npp_note);
-    if (!measure_filter(
-            r, "median_cuda",
-            [&](const cf::Plane &src, const cf::Plane &dst) {
-              return cf::median_cuda(src, dst, sample, params, stream);
-            },
-            [&](const Frame &src, const Frame &dst) {
-              std::vector<cf::MedianPlane> planes;
-              for (size_t i = 0; i < src.size(); i++)
-                planes.push_back({src[i], dst[i], sample, params});
-              cf::median_cpu(planes);
-            }))
+    if (!fill_inputs(data))
       return false;
+    for (const int window : options.windows) {
+      cf::MedianParams params;
+      params.window = window;
+      const std::string size = std::to_string(window) + "x" + std::to_string(window);
+      Result r = make_result("median", data == "random" ? size : size + ", " + data);
+      r.npp_us = npp.median(first_plane, inputs, outputs, window, r.npp_note);
+      if (!measure_filter(
+              r, "median_cuda",
+              [&](const cf::Plane &src, const cf::Plane &dst) {
+                return cf::median_cuda(src, dst, sample, params, stream);
+              },
+              [&](const Frame &src, const Frame &dst) {
+                std::vector<cf::MedianPlane> planes;
+                for (size_t i = 0; i < src.size(); i++)
+                  planes.push_back({src[i], dst[i], sample, params});
+                cf::median_cpu(planes);
+              }))
+        return false;
+    }
   }
+  if (!fill_inputs("random"))
+    return false;
 
   const struct {
     double sigma;
@@ -899,13 +944,8 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
   for (size_t p = 0, c = 0; p < layout.planes.size(); c += layout.planes[p++].components)
     first_output.push_back(c);
   for (const char *data : {"random", "constant"}) {
-    if (std::string(data) == "constant") {
-      // 0x5a5a for 16-bit samples: a value (361 for P010) like any other.
-      for (uint8_t *frame : inputs)
-        if (!check(cudaMemset(frame, 0x5a, layout.bytes), "cudaMemset"))
-          return false;
-      std::fill(host_in.begin(), host_in.end(), uint8_t{0x5a});
-    }
+    if (std::string(data) == "constant" && !fill_inputs(data))
+      return false;
     for (const int bins : bin_counts) {
       cf::HistogramParams params;
       params.bins = bins;

@@ -4,9 +4,10 @@
 // CUDA median filter. Windows 3 to 9 (and 11 to 15 of 16-bit samples) run generated
 // sorting networks on pairs of 16-bit lanes and share the column sorts between
 // neighbouring outputs, at a cost that does not depend on the data or the sample width;
-// the other windows up to 31 run Huang's moving histogram down strips of rows, whose cost
-// per output grows with the window's side, not with its area, but for 16-bit samples also
-// with how often the median changes coarse bin.
+// 16-bit windows 17 to 31 find the median by bisection on the value on the same tile
+// (median_bisection.h), at a cost that does not depend on the data either; 8-bit windows
+// 11 to 31 run Huang's moving histogram down strips of rows, whose cost per output grows
+// with the window's side, not with its area.
 //
 // Every kernel takes the window's samples as stored, padding bits and all, and clears
 // the padding bits of the median it stores (`keep`, the mask of the value bits; two
@@ -16,9 +17,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "cuda_views.cuh"
 #include "median.h"
+#include "median_bisection.h"
 #include "packed_cuda.h"
 #include "sorting_network.cuh"
 
@@ -167,6 +170,27 @@ __device__ inline void sorted_rows_medians(const uint32_t *sorted, int run_word,
   }
 }
 
+// 16-bit windows 17 to 31: the sorted-rows network would keep more candidates than
+// registers hold (17x17: 187), so each output bisects its value (median_bisection.h)
+// over the tile as staged, its run of kNetworkRun outputs sharing every row's loads.
+// Per output word and value bit, K * K max and add-and-min (VIMNMX, VIADDMNMX on sm_90):
+// at 17x17 about 4600 an output per 16 bits, flat whatever the data.
+struct LaneCount {
+  __device__ uint32_t above(uint32_t word, uint32_t threshold, uint32_t negated) const {
+    return __viaddmin_u16x2(__vmaxu2(word, threshold), negated, 0x00010001u);
+  }
+};
+
+template <int K>
+__device__ inline void bisection_run_medians(const uint32_t *window_top, int run_word,
+                                             int pitch_words, uint32_t keep_lanes,
+                                             uint32_t (&medians)[kNetworkRun]) {
+  const auto word = [&](int i, int c) {
+    return window_top[i * pitch_words + run_word + padded_column(c)];
+  };
+  bisection_medians<K>(word, keep_lanes & 0xffffu, LaneCount{}, medians);
+}
+
 // Words of a row of the network kernel's tile (and of its sorted columns).
 template <int K, int C>
 constexpr int network_pitch_words() {
@@ -174,13 +198,22 @@ constexpr int network_pitch_words() {
   return (padded_column(kTileColumns - 1) + 1) * C;
 }
 
-template <int K>
-constexpr bool kSortsRows = K > median_network::kMaxNetworkWindow;
+// Pair row p holds tile row p in the low lane and tile row p + 1 in the high lane.
+constexpr int network_pair_rows(int window) { return kNetworkBlockRows + window - 2; }
 
-// The dynamic shared memory of the network kernel: the sorted columns of every warp.
+template <int K>
+constexpr bool kSortsRows =
+    K > median_network::kMaxNetworkWindow && K <= median_network::kMaxSortedRowsWindow;
+template <int K>
+constexpr bool kBisects = K > median_network::kMaxSortedRowsWindow;
+
+// The network kernel's shared memory, all of it dynamic (31x31's tile alone is past the
+// 48 KiB of static shared memory): the tile of pair rows, then for the sorted-rows
+// networks every warp's sorted columns.
 template <int K, int C>
 constexpr size_t network_dynamic_bytes() {
-  return kSortsRows<K> ? size_t(kNetworkWarps) * K * network_pitch_words<K, C>() * 4 : 0;
+  const size_t sorted_words = kSortsRows<K> ? size_t(kNetworkWarps) * K : 0;
+  return (network_pair_rows(K) + sorted_words) * network_pitch_words<K, C>() * 4;
 }
 
 // C: channels of a pixel, channel_mask: those computed.
@@ -193,11 +226,10 @@ __global__ void __launch_bounds__(kNetworkThreads)
   constexpr int kTileColumns = kBlockPixels + K - 1;  // pixels
   constexpr int kTileSamples = kTileColumns * C;
   constexpr int kTileRows = kNetworkBlockRows + K - 1;
-  // Pair row p holds tile row p in the low lane and tile row p + 1 in the high lane.
-  constexpr int kPairRows = kTileRows - 1;
+  constexpr int kPairRows = network_pair_rows(K);
   constexpr int kPitchWords = network_pitch_words<K, C>();
-  __shared__ uint32_t pairs[kPairRows * kPitchWords];
-  extern __shared__ uint32_t sorted_columns[];
+  extern __shared__ uint32_t pairs[];
+  uint32_t *sorted_columns = pairs + kPairRows * kPitchWords;
 
   // Each sample goes to the low lane of its own pair row and the high lane of the one
   // above (little-endian: the low lane is the lower address).
@@ -242,8 +274,11 @@ __global__ void __launch_bounds__(kNetworkThreads)
   // Window row i of output row y (and of y + 1 in the high lane) is pair row 2 ty + i.
   const uint32_t *window_top = pairs + 2 * threadIdx.y * kPitchWords;
   uint32_t *sorted = sorted_columns + threadIdx.y * K * kPitchWords;
+  static_assert(C == 1 || !(kSortsRows<K> || kBisects<K>),
+                "pixels of several channels go channel by channel");
+  static_assert(sizeof(Sample) == 2 || !(kSortsRows<K> || kBisects<K>),
+                "8-bit samples take the moving histogram");
   if constexpr (kSortsRows<K>) {
-    static_assert(C == 1, "pixels of several channels go channel by channel");
     if (y < dst.height)  // the same for the whole warp, which sorts together
       sort_columns<K>(window_top, sorted, kPitchWords, kTileColumns);
   }
@@ -259,6 +294,8 @@ __global__ void __launch_bounds__(kNetworkThreads)
           window_top[kRadius * kPitchWords + run_word + padded_column(output + kRadius) * C];
   } else if constexpr (kSortsRows<K>) {
     sorted_rows_medians<K>(sorted, run_word, kPitchWords, keep_lanes, medians);
+  } else if constexpr (kBisects<K>) {
+    bisection_run_medians<K>(window_top, run_word, kPitchWords, keep_lanes, medians);
   } else if constexpr (K >= 7) {
     pair_network_medians<K, C>(window_top, run_word, kPitchWords, keep_lanes, medians);
   } else {
@@ -614,8 +651,8 @@ bool suits_chunks(const Plane &src, const Plane &dst) {
 }
 
 // ---------------------------------------------------------------------------------
-// Windows 11 to 31 (16-bit: 17 to 31, and 11 to 15 where the network kernel's shared
-// memory does not fit): Huang's moving histogram. Each thread walks down one column over
+// 8-bit windows 11 to 31 (and 16-bit ones where the network kernel's shared memory does
+// not fit): Huang's moving histogram. Each thread walks down one column over
 // a strip of rows with a private histogram: per row it removes the K samples leaving
 // the window and adds the K entering, and a pointer moves to the median bin.
 // 16-bit samples count their high byte (coarse) and, for the samples in the coarse
@@ -883,15 +920,17 @@ cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationVie
   return cudaGetLastError();
 }
 
-// 16-bit windows 11 to 15 on the network kernel where the device gives a block its
-// sorted columns (15x15: 145 KiB, and 35 KiB of tile), else on the moving histogram.
+// 16-bit windows 11 to 31 on the network kernel where the device gives a block its
+// shared memory (15x15: 145 KiB of sorted columns and 35 KiB of tile; 31x31: 56 KiB of
+// tile), else on the moving histogram.
 template <int K>
-cudaError_t launch_sorted_rows(const SourceView<uint16_t> &src,
-                               const DestinationView<uint16_t> &dst, uint32_t keep,
-                               unsigned channel_mask, cudaStream_t stream) {
+cudaError_t launch_large_window(const SourceView<uint16_t> &src,
+                                const DestinationView<uint16_t> &dst, uint32_t keep,
+                                unsigned channel_mask, cudaStream_t stream) {
   // nvcc 13.0's device pass takes the network for a constant only where host code has
   // evaluated it first ("attempt to access run-time storage" otherwise).
-  static_assert(median_network::kSortedRowsNetwork<K>.count > 0, "a network to run");
+  if constexpr (kSortsRows<K>)
+    static_assert(median_network::kSortedRowsNetwork<K>.count > 0, "a network to run");
   int resident = 0;
   if (const cudaError_t e = resident_blocks(median_network_kernel<K, uint16_t, 1>,
                                             kNetworkThreads, network_dynamic_bytes<K, 1>(),
@@ -902,6 +941,21 @@ cudaError_t launch_sorted_rows(const SourceView<uint16_t> &src,
     return launch_histogram(src, dst, K, keep, stream);
   return launch_network_of<K, uint16_t, 1>(src, dst, keep, channel_mask, stream);
 }
+
+// The windows of launch_large_window, one instantiation each.
+template <int... K>
+cudaError_t launch_large_window_of(std::integer_sequence<int, K...>, int window,
+                                   const SourceView<uint16_t> &src,
+                                   const DestinationView<uint16_t> &dst, uint32_t keep,
+                                   unsigned channel_mask, cudaStream_t stream) {
+  cudaError_t result = cudaErrorInvalidValue;
+  ((window == K && (result = launch_large_window<K>(src, dst, keep, channel_mask, stream),
+                    true)) ||
+   ...);
+  return result;
+}
+using LargeWindows = std::integer_sequence<int, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31>;
+static_assert(kMedianMaxWindow == 31, "LargeWindows lists every window from 11");
 
 template <typename Sample>
 cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
@@ -935,18 +989,11 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
   case 9:
     return launch_network_of<9, Sample, 1>(source, destination, keep, src.channel_mask, stream);
   }
-  if constexpr (sizeof(Sample) == 2) {
-    static_assert(median_network::kMaxSortedRowsWindow == 15, "a case per network window");
-    switch (params.window) {
-    case 11:
-      return launch_sorted_rows<11>(source, destination, keep, src.channel_mask, stream);
-    case 13:
-      return launch_sorted_rows<13>(source, destination, keep, src.channel_mask, stream);
-    case 15:
-      return launch_sorted_rows<15>(source, destination, keep, src.channel_mask, stream);
-    }
-  }
-  return launch_histogram(source, destination, params.window, keep, stream);
+  if constexpr (sizeof(Sample) == 2)
+    return launch_large_window_of(LargeWindows{}, params.window, source, destination, keep,
+                                  src.channel_mask, stream);
+  else
+    return launch_histogram(source, destination, params.window, keep, stream);
 }
 
 }  // namespace

@@ -157,6 +157,26 @@ void check_median_large_frames(const MedianFilter &filter) {
       {{1, 37, SampleDepth::U16, generator_named("random"), layouts[2], 132},
        {13, {BorderMode::Replicate, 0}}},
       {{517, 67, kP010, &random_padding, layouts[0], 133}, {11, {BorderMode::Constant, 40000}}},
+      // The bisection of 16-bit 17x17 to 31x31 the same way: every window, ties, padding
+      // bits, one row and one column.
+      {{517, 67, SampleDepth::U16, generator_named("random"), layouts[3], 134},
+       {17, {BorderMode::Reflect101, 0}}},
+      {{517, 67, SampleDepth::U16, generator_named("salt-and-pepper-on-ramp"), layouts[1], 135},
+       {19, {BorderMode::Constant, 40000}}},
+      {{517, 67, SampleDepth::U16, generator_named("two-value"), layouts[0], 136},
+       {21, {BorderMode::Replicate, 0}}},
+      {{517, 67, SampleDepth::U16, generator_named("random"), layouts[2], 137},
+       {23, {BorderMode::Constant, 65535}}},
+      {{517, 67, SampleDepth::U16, generator_named("salt-and-pepper-on-random"), layouts[0],
+        138},
+       {25, {BorderMode::Reflect101, 0}}},
+      {{301, 1, SampleDepth::U16, generator_named("random"), layouts[0], 139},
+       {27, {BorderMode::Replicate, 0}}},
+      {{1, 37, SampleDepth::U16, generator_named("random"), layouts[2], 140},
+       {29, {BorderMode::Reflect101, 0}}},
+      {{517, 67, kP010, &random_padding, layouts[0], 141}, {31, {BorderMode::Constant, 40000}}},
+      {{517, 67, SampleDepth::U16, generator_named("random"), layouts[4], 142},
+       {31, {BorderMode::Replicate, 0}}},
   });
 }
 

@@ -7,17 +7,19 @@
 // and one-row images, samples 2, 3 and 4 apart (split with interleaved vector loads)
 // and 5 apart (not), padded rows, samples at odd addresses, every border mode; and the
 // median's selection networks on the inputs that decide them, alone and as the CUDA
-// 7x7 to 15x15 kernels combine them.
+// 7x7 to 15x15 kernels combine them, and the CUDA 17x17 to 31x31 kernels' bisection.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "filter_cases.h"
 #include "gauss.h"
 #include "median.h"
+#include "median_bisection.h"
 #include "median_network.h"
 #include "reference_gauss.h"
 #include "reference_median.h"
@@ -401,6 +403,67 @@ void check_sorted_rows_network() {
   }
 }
 
+// Per lane, 1 where the word's lane exceeds the threshold's: the CUDA kernels' __vmaxu2
+// and __viaddmin_u16x2 (add modulo 2^16, then min).
+struct LaneCount {
+  uint32_t above(uint32_t word, uint32_t threshold, uint32_t negated) const {
+    uint32_t result = 0;
+    for (int shift : {0, 16}) {
+      const uint32_t lane = std::max(word >> shift & 0xffffu, threshold >> shift & 0xffffu);
+      result |= std::min((lane + (negated >> shift)) & 0xffffu, 1u) << shift;
+    }
+    return result;
+  }
+};
+
+// median_bisection.h's bisection as the CUDA 17x17 to 31x31 kernels run it: a run of 8
+// outputs over words of two 16-bit lanes, each lane against the medians of its windows.
+// Random values, 3 levels (ties), the two extremes, and P010 (10 value bits over 6 of
+// random padding, which the median leaves clear).
+template <int kWindow>
+void check_bisection_medians() {
+  constexpr int kOutputs = 8;
+  constexpr int kColumns = kOutputs + kWindow - 1;
+  std::mt19937 random(kWindow);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int kind = trial % 4;
+    const uint32_t value_bits = kind == 3 ? 0xffc0u : 0xffffu;
+    const auto sample = [&]() -> uint32_t {
+      switch (kind) {
+      case 1:
+        return random() % 3 * 20000;
+      case 2:
+        return random() % 2 * 0xffffu;
+      }
+      return random() & 0xffffu;
+    };
+    std::vector<uint32_t> words(kWindow * kColumns);
+    for (uint32_t &word : words)
+      word = sample() | sample() << 16;
+    uint32_t medians[kOutputs];
+    cf::bisection_medians<kWindow>([&](int i, int c) { return words[i * kColumns + c]; },
+                                   value_bits, LaneCount{}, medians);
+    for (int output = 0; output < kOutputs; ++output)
+      for (int lane = 0; lane < 2; ++lane) {
+        std::vector<uint32_t> window;
+        for (int i = 0; i < kWindow; ++i)
+          for (int j = 0; j < kWindow; ++j)
+            window.push_back(words[i * kColumns + output + j] >> (16 * lane) & 0xffffu);
+        const auto middle = window.begin() + window.size() / 2;
+        std::nth_element(window.begin(), middle, window.end());
+        const uint32_t got = medians[output] >> (16 * lane) & 0xffffu;
+        fail_unless(got == (*middle & value_bits),
+                    "CUDA %dx%d bisection, trial %d, output %d, lane %d: got %u, expected %u",
+                    kWindow, kWindow, trial, output, lane, got, *middle & value_bits);
+      }
+  }
+}
+
+template <int... kWindow>
+void check_bisection_medians_of(std::integer_sequence<int, kWindow...>) {
+  (check_bisection_medians<kWindow>(), ...);
+}
+
 GST_START_TEST(test_median_networks) {
   static_assert(cf::median_network::kMaxNetworkWindow == 9, "a check per network");
   check_pair_network<3>();
@@ -413,6 +476,8 @@ GST_START_TEST(test_median_networks) {
   check_sorted_rows_network<11>();
   check_sorted_rows_network<13>();
   check_sorted_rows_network<15>();
+  static_assert(cf::kMedianMaxWindow == 31, "a check per bisected window");
+  check_bisection_medians_of(std::integer_sequence<int, 17, 19, 21, 23, 25, 27, 29, 31>{});
 }
 GST_END_TEST;
 
