@@ -151,8 +151,9 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
   g_object_class_install_property (gobject_class, PROP_SIZE,
       g_param_spec_int ("size", "Size",
           "Width and height of the square window, odd (3x3 to 9x9 use "
-          "sorting networks, on the GPU 16-bit samples up to 15x15 too; "
-          "larger windows a sliding histogram)",
+          "sorting networks, larger windows a sliding histogram; on the GPU "
+          "16-bit samples use sorting networks up to 15x15 and a bisection on "
+          "the value from 17x17, whose cost does not depend on the data)",
           cf::kMedianMinWindow, cf::kMedianMaxWindow, DEFAULT_SIZE,
           static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
