@@ -173,11 +173,17 @@ __device__ inline void sorted_rows_medians(const uint32_t *sorted, int run_word,
 // 16-bit windows 17 to 31: the sorted-rows network would keep more candidates than
 // registers hold (17x17: 187), so each output bisects its value (median_bisection.h)
 // over the tile as staged, its run of kNetworkRun outputs sharing every row's loads.
-// Per output word and value bit, K * K max and add-and-min (VIMNMX, VIADDMNMX on sm_90):
-// at 17x17 about 4600 an output per 16 bits, flat whatever the data.
+// Per output word and value bit, K * K max and add-and-min (VIMNMX, VIADDMNMX on sm_90)
+// and as many multiply-adds: the max and add-and-min fill the ALU pipe, so the counts
+// add up on the FMA pipe, a multiply-add by `one` that neither compiler can fold back
+// into an ALU add (inline PTX, and a one read from a kernel argument).
 struct LaneCount {
-  __device__ uint32_t above(uint32_t word, uint32_t threshold, uint32_t negated) const {
-    return __viaddmin_u16x2(__vmaxu2(word, threshold), negated, 0x00010001u);
+  uint32_t one;
+
+  __device__ void count_above(uint32_t &count, uint32_t word, uint32_t threshold,
+                              uint32_t negated) const {
+    const uint32_t above = __viaddmin_u16x2(__vmaxu2(word, threshold), negated, 0x00010001u);
+    asm("mad.lo.u32 %0, %1, %2, %0;" : "+r"(count) : "r"(above), "r"(one));
   }
 };
 
@@ -188,7 +194,9 @@ __device__ inline void bisection_run_medians(const uint32_t *window_top, int run
   const auto word = [&](int i, int c) {
     return window_top[i * pitch_words + run_word + padded_column(c)];
   };
-  bisection_medians<K>(word, keep_lanes & 0xffffu, LaneCount{}, medians);
+  // Every 16-bit format's value bits reach the top bit: one.
+  const uint32_t one = keep_lanes >> 31;
+  bisection_medians<K>(word, keep_lanes & 0xffffu, LaneCount{one}, medians);
 }
 
 // Words of a row of the network kernel's tile (and of its sorted columns).

@@ -403,16 +403,15 @@ void check_sorted_rows_network() {
   }
 }
 
-// Per lane, 1 where the word's lane exceeds the threshold's: the CUDA kernels' __vmaxu2
-// and __viaddmin_u16x2 (add modulo 2^16, then min).
+// Per lane, 1 where the word's lane exceeds the threshold's, added to count: the CUDA
+// kernels' __vmaxu2 and __viaddmin_u16x2 (add modulo 2^16, then min).
 struct LaneCount {
-  uint32_t above(uint32_t word, uint32_t threshold, uint32_t negated) const {
-    uint32_t result = 0;
+  void count_above(uint32_t &count, uint32_t word, uint32_t threshold,
+                   uint32_t negated) const {
     for (int shift : {0, 16}) {
       const uint32_t lane = std::max(word >> shift & 0xffffu, threshold >> shift & 0xffffu);
-      result |= std::min((lane + (negated >> shift)) & 0xffffu, 1u) << shift;
+      count += std::min((lane + (negated >> shift)) & 0xffffu, 1u) << shift;
     }
-    return result;
   }
 };
 
