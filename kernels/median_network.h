@@ -102,6 +102,14 @@ public:
     return count == 1 ? lists[0] : WireList{};
   }
 
+  // Sorts wires first .. first + count - 1: Batcher's merges of single wires.
+  constexpr WireList sort_run(int first, int count) {
+    std::array<WireList, kMaxSortedRowsWindow + 1> singles{};
+    for (int k = 0; k < count; ++k)
+      singles[k].push(first + k);
+    return merge_all(singles, count);
+  }
+
   // The same values on fresh wires.
   constexpr WireList copy(const WireList &list) {
     WireList out;
@@ -260,10 +268,7 @@ constexpr SortedRowsNetwork make_sorted_rows_network(int window) {
   int surely_below = 0;
   int runs = 0;
   for (int i = 0; i < window; ++i) {
-    std::array<WireList, kMaxSortedRowsWindow + 1> singles{};
-    for (int j = 0; j < window; ++j)
-      singles[j].push(i * window + j);
-    const WireList row = builder.merge_all(singles, window);
+    const WireList row = builder.sort_run(i * window, window);
     row_source_end[i] = builder.count_;
     WireList run;
     for (int j = 0; j < window; ++j) {
@@ -327,10 +332,7 @@ struct ColumnSort {
 
 constexpr ColumnSort make_column_sort(int window) {
   Builder builder(window);
-  std::array<WireList, kMaxSortedRowsWindow + 1> singles{};
-  for (int k = 0; k < window; ++k)
-    singles[k].push(k);
-  const WireList sorted = builder.merge_all(singles, window);
+  const WireList sorted = builder.sort_run(0, window);
   ColumnSort sort;
   for (int i = 0; i < builder.count_; ++i)
     sort.ops[i] = builder.ops_[i];
