@@ -9,14 +9,19 @@
 #include <cstddef>
 #include <cstdint>
 
-// CF_UNROLL and CF_NO_UNROLL: `#pragma unroll` and `#pragma unroll 1` for CUDA code,
-// nothing for host compilers, which would warn of a pragma they do not know.
 #ifdef __CUDACC__
 #define CF_HOST_DEVICE __host__ __device__
+#else
+#define CF_HOST_DEVICE
+#endif
+
+// CF_UNROLL and CF_NO_UNROLL: `#pragma unroll` and `#pragma unroll 1` in device code,
+// nothing in host code (nvcc's host pass included), whose compilers would warn of a
+// pragma they do not know.
+#ifdef __CUDA_ARCH__
 #define CF_UNROLL _Pragma("unroll")
 #define CF_NO_UNROLL _Pragma("unroll 1")
 #else
-#define CF_HOST_DEVICE
 #define CF_UNROLL
 #define CF_NO_UNROLL
 #endif

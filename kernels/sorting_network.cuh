@@ -214,10 +214,10 @@ CF_HOST_DEVICE inline void apply_ops(T (&v)[N], const Order &order) {
   static_assert(highest_wire<network>() < static_cast<int>(N), "op outside the array");
 #ifdef __CUDA_ARCH__
   const auto &words = kDeviceOpWords<network>;
-#pragma unroll
 #else
   const auto &words = kOpWords<network>;
 #endif
+  CF_UNROLL
   for (int i = First; i < End; ++i) {
     const uint32_t a = words[i] >> 8 & 0xff, b = words[i] & 0xff;
     if (median_network::OpKind(words[i] >> 16) == median_network::OpKind::Copy)
