@@ -7,6 +7,7 @@
 #include <gst/cuda/cuda-gst.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
 #endif
 
 #include "cudafaults.h"
@@ -14,11 +15,8 @@
 #ifdef CF_HAVE_GST_CUDA
 
 CudaDevice::CudaDevice (GstCudaContext * context)
-    : context_ (static_cast<GstCudaContext *> (gst_object_ref (context)))
 {
-  guint device_id = 0;
-  g_object_get (context, "cuda-device-id", &device_id, nullptr);
-  id_ = static_cast<int> (device_id);
+  adopt (static_cast<GstCudaContext *> (gst_object_ref (context)));
 }
 
 CudaDevice::CudaDevice (const CudaDevice & other)
@@ -53,6 +51,60 @@ bool
 CudaDevice::empty () const
 {
   return context_ == nullptr;
+}
+
+void
+CudaDevice::take_pipeline_context (GstElement * element, GstContext * context,
+    int device_id)
+{
+  GstCudaContext *found = nullptr;
+  if (!context_ && gst_cuda_handle_set_context (element, context, device_id,
+          &found) && found)
+    adopt (found);
+}
+
+bool
+CudaDevice::answer_context_query (GstElement * element, GstQuery * query) const
+{
+  return gst_cuda_handle_context_query (element, query, context_);
+}
+
+cudaError_t
+CudaDevice::open (GstElement * element, int device_id)
+{
+  /* Keeps a context already taken; a new one is announced to the pipeline
+   * (which hands it back through set_context: kept, as it is this one). */
+  const cudaError_t err = CF_CUDA (Device,
+      gst_cuda_ensure_element_context (element, device_id, &context_) ?
+      cudaSuccess : cudaErrorNoDevice);
+  if (err == cudaSuccess)
+    adopt (context_);
+  return err;
+}
+
+CudaDevice
+CudaDevice::device_of_other_memory (GstBuffer * buffer, int device_id) const
+{
+  GstMemory *mem = gst_buffer_n_memory (buffer) > 0 ?
+      gst_buffer_peek_memory (buffer, 0) : nullptr;
+  if (!context_ || !mem || !gst_is_cuda_memory (mem) ||
+      GST_CUDA_MEMORY_CAST (mem)->context == context_)
+    return CudaDevice ();
+  CudaDevice other (GST_CUDA_MEMORY_CAST (mem)->context);
+  if (device_id >= 0 && other.id () != device_id)
+    return CudaDevice ();
+  return other;
+}
+
+void
+CudaDevice::adopt (GstCudaContext * owned)
+{
+  if (context_ && context_ != owned)
+    gst_object_unref (context_);
+  context_ = owned;
+  guint device_id = 0;
+  g_object_get (owned, "cuda-device-id", &device_id, nullptr);
+  id_ = static_cast<int> (device_id);
 }
 
 bool
@@ -90,10 +142,6 @@ CudaContextScope::~CudaContextScope ()
 
 #else /* !CF_HAVE_GST_CUDA */
 
-CudaDevice::CudaDevice (int id) : id_ (id)
-{
-}
-
 CudaDevice::CudaDevice (const CudaDevice &) = default;
 CudaDevice & CudaDevice::operator= (const CudaDevice &) = default;
 CudaDevice::~CudaDevice () = default;
@@ -102,6 +150,30 @@ bool
 CudaDevice::empty () const
 {
   return id_ < 0;
+}
+
+void
+CudaDevice::take_pipeline_context (GstElement *, GstContext *, int)
+{
+}
+
+bool
+CudaDevice::answer_context_query (GstElement *, GstQuery *) const
+{
+  return false;
+}
+
+cudaError_t
+CudaDevice::open (GstElement *, int device_id)
+{
+  id_ = MAX (device_id, 0);
+  return cudaSuccess;
+}
+
+CudaDevice
+CudaDevice::device_of_other_memory (GstBuffer *, int) const
+{
+  return CudaDevice ();
 }
 
 bool

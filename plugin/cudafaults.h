@@ -22,7 +22,7 @@
  *
  *   device    cudaGetDeviceCount, context creation, making the element's
  *             context current (cudaErrorNoDevice)
- *   alloc     at the caps, for each frame slot in turn: stream, event,
+ *   alloc     at the caps, for each frame slot in turn: stream, two events,
  *             workspace (allocated, then zeroed); then each
  *             slot's staged input frame and output frame (host sides only,
  *             allocated, then zeroed); per frame, an output buffer from a

@@ -19,10 +19,8 @@ struct CudaFrameSlots::Slot
 {
   cudaStream_t stream = nullptr;
   cudaEvent_t done = nullptr;
-#ifdef CF_HAVE_GST_CUDA_STREAM
   /* Recorded on another stream for the slot's stream to wait for. */
   cudaEvent_t other_ready = nullptr;
-#endif
   void *workspace = nullptr;
   /* Pinned and mapped: the kernels write the results there themselves. */
   void *host_result = nullptr;
@@ -44,11 +42,9 @@ struct CudaFrameSlots::Slot
       keep_first (cf_cuda_free (workspace));
     if (done)
       keep_first (cf_cuda_event_destroy (done));
-#ifdef CF_HAVE_GST_CUDA_STREAM
     if (other_ready)
       keep_first (cf_cuda_event_destroy (other_ready));
     other_ready = nullptr;
-#endif
     if (stream)
       keep_first (cf_cuda_stream_destroy (stream));
     stream = nullptr;
@@ -86,10 +82,8 @@ CudaFrameSlots::configure (const CudaDevice & device, int count,
             cudaStreamNonBlocking));
     CF_RETURN_IF_FAILED (cf_cuda_event_create (&slot.done,
             cudaEventDisableTiming));
-#ifdef CF_HAVE_GST_CUDA_STREAM
     CF_RETURN_IF_FAILED (cf_cuda_event_create (&slot.other_ready,
             cudaEventDisableTiming));
-#endif
     /* The results go to the host without a copy of their own: one CUDA call
      * less a frame, microseconds of host time each. Zeroed: results of
      * channels a format lacks then go down defined, and the workspace starts
@@ -157,7 +151,6 @@ CudaFrameSlots::wait_queued (int slot)
   return CF_CUDA (Sync, cudaStreamSynchronize (slots_[slot]->stream));
 }
 
-#ifdef CF_HAVE_GST_CUDA_STREAM
 cudaError_t
 CudaFrameSlots::follow_stream (int slot, cudaStream_t other)
 {
@@ -173,7 +166,6 @@ CudaFrameSlots::lead_stream (int slot, cudaStream_t other)
 {
   return CF_CUDA (Sync, cudaStreamWaitEvent (other, slots_[slot]->done, 0));
 }
-#endif
 
 void *
 CudaFrameSlots::result (int slot) const

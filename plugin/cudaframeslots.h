@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-/* Per frame in flight on the CUDA backend: a stream, a completion event, and an
- * analysis element's results (pinned host memory the device writes) and device
- * workspace. Where the frame itself lives is FrameSide's business (framesides.h).
+/* Per frame in flight on the CUDA backend: a stream, a completion event, an
+ * event for following other streams, and an analysis element's results (pinned host memory the device writes) and device
+ * workspace. Where the frame itself lives is its FramePath's business (framepaths.h).
  * configure and the per-frame methods expect the element's context current (a
  * CudaContextScope); release makes it current itself, so that the destructor
  * frees in the right context too. The CUDA calls go through the fault points of
@@ -51,14 +51,12 @@ public:
   /* Blocks until everything queued on the slot's stream has finished, also
    * work of a frame that failed before mark_done; returns its error. */
   cudaError_t wait_queued (int slot);
-#ifdef CF_HAVE_GST_CUDA_STREAM
   /* Orders the slot's next work after everything queued on `other` so far
    * (the stream a frame's memory carries), without waiting on the host. */
   cudaError_t follow_stream (int slot, cudaStream_t other);
   /* Orders the work queued on `other` from now on after the slot's frame, as
    * mark_done marked it, without waiting on the host. */
   cudaError_t lead_stream (int slot, cudaStream_t other);
-#endif
 
   /* The results as the kernels address them, and as the host reads them once
    * the slot's frame has finished. */

@@ -23,7 +23,7 @@
  * clamped) where |d| is at least #GstCudaGauss:threshold, and stays as it is
  * elsewhere, as the `gaussianblur` element's negative sigma does.
  *
- * YUV formats: luma only unless #GstCudaFilter:include-chroma is set; RGB
+ * YUV formats: luma only unless #GstCudaBaseFilter:include-chroma is set; RGB
  * formats: each colour channel; alpha is passed through unchanged.
  *
  * ## Example launch lines
@@ -102,7 +102,7 @@ gst_cuda_gauss_mode_get_type (void)
 
 static cudaError_t
 gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
-    const std::vector<GstCudaFilterComponent> & components,
+    const std::vector<ComponentView> & views,
     const cf::Executor & exec)
 {
   auto *self = GST_CUDA_GAUSS (filter);
@@ -115,7 +115,7 @@ gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
   const guint threshold = self->threshold;
   GST_OBJECT_UNLOCK (self);
 
-  for (const auto & component : components) {
+  for (const auto & component : views) {
     cf::GaussParams params = cf::make_gauss_params (sigma, sigma_y, kernel_size,
         kernel_size, component.format,
         gst_cuda_filter_border (filter, component.format));

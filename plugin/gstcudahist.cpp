@@ -11,7 +11,7 @@
  * come back.
  *
  * Channels counted: Y of YUV formats (U and V too with
- * #GstCudaFilter:include-chroma), R, G and B of RGB formats (A too with
+ * #GstCudaBaseFilter:include-chroma), R, G and B of RGB formats (A too with
  * #GstCudaHist:include-alpha), the grey level of GRAY8 and GRAY16_LE. Samples of
  * the region of interest (#GstCudaHist:roi-x, #GstCudaHist:roi-y,
  * #GstCudaHist:roi-width, #GstCudaHist:roi-height, in luma pixels; the whole
@@ -87,7 +87,7 @@ enum
 
 struct _GstCudaHist
 {
-  GstCudaFilter parent;
+  GstCudaAnalyzer parent;
 
   /* properties, under the object lock */
   guint bins;
@@ -110,7 +110,7 @@ struct _GstCudaHist
   GstClockTime last_message_time;
 };
 
-G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, GST_TYPE_CUDA_FILTER);
+G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, GST_TYPE_CUDA_ANALYZER);
 GST_ELEMENT_REGISTER_DEFINE (cudahist, "cudahist", GST_RANK_NONE,
     GST_TYPE_CUDA_HIST);
 
@@ -142,10 +142,10 @@ channel_name (const GstVideoInfo & info, int component)
 }
 
 static gboolean
-gst_cuda_hist_set_info (GstCudaFilter * filter, const GstVideoInfo & info,
+gst_cuda_hist_set_info (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
     gsize * result_size, gsize * workspace_size)
 {
-  auto *self = GST_CUDA_HIST (filter);
+  auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
   const guint bins = self->bins;
   GST_OBJECT_UNLOCK (self);
@@ -166,9 +166,9 @@ gst_cuda_hist_set_info (GstCudaFilter * filter, const GstVideoInfo & info,
 }
 
 static gboolean
-gst_cuda_hist_includes_alpha (GstCudaFilter * filter)
+gst_cuda_hist_includes_alpha (GstCudaAnalyzer * analyzer)
 {
-  auto *self = GST_CUDA_HIST (filter);
+  auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
   const gboolean include_alpha = self->include_alpha;
   GST_OBJECT_UNLOCK (self);
@@ -197,12 +197,12 @@ scale_roi (const GstVideoInfo & info, int component, guint x, guint y,
 }
 
 static cudaError_t
-gst_cuda_hist_analyze_frame (GstCudaFilter * filter,
-    const std::vector<GstCudaFilterComponent> & components,
+gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
+    const std::vector<ComponentView> & views,
     const cf::Executor & exec, void *results, void *workspace,
     gpointer frame_state)
 {
-  auto *self = GST_CUDA_HIST (filter);
+  auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
   const guint range_min = self->range_min;
   const guint range_max = self->range_max;
@@ -215,7 +215,7 @@ gst_cuda_hist_analyze_frame (GstCudaFilter * filter,
   /* Each counted component's results in component order (R, G, B whatever the
    * layout of their pixels). */
   std::vector<int> counted_components;
-  for (const auto & view : components)
+  for (const auto & view : views)
     for (int c = 0; c < view.src.channels; ++c)
       if (view.src.channel_mask & (1u << c))
         counted_components.push_back (view.channel_components[c]);
@@ -227,7 +227,7 @@ gst_cuda_hist_analyze_frame (GstCudaFilter * filter,
   cf::HistogramParams params;
   params.bins = self->caps_bins;
   const gsize channel_bytes = channel_result_size (params.bins);
-  for (const auto & view : components) {
+  for (const auto & view : views) {
     params.upper = MIN (range_max, cf::max_sample_value (view.format));
     params.lower = MIN (range_min, params.upper);
     counted->lower = params.lower;
@@ -412,10 +412,10 @@ message_due (GstCudaHist * self, GstClockTime running_time)
 }
 
 static GstFlowReturn
-gst_cuda_hist_attach_results (GstCudaFilter * filter, GstBuffer * frame,
+gst_cuda_hist_attach_results (GstCudaAnalyzer * analyzer, GstBuffer * frame,
     gconstpointer results_bytes, gconstpointer frame_state)
 {
-  auto *self = GST_CUDA_HIST (filter);
+  auto *self = GST_CUDA_HIST (analyzer);
   const auto *bytes = static_cast<const guint8 *> (results_bytes);
   const auto &counted = *static_cast<const HistFrameState *> (frame_state);
   set_results (self, bytes, counted, add_meta (frame));
@@ -566,7 +566,7 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 {
   auto *gobject_class = G_OBJECT_CLASS (klass);
   auto *element_class = GST_ELEMENT_CLASS (klass);
-  auto *filter_class = GST_CUDA_FILTER_CLASS (klass);
+  auto *analyzer_class = GST_CUDA_ANALYZER_CLASS (klass);
   const auto playing = static_cast<GParamFlags> (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 
@@ -629,11 +629,11 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 
   GST_BASE_TRANSFORM_CLASS (klass)->start =
       GST_DEBUG_FUNCPTR (gst_cuda_hist_start);
-  filter_class->set_info = gst_cuda_hist_set_info;
-  filter_class->includes_alpha = gst_cuda_hist_includes_alpha;
-  filter_class->analyze_frame = gst_cuda_hist_analyze_frame;
-  filter_class->attach_results = gst_cuda_hist_attach_results;
-  filter_class->frame_state_size = sizeof (HistFrameState);
+  analyzer_class->set_info = gst_cuda_hist_set_info;
+  analyzer_class->includes_alpha = gst_cuda_hist_includes_alpha;
+  analyzer_class->analyze_frame = gst_cuda_hist_analyze_frame;
+  analyzer_class->attach_results = gst_cuda_hist_attach_results;
+  analyzer_class->frame_state_size = sizeof (HistFrameState);
 
   static const gchar *tags[] = { nullptr };
   gst_meta_register_custom (GST_CUDA_HIST_META_NAME, tags,

@@ -10,11 +10,11 @@
  * included (#GstCudaMedian:border). Removes salt-and-pepper noise while keeping
  * edges. The result is exact and identical on the CUDA and the CPU backend.
  *
- * YUV formats: luma only unless #GstCudaFilter:include-chroma is set; RGB
+ * YUV formats: luma only unless #GstCudaBaseFilter:include-chroma is set; RGB
  * formats: each colour channel; alpha is passed through unchanged.
  *
  * Frames in host memory go up to the GPU from pinned buffers, several at once
- * (#GstCudaFilter:frames-in-flight) so that transfers overlap the kernels;
+ * (#GstCudaBaseFilter:frames-in-flight) so that transfers overlap the kernels;
  * buffers of an upstream pool that come back again are pinned where they are.
  * Without a usable CUDA device the element warns once and filters on the CPU.
  *
@@ -61,7 +61,7 @@ GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
 
 static cudaError_t
 gst_cuda_median_filter_frame (GstCudaFilter * filter,
-    const std::vector<GstCudaFilterComponent> & components,
+    const std::vector<ComponentView> & views,
     const cf::Executor & exec)
 {
   auto *self = GST_CUDA_MEDIAN (filter);
@@ -70,7 +70,7 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
   GST_OBJECT_UNLOCK (self);
 
   std::vector<cf::MedianPlane> planes;
-  for (const auto & component : components) {
+  for (const auto & component : views) {
     cf::MedianParams params;
     params.window = size;
     params.border = gst_cuda_filter_border (filter, component.format);

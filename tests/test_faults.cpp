@@ -110,14 +110,10 @@ std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
       faults.push_back(fault("alloc:7:cudaErrorMemoryAllocation", Expect::CapsError,
                              cudaErrorMemoryAllocation));
     // Output in CUDA memory (NV12: GRAY8 cannot be): after the caps' stream and
-    // events (GStreamer 1.24+: one more, to follow other streams) and staged input
-    // frame (allocated and zeroed) of each slot, the first output buffer from the
-    // CUDA memory pool. Filters only: cudahist's frames pass through.
-#ifdef CF_HAVE_GST_CUDA_STREAM
+    // events (its end, and one to follow other streams) and staged input frame
+    // (allocated and zeroed) of each slot, the first output buffer from the CUDA
+    // memory pool. Filters only: cudahist's frames pass through.
     constexpr int kAllocationsPerSlot = 5;
-#else
-    constexpr int kAllocationsPerSlot = 4;
-#endif
     Fault pool = fault("alloc:" + std::to_string(kAllocationsPerSlot * frames_in_flight + 1) +
                            ":cudaErrorMemoryAllocation",
                        Expect::Error, cudaErrorMemoryAllocation);

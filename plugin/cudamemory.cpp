@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "cudamemory.h"
+
+#ifdef CF_HAVE_GST_CUDA
+
+#include <gmodule.h>
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudamemory.h>
+#ifdef CF_HAVE_GST_CUDA_STREAM
+#include <gst/cuda/gstcudastream.h>
+#endif
+
+bool
+cuda_memory_built (void)
+{
+  return true;
+}
+
+#ifndef CF_HAVE_GST_CUDA_STREAM
+/* gst_cuda_memory_sync() exists from GStreamer 1.24 on, where CUDA memory can
+ * carry its producer's stream: there it waits for upstream's work on the
+ * memory. A build against 1.22 headers looks it up at run time, so that it
+ * still waits where the library has it; a build against 1.24+ orders its work
+ * after that stream instead (bring_in). */
+using CudaMemorySyncFunc = void (*) (GstMemory *);
+
+static CudaMemorySyncFunc
+cuda_memory_sync_func (void)
+{
+  static CudaMemorySyncFunc func = [] {
+    gpointer symbol = nullptr;
+    GModule *self_module = g_module_open (nullptr, G_MODULE_BIND_LAZY);
+    if (self_module && !g_module_symbol (self_module, "gst_cuda_memory_sync",
+            &symbol))
+      symbol = nullptr;
+    /* The process's own module stays loaded: nothing to close. */
+    return reinterpret_cast<CudaMemorySyncFunc> (symbol);
+  } ();
+  return func;
+}
+#endif
+
+/* An input frame's memory: all CUDA memory of the element's context (waited
+ * for where a 1.22 build runs on a library that can say what to wait for). */
+static FrameError
+check_input_memory (GstBuffer * input, const CudaDevice & device)
+{
+  for (guint i = 0; i < gst_buffer_n_memory (input); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (input, i);
+    if (!gst_is_cuda_memory (mem)) {
+      gchar *message = g_strdup_printf ("Input buffer in %s memory where the "
+          "caps say CUDA memory", mem->allocator ?
+          mem->allocator->mem_type : "unknown");
+      FrameError err = FrameError::refused (message);
+      g_free (message);
+      return err;
+    }
+    GstCudaContext *owner = GST_CUDA_MEMORY_CAST (mem)->context;
+    if (owner != device.context ()) {
+      guint owner_device = 0;
+      g_object_get (owner, "cuda-device-id", &owner_device, nullptr);
+      gchar *message = g_strdup_printf ("Input frame in memory of another CUDA "
+          "context (device %u) than the element's (device %d): share one "
+          "context (GstContext \"" GST_CUDA_CONTEXT_TYPE "\"), leave "
+          "cuda-device-id at -1, or put cudadownload before the element",
+          owner_device, device.id ());
+      FrameError err = FrameError::settings (message);
+      g_free (message);
+      return err;
+    }
+#ifndef CF_HAVE_GST_CUDA_STREAM
+    if (CudaMemorySyncFunc sync = cuda_memory_sync_func ())
+      sync (mem);
+#endif
+  }
+  return {};
+}
+
+#ifdef CF_HAVE_GST_CUDA_STREAM
+/* The stream a buffer's CUDA memory carries (the stream its users queue their
+ * work on), or NULL. */
+static cudaStream_t
+memory_stream (GstBuffer * buffer)
+{
+  GstCudaStream *stream = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST
+      (gst_buffer_peek_memory (buffer, 0)));
+  return stream ? (cudaStream_t) gst_cuda_stream_get_handle (stream) : nullptr;
+}
+
+/* The slot's work follows what is queued on the stream of `frame`'s memory,
+ * without a wait on the host. */
+static FrameError
+follow_memory_stream (int slot, const GstVideoFrame & frame,
+    CudaFrameSlots & slots)
+{
+  cudaStream_t stream = memory_stream (frame.buffer);
+  return FrameError::check ("Ordering after the streams of the frame's memory",
+      stream ? slots.follow_stream (slot, stream) : cudaSuccess);
+}
+#endif
+
+class CudaMemoryFramePath : public FramePath
+{
+public:
+  explicit CudaMemoryFramePath (const CudaDevice & device) : device_ (device)
+  {
+  }
+
+  FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
+      GstMapFlags access, GstVideoFrame * frame) override
+  {
+    if (access == GST_MAP_READ) {
+      if (FrameError err = check_video_meta (buffer, info))
+        return err;
+      if (FrameError err = check_input_memory (buffer, device_))
+        return err;
+    }
+    return map_video_frame (buffer, info,
+        static_cast<GstMapFlags> (access | GST_MAP_CUDA), frame);
+  }
+
+  FramePlanes planes (int, const GstVideoFrame & frame) const override
+  {
+    return FramePlanes::of (frame);
+  }
+
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  /* Upstream's writes into the input. */
+  FrameError bring_in (int slot, const GstVideoFrame & frame,
+      CudaFrameSlots & slots) override
+  {
+    return follow_memory_stream (slot, frame, slots);
+  }
+
+  /* Earlier readers of a recycled output buffer. */
+  FrameError prepare_out (int slot, const GstVideoFrame & frame,
+      CudaFrameSlots & slots) override
+  {
+    return follow_memory_stream (slot, frame, slots);
+  }
+
+  bool orders_on_memory_stream () const override { return true; }
+
+  FrameError order_after (int slot, const GstVideoFrame & frame,
+      CudaFrameSlots & slots, bool *ordered) override
+  {
+    cudaStream_t stream = memory_stream (frame.buffer);
+    const cudaError_t err = stream ? slots.lead_stream (slot, stream) :
+        cudaSuccess;
+    *ordered = stream && err == cudaSuccess;
+    return FrameError::check ("Ordering the output memory's stream", err);
+  }
+#endif
+
+private:
+  CudaDevice device_;
+};
+
+std::unique_ptr<FramePath>
+make_cuda_memory_path (const CudaDevice & device)
+{
+  return std::make_unique<CudaMemoryFramePath> (device);
+}
+
+CudaMemoryPools::~CudaMemoryPools ()
+{
+  close ();
+}
+
+cudaError_t
+CudaMemoryPools::open (const CudaDevice & device)
+{
+  close ();
+  device_ = device;
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  input_stream_ = gst_cuda_stream_new (device.context ());
+  output_stream_ = gst_cuda_stream_new (device.context ());
+  if (!input_stream_ || !output_stream_) {
+    close ();
+    return cudaErrorInvalidResourceHandle;
+  }
+#endif
+  return cudaSuccess;
+}
+
+void
+CudaMemoryPools::close ()
+{
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  gst_clear_cuda_stream (reinterpret_cast<GstCudaStream **> (&input_stream_));
+  gst_clear_cuda_stream (reinterpret_cast<GstCudaStream **> (&output_stream_));
+#endif
+  device_ = CudaDevice ();
+}
+
+GstBufferPool *
+CudaMemoryPools::new_pool (GstCaps * caps, guint count,
+    [[maybe_unused]] bool for_input) const
+{
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps (&info, caps))
+    return nullptr;
+  GstBufferPool *pool = gst_cuda_buffer_pool_new (device_.context ());
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  gst_buffer_pool_config_set_cuda_stream (config, static_cast<GstCudaStream *>
+      (for_input ? input_stream_ : output_stream_));
+#endif
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      count, 0);
+  if (!gst_buffer_pool_set_config (pool, config))
+    gst_clear_object (&pool);
+  return pool;
+}
+
+bool
+CudaMemoryPools::takes_downstream_pool (GstBufferPool * pool,
+    [[maybe_unused]] GstStructure * config) const
+{
+  if (!GST_IS_CUDA_BUFFER_POOL (pool) ||
+      GST_CUDA_BUFFER_POOL (pool)->context != device_.context ())
+    return false;
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  /* Downstream's stream where it set one, else ours: its memory must carry
+   * one for our frames to leave ordered rather than waited for. */
+  GstCudaStream *downstream_stream =
+      gst_buffer_pool_config_get_cuda_stream (config);
+  if (downstream_stream)
+    gst_cuda_stream_unref (downstream_stream);
+  else
+    gst_buffer_pool_config_set_cuda_stream (config,
+        static_cast<GstCudaStream *> (output_stream_));
+#endif
+  return true;
+}
+
+#else /* !CF_HAVE_GST_CUDA */
+
+bool
+cuda_memory_built (void)
+{
+  return false;
+}
+
+std::unique_ptr<FramePath>
+make_cuda_memory_path (const CudaDevice &)
+{
+  return nullptr;
+}
+
+CudaMemoryPools::~CudaMemoryPools () = default;
+
+cudaError_t
+CudaMemoryPools::open (const CudaDevice &)
+{
+  return cudaSuccess;
+}
+
+void
+CudaMemoryPools::close ()
+{
+}
+
+GstBufferPool *
+CudaMemoryPools::new_pool (GstCaps *, guint, bool) const
+{
+  return nullptr;
+}
+
+bool
+CudaMemoryPools::takes_downstream_pool (GstBufferPool *, GstStructure *) const
+{
+  return false;
+}
+
+#endif

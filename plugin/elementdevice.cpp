@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "elementdevice.h"
+
+#include <gst/video/video.h>
+
+#include <utility>
+
+#include "cfpinnedallocator.h"
+#include "cudafaults.h"
+#include "memorycaps.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_base_filter_debug
+
+ElementDevice::~ElementDevice ()
+{
+  gst_clear_object (&pinned_allocator_);
+}
+
+/* Whether a CUDA device is usable here: cudaSuccess, or why not, in *usable.
+ * FALSE (after posting an error) where `device_id` names no device. */
+static gboolean
+probe_devices (GstElement * element, gint device_id, cudaError_t * usable)
+{
+  int count = 0;
+  cudaError_t err = CF_CUDA (Device, cudaGetDeviceCount (&count));
+  if (err != cudaSuccess)
+    count = 0;
+  else if (count == 0)
+    err = cudaErrorNoDevice;
+  else if (!CudaDevice::driver_loads ())
+    err = cudaErrorInsufficientDriver;  /* gstreamer-cuda's loader */
+  *usable = err;
+  if (device_id < count)
+    return TRUE;
+  if (count > 0)
+    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+        ("CUDA device %d does not exist: cuda-device-id goes up to %d here "
+            "(-1: any device)", device_id, count - 1), (nullptr));
+  else
+    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+        ("CUDA device %d does not exist: no CUDA device is usable (%s: %s)",
+            device_id, cudaGetErrorName (err), cudaGetErrorString (err)),
+        (nullptr));
+  return FALSE;
+}
+
+gboolean
+ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
+    gint device_id)
+{
+  if (wanted == GST_CUDA_FILTER_BACKEND_CPU) {
+    set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
+    return TRUE;
+  }
+  cf_faults_arm_from_env ();
+  cudaError_t err;
+  if (!probe_devices (element, device_id, &err))
+    return FALSE;
+  /* The pipeline's context, or a new one announced to it; not under the
+   * object lock: the announcement comes back through set_context. */
+  if (err == cudaSuccess)
+    err = cuda_.open (element, device_id);
+  if (err == cudaSuccess)
+    err = open_on_device (element);
+  if (err == cudaSuccess) {
+    set_active (element, GST_CUDA_FILTER_BACKEND_CUDA);
+    return TRUE;
+  }
+  drop_device (element);
+  if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
+    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+        ("backend=cuda, but CUDA device %d is not usable: CUDA error %s: %s",
+            MAX (device_id, 0), cudaGetErrorName (err),
+            cudaGetErrorString (err)), (nullptr));
+    return FALSE;
+  }
+  if (!warned_cpu_fallback_) {
+    warned_cpu_fallback_ = true;
+    GST_ELEMENT_WARNING (element, RESOURCE, NOT_FOUND,
+        ("No usable CUDA device (%s: %s); filtering on the CPU",
+            cudaGetErrorName (err), cudaGetErrorString (err)),
+        ("set backend=cpu to silence this warning"));
+  }
+  set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
+  return TRUE;
+}
+
+/* What the element makes on its device: the runtime's state in its context (a
+ * broken device fails here), its CUDA memory pools' streams, pinned memory. */
+cudaError_t
+ElementDevice::open_on_device (GstElement * element)
+{
+  {
+    const CudaContextScope scope (cuda_);
+    cudaError_t err = scope.error ();
+    if (err == cudaSuccess)
+      err = CF_CUDA (Device, cudaFree (nullptr));
+    if (err != cudaSuccess)
+      return err;
+  }
+  if (const cudaError_t err = cuda_pools_.open (cuda_))
+    return err;
+  GST_OBJECT_LOCK (element);
+  pinned_allocator_ = cf_pinned_allocator_new (cuda_);
+  GST_OBJECT_UNLOCK (element);
+  return cudaSuccess;
+}
+
+void
+ElementDevice::close (GstElement * element)
+{
+  drop_device (element);
+  set_active (element, GST_CUDA_FILTER_BACKEND_AUTO);
+}
+
+void
+ElementDevice::drop_device (GstElement * element)
+{
+  GST_OBJECT_LOCK (element);
+  GstAllocator *pinned_allocator = std::exchange (pinned_allocator_, nullptr);
+  const CudaDevice dropped = std::exchange (cuda_, CudaDevice ());
+  GST_OBJECT_UNLOCK (element);
+  gst_clear_object (&pinned_allocator);
+  cuda_pools_.close ();
+}
+
+void
+ElementDevice::set_active (GstElement * element, GstCudaFilterBackend backend)
+{
+  GST_OBJECT_LOCK (element);
+  const bool changed = active_ != backend;
+  active_ = backend;
+  GST_OBJECT_UNLOCK (element);
+  if (!changed)
+    return;
+  GST_INFO_OBJECT (element, "backend: %s", backend ==
+      GST_CUDA_FILTER_BACKEND_CUDA ? "cuda" : backend ==
+      GST_CUDA_FILTER_BACKEND_CPU ? "cpu" : "none");
+  g_object_notify (G_OBJECT (element), "active-backend");
+}
+
+bool
+ElementDevice::should_follow (GstBuffer * buffer, gint device_id,
+    CudaDevice * to) const
+{
+  /* Only the streaming thread changes the device while it runs. */
+  if (!on_device ())
+    return false;
+  *to = cuda_.device_of_other_memory (buffer, device_id);
+  return !to->empty ();
+}
+
+FrameError
+ElementDevice::move_to (GstElement * element, const CudaDevice & device)
+{
+  GST_INFO_OBJECT (element, "following the input's CUDA context: device %d "
+      "-> %d", cuda_.id (), device.id ());
+  drop_device (element);
+  GST_OBJECT_LOCK (element);
+  cuda_ = device;
+  GST_OBJECT_UNLOCK (element);
+  const cudaError_t err = open_on_device (element);
+  set_active (element, err == cudaSuccess ? GST_CUDA_FILTER_BACKEND_CUDA :
+      GST_CUDA_FILTER_BACKEND_AUTO);
+  return FrameError::check ("Moving to the input's CUDA context", err);
+}
+
+void
+ElementDevice::take_pipeline_context (GstElement * element,
+    GstContext * context, gint device_id)
+{
+  GST_OBJECT_LOCK (element);
+  cuda_.take_pipeline_context (element, context, device_id);
+  GST_OBJECT_UNLOCK (element);
+}
+
+/* ---- pools ---- */
+
+GstBufferPool *
+ElementDevice::new_pool (GstCaps * caps, guint count, bool for_input,
+    guint * size) const
+{
+  GstBufferPool *pool = caps_in_cuda_memory (caps) ?
+      cuda_pools_.new_pool (caps, count, for_input) :
+      cf_pinned_video_pool_new (caps, count, pinned_allocator_);
+  if (!pool)
+    return nullptr;
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, nullptr, size, nullptr, nullptr);
+  gst_structure_free (config);
+  return pool;
+}
+
+/* Downstream's pool where it holds CUDA memory of our context, configured
+ * for `caps` with at least `min` buffers; else NULL. */
+GstBufferPool *
+ElementDevice::downstream_cuda_pool (GstQuery * query, GstCaps * caps,
+    guint * size, guint * min, guint * max) const
+{
+  GstBufferPool *pool = nullptr;
+  guint query_min = 0;
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, size, &query_min, max);
+  if (!pool)
+    return nullptr;
+  *min = MAX (*min, query_min);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_set_params (config, caps, *size, *min, *max);
+  if (!cuda_pools_.takes_downstream_pool (pool, config)) {
+    gst_structure_free (config);
+    gst_clear_object (&pool);
+  } else if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_clear_object (&pool);
+  }
+  return pool;
+}
+
+/* Our own output pool: on the CUDA backend pinned host memory (downloads write
+ * into it at bus speed) or CUDA memory of our context, on the CPU plain video
+ * buffers, so that every output buffer has the caps' full size. */
+GstBufferPool *
+ElementDevice::own_output_pool (GstCaps * caps, guint min, guint * size) const
+{
+  if (on_device ())
+    return new_pool (caps, min, false, size);
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps (&info, caps))
+    return nullptr;
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  gst_buffer_pool_config_set_params (config, caps, *size, min, 0);
+  if (!gst_buffer_pool_set_config (pool, config))
+    gst_clear_object (&pool);
+  return pool;
+}
+
+bool
+ElementDevice::choose_output_pool (GstQuery * query, GstCaps * caps,
+    guint depth) const
+{
+  const bool downstream = gst_query_get_n_allocation_pools (query) > 0;
+  /* On the CPU, downstream's pool as GstBaseTransform takes it; on the CUDA
+   * backend one of CUDA memory of our context (for host frames, ours is the
+   * faster: pinned). */
+  if (downstream && !on_device ())
+    return true;
+  /* We hold frames-in-flight output buffers, downstream may hold some. */
+  guint size = 0, min = depth, max = 0;
+  GstBufferPool *pool = downstream && caps_in_cuda_memory (caps) ?
+      downstream_cuda_pool (query, caps, &size, &min, &max) : nullptr;
+  if (!pool) {
+    pool = own_output_pool (caps, min, &size);
+    max = 0;
+  }
+  if (!pool)
+    return false;
+  if (downstream)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  if (on_device () && !caps_in_cuda_memory (caps)) {
+    /* GstBaseTransform gives the pool the query's first allocator. */
+    if (gst_query_get_n_allocation_params (query) > 0)
+      gst_query_set_nth_allocation_param (query, 0, pinned_allocator_, nullptr);
+    else
+      gst_query_add_allocation_param (query, pinned_allocator_, nullptr);
+  }
+  return true;
+}
+
+FrameError
+ElementDevice::activate_output_pool (GstQuery * query, GstCaps * caps) const
+{
+  GstBufferPool *pool = nullptr;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, nullptr, nullptr,
+        nullptr);
+  if (!pool)
+    return {};                  /* buffers of the allocator, one by one */
+  const bool active = gst_buffer_pool_set_active (pool, TRUE);
+  gst_object_unref (pool);
+  if (active)
+    return {};
+  return FrameError::failed ("Allocating output buffers",
+      caps_in_cuda_memory (caps) ? cudaErrorMemoryAllocation :
+      cf_pinned_allocator_take_error (pinned_allocator_));
+}

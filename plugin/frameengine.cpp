@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "frameengine.h"
+
+#include <utility>
+
+FrameEngine::FrameEngine () = default;
+
+FrameEngine::~FrameEngine ()
+{
+  /* Nothing to report to: the element has logged what release() returned. */
+  (void) release ();
+}
+
+FrameError
+FrameEngine::configure (Setup setup)
+{
+  if (FrameError err = release ())
+    return err;
+  info_ = setup.info;
+  depth_ = MAX (setup.depth, 1u);
+  state_size_ = setup.state_size;
+  input_ = std::move (setup.input);
+  output_ = std::move (setup.output);
+  /* Frames ordered on one stream cannot overlap: ordering wins at one frame
+   * in flight, waiting for each frame on a stream of its own at more (measured
+   * on an H100, README "Frames that stay on the GPU"). */
+  ordered_ = output_->orders_on_memory_stream () && depth_ == 1;
+  backend_ = setup.device.empty () ? make_cpu_backend () :
+      make_cuda_backend (setup.device);
+  FrameError err = backend_->configure (info_, depth_, setup.result_size,
+      setup.workspace_size, *input_, *output_);
+  if (err)
+    (void) release ();          /* what failed is the error to report */
+  count_bytes ();
+  return err;
+}
+
+FrameError
+FrameEngine::release ()
+{
+  FrameError first = discard ();
+  finished_ = FrameInFlight ();
+  const auto keep_first = [&first] (cudaError_t err) {
+    if (!first)
+      first = FrameError::check ("Freeing device memory", err);
+  };
+  if (backend_)
+    keep_first (backend_->release ());
+  for (FramePath *path : { input_.get (), output_.get () })
+    if (path)
+      keep_first (path->release ());
+  backend_.reset ();
+  input_.reset ();
+  output_.reset ();
+  count_bytes ();
+  return first;
+}
+
+FrameError
+FrameEngine::submit (GstBuffer * input, GstBuffer * output,
+    const FrameWorkFn & work)
+{
+  FrameInFlight frame;
+  frame.number = last_number_ + 1;
+  frame.state.assign (state_size_, 0);
+  FrameError err = input_->map (input, info_, GST_MAP_READ, &frame.in);
+  if (!err)
+    err = output_->map (output, info_, GST_MAP_WRITE, &frame.out);
+  if (!err) {
+    /* After mapping: an output mapped for writing must be writable. */
+    frame.input = gst_buffer_ref (input);
+    frame.output = gst_buffer_ref (output);
+    err = backend_->run (frame, *input_, *output_, ordered_, work);
+  }
+  if (err) {
+    frame.release (false);
+    return err;
+  }
+  last_number_ = frame.number;
+  frames_.push_back (std::move (frame));
+  count_bytes ();
+  return {};
+}
+
+bool
+FrameEngine::oldest_may_leave () const
+{
+  return frames_.size () >= depth_;
+}
+
+FrameError
+FrameEngine::take_oldest (FinishedFrame * frame)
+{
+  finished_ = std::move (frames_.front ());
+  frames_.pop_front ();
+  const FrameError err = backend_->finish (finished_);
+  finished_.release (!err);
+  if (err)
+    return err;
+  frame->buffer = std::exchange (finished_.output, nullptr);
+  frame->number = finished_.number;
+  frame->results = backend_->results (finished_);
+  frame->state = finished_.state.data ();
+  return {};
+}
+
+FrameError
+FrameEngine::discard ()
+{
+  if (!backend_)
+    return {};
+  FrameError first = backend_->retire_inputs ();
+  for (FrameInFlight & frame : frames_) {
+    const cudaError_t err = backend_->wait (frame);
+    if (!first)
+      first = FrameError::check ("Finishing a discarded frame", err);
+    frame.release (false);
+  }
+  frames_.clear ();
+  return first;
+}
+
+FrameError
+FrameEngine::retire_inputs ()
+{
+  return backend_ ? backend_->retire_inputs () : FrameError ();
+}
+
+gsize
+FrameEngine::device_bytes () const
+{
+  return device_bytes_.load ();
+}
+
+gsize
+FrameEngine::pinned_bytes () const
+{
+  return pinned_bytes_.load ();
+}
+
+void
+FrameEngine::count_bytes ()
+{
+  gsize device = 0, pinned = 0;
+  if (backend_) {
+    device += backend_->device_bytes ();
+    pinned += backend_->pinned_bytes ();
+  }
+  for (const FramePath *path : { input_.get (), output_.get () })
+    if (path) {
+      device += path->device_bytes ();
+      pinned += path->pinned_bytes ();
+    }
+  device_bytes_ = device;
+  pinned_bytes_ = pinned;
+}

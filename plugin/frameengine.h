@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* The frames in flight: plain C++, no GStreamer events, queries or caps.
+ *
+ * Configured once per caps (the frames' geometry, the backend, how many frames
+ * may be in flight, where frames live on each side), the engine takes frames
+ * in (submit), runs the element's work on each (a FrameWork hook: on the CPU at
+ * once, on CUDA queued on the frame's own stream, so that the transfers and
+ * kernels of several frames overlap) and hands them out in order (take_oldest):
+ * once `depth` frames are in, or at once where the output is ordered on its
+ * memory's stream rather than waited for (the ordering policy, chosen at
+ * configure). A drain takes out every frame; discard drops them once their
+ * work is done. Every failure comes back as one FrameError. */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <atomic>
+#include <deque>
+#include <memory>
+
+#include "cudadevice.h"
+#include "executor.h"
+#include "framebackends.h"
+#include "frameerror.h"
+#include "framepaths.h"
+#include "frameplanes.h"
+
+/* What the element's work on one frame gets. */
+struct FrameWork
+{
+  FramePlanes input;            /* host memory on the CPU, device on CUDA */
+  FramePlanes output;           /* none where the input goes on (analysis) */
+  cf::Executor exec;
+  void *results = nullptr;      /* result_size bytes; on CUDA pinned and mapped,
+                                 * addressed as the device sees them */
+  void *workspace = nullptr;    /* CUDA: workspace_size bytes of device memory */
+  void *state = nullptr;        /* state_size bytes, kept with the frame */
+};
+
+/* A frame that left, in order. */
+struct FinishedFrame
+{
+  GstBuffer *buffer = nullptr;  /* its output, now the caller's */
+  guint64 number = 0;           /* as submit counted it */
+  /* Its results and state, valid until the next call on the engine. */
+  const void *results = nullptr;
+  const void *state = nullptr;
+};
+
+class FrameEngine
+{
+public:
+  struct Setup
+  {
+    GstVideoInfo info {};
+    guint depth = 1;
+    CudaDevice device;          /* empty: the CPU backend */
+    gsize result_size = 0;
+    gsize workspace_size = 0;   /* CUDA only */
+    gsize state_size = 0;
+    std::unique_ptr<FramePath> input;
+    std::unique_ptr<FramePath> output;
+  };
+
+  FrameEngine ();
+  FrameEngine (const FrameEngine &) = delete;
+  FrameEngine & operator= (const FrameEngine &) = delete;
+  ~FrameEngine ();
+
+  /* Frees what an earlier setup held (no frame may be in flight), then
+   * allocates what `setup`'s frames in flight need. */
+  FrameError configure (Setup setup);
+  /* Frees everything, frames in flight discarded first. Returns the first
+   * error of either. */
+  FrameError release ();
+  bool configured () const { return backend_ != nullptr; }
+
+  /* Maps `input` and `output` (the same buffer for an analysis: its input goes
+   * on) and runs or queues `work` on them. The engine takes a reference of
+   * its own to each, after mapping them: the caller keeps its own. On failure
+   * the frame is released, all its queued work finished. */
+  FrameError submit (GstBuffer * input, GstBuffer * output,
+      const FrameWorkFn & work);
+  /* Whether the oldest frame may leave now: `depth` frames are in. */
+  bool oldest_may_leave () const;
+  bool empty () const { return frames_.empty (); }
+  /* Takes the oldest frame out, once its work is done or ordered: its input
+   * released, its output the caller's. Not on an empty engine. */
+  FrameError take_oldest (FinishedFrame * frame);
+  /* Drops every frame in flight, each once its work is done, and gives back
+   * the inputs ordered frames left behind. Returns the first error met. */
+  FrameError discard ();
+  /* Gives back the inputs of ordered frames that left before their work was
+   * done, once it is (a drain gives upstream every buffer back). */
+  FrameError retire_inputs ();
+
+  /* The number the last submitted frame got (0: none yet). */
+  guint64 last_number () const { return last_number_; }
+  /* Frames a frame waits behind before it leaves: the latency it adds. */
+  guint frames_held_back () const { return ordered_ ? 0 : depth_ - 1; }
+  /* Bytes of device and pinned host memory held now; read from any thread. */
+  gsize device_bytes () const;
+  gsize pinned_bytes () const;
+
+private:
+  void count_bytes ();
+
+  GstVideoInfo info_ {};
+  guint depth_ = 1;
+  gsize state_size_ = 0;
+  bool ordered_ = false;
+  std::unique_ptr<FramePath> input_;
+  std::unique_ptr<FramePath> output_;
+  std::unique_ptr<FrameBackend> backend_;
+  std::deque<FrameInFlight> frames_;
+  /* The frame last taken out, kept for its results and state. */
+  FrameInFlight finished_;
+  guint64 last_number_ = 0;
+  std::atomic<gsize> device_bytes_ { 0 };
+  std::atomic<gsize> pinned_bytes_ { 0 };
+};

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* Why a frame, or the frames of a caps, could not be processed: one value for
+ * every room below the GStreamer half (engine, memory paths, backends), which
+ * the base class turns into one element error (gst_cuda_base_filter_post_error):
+ * the same GStreamer domain and code for the same kind of fault, whichever
+ * backend met it. */
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <utility>
+
+struct FrameError
+{
+  enum class Kind
+  {
+    None,
+    /* The input frame cannot be taken as it is (STREAM / FORMAT). */
+    Refused,
+    /* The element's settings rule the frame out: memory of a device the
+     * element is held away from (RESOURCE / SETTINGS). */
+    Settings,
+    /* A step failed: a CUDA call, a kernel, an allocation (RESOURCE / FAILED). */
+    Failed,
+  };
+
+  Kind kind = Kind::None;
+  /* Failed: what was being done, as "<step> failed: ..." says it. */
+  const char *step = nullptr;
+  /* Failed: the CUDA or kernel error, if one (the kernels' API reports its
+   * faults as cudaError_t on both backends). */
+  cudaError_t cause = cudaSuccess;
+  /* Refused, Settings: what the user reads; detail: the debug log's. */
+  std::string message;
+  std::string detail;
+
+  static FrameError failed (const char *step, cudaError_t cause = cudaSuccess)
+  {
+    FrameError err;
+    err.kind = Kind::Failed;
+    err.step = step;
+    err.cause = cause;
+    return err;
+  }
+  static FrameError refused (std::string message, std::string detail = {})
+  {
+    FrameError err;
+    err.kind = Kind::Refused;
+    err.message = std::move (message);
+    err.detail = std::move (detail);
+    return err;
+  }
+  static FrameError settings (std::string message)
+  {
+    FrameError err;
+    err.kind = Kind::Settings;
+    err.message = std::move (message);
+    return err;
+  }
+  /* `step` failed where `cause` is an error, else nothing. */
+  static FrameError check (const char *step, cudaError_t cause)
+  {
+    return cause == cudaSuccess ? FrameError () : failed (step, cause);
+  }
+
+  explicit operator bool () const { return kind != Kind::None; }
+
+  /* For the debug log: "<step>: <cause>", or the message. */
+  std::string describe () const
+  {
+    if (kind != Kind::Failed)
+      return message;
+    std::string text = step;
+    if (cause != cudaSuccess)
+      text = text + ": " + cudaGetErrorName (cause);
+    return text;
+  }
+};

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* The planes of one frame as the kernels and the copies reach them, in host or
+ * device memory, and copies of their samples. */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <cuda_runtime_api.h>
+
+#include "executor.h"
+#include "plane.h"
+
+/* The planes of one frame: base pointer and row pitch of each plane, the rest of
+ * the geometry from `info`. Host or device memory, as the frame is; no planes
+ * (info NULL) where a frame has none to offer (an analysis element's output). */
+struct FramePlanes
+{
+  const GstVideoInfo *info = nullptr;
+  guint8 *data[GST_VIDEO_MAX_PLANES] = {};
+  gint stride[GST_VIDEO_MAX_PLANES] = {};
+
+  /* The planes of a mapped frame (GST_MAP_CUDA mappings give device pointers). */
+  static FramePlanes of (const GstVideoFrame & frame);
+  /* One colour component, as the kernels see it. */
+  cf::Plane component (int component) const;
+};
+
+/* Copies the samples of the planes in the `planes` mask (bit p: plane p; row
+ * padding excepted) from src to dst on `stream`. Host-to-device, device-to-host
+ * or device-to-device as `kind` says; one call per plane, through the fault
+ * point of that direction (device-to-device: kernel). */
+constexpr guint kAllPlanes = ~0u;
+cudaError_t copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
+    cudaMemcpyKind kind, cudaStream_t stream, guint planes = kAllPlanes);
+
+/* The same between two frames where `exec` runs kernels: host memory with
+ * memcpy on the CPU, device memory queued on its stream on the GPU. */
+cudaError_t copy_planes (const cf::Executor & exec, const FramePlanes & dst,
+    const FramePlanes & src, guint planes);

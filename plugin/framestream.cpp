@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "framestream.h"
+
+#include "gstcudabasefilter.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_base_filter_debug
+
+FrameStream::FrameStream (GstCudaBaseFilter * element)
+    : element_ (element),
+      base_class_ (GST_BASE_TRANSFORM_CLASS (g_type_class_peek
+            (GST_TYPE_BASE_TRANSFORM)))
+{
+}
+
+/* Sends on, through GstBaseTransform as if just arrived, the events held
+ * behind frames up to `frame`, which have left. */
+void
+FrameStream::forward_events_through (guint64 frame)
+{
+  auto *trans = GST_BASE_TRANSFORM (element_);
+  for (GstEvent *event : events_.take_through (frame)) {
+    const GstEventType type = GST_EVENT_TYPE (event);
+    if (!base_class_->sink_event (trans, event))
+      GST_DEBUG_OBJECT (element_, "%s refused downstream",
+          gst_event_type_get_name (type));
+  }
+}
+
+bool
+FrameStream::hold (GstEvent * event)
+{
+  forward_events_through (left_through_);
+  if (engine_.empty ())
+    return false;
+  events_.hold (engine_.last_number (), event);
+  return true;
+}
+
+void
+FrameStream::discard ()
+{
+  if (FrameError err = engine_.discard ())
+    GST_WARNING_OBJECT (element_, "a dropped frame ended in: %s",
+        err.describe ().c_str ());
+  events_.drop (GST_BASE_TRANSFORM_SRC_PAD (element_));
+}
+
+/* Takes the oldest frame out, once its work is done, with what its role adds
+ * (an analysis: its results), and notes where the stream has got to. */
+GstFlowReturn
+FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
+{
+  auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (element_);
+  FinishedFrame frame;
+  if (FrameError err = engine_.take_oldest (&frame))
+    return gst_cuda_base_filter_post_error (element_, err);
+  if (klass->finish_frame) {
+    frame.buffer = gst_buffer_make_writable (frame.buffer);
+    const GstFlowReturn ret = klass->finish_frame (element_, frame.buffer,
+        frame.results, frame.state);
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (frame.buffer);
+      return ret;
+    }
+  }
+  GST_OBJECT_LOCK (element_);
+  if (GST_BUFFER_PTS_IS_VALID (frame.buffer))
+    position_ = GST_BUFFER_PTS (frame.buffer) +
+        (GST_BUFFER_DURATION_IS_VALID (frame.buffer) ?
+        GST_BUFFER_DURATION (frame.buffer) : 0);
+  GST_OBJECT_UNLOCK (element_);
+  *outbuf = frame.buffer;
+  *number = frame.number;
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+FrameStream::generate (GstBuffer ** outbuf)
+{
+  *outbuf = nullptr;
+  /* The frame handed out last has been pushed by now: its events follow. */
+  forward_events_through (left_through_);
+  const bool due = engine_.oldest_may_leave () ||
+      (leave_next_ && !engine_.empty ());
+  if (!due)
+    return GST_FLOW_OK;
+  leave_next_ = false;
+  return hand_out_oldest (outbuf, &left_through_);
+}
+
+GstFlowReturn
+FrameStream::push_oldest ()
+{
+  GstBuffer *outbuf = nullptr;
+  guint64 number = 0;
+  GstFlowReturn ret = hand_out_oldest (&outbuf, &number);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (element_), outbuf);
+  if (ret == GST_FLOW_OK)
+    forward_events_through (number);
+  /* No streaming loop upstream sees this return where the drain runs in an
+   * event, query or caps handler, to post the error that it would: posted
+   * here, or a refused renegotiation loses the frames without a word. */
+  else if (ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS)
+    GST_ELEMENT_FLOW_ERROR (element_, ret);
+  return ret;
+}
+
+GstFlowReturn
+FrameStream::drain ()
+{
+  forward_events_through (left_through_);
+  GstFlowReturn ret = GST_FLOW_OK;
+  while (ret == GST_FLOW_OK && !engine_.empty ())
+    ret = push_oldest ();
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (element_, "drain stopped: %s", gst_flow_get_name (ret));
+    discard ();
+    return ret;
+  }
+  /* A drain gives upstream back every buffer, the inputs of ordered frames
+   * too. */
+  if (FrameError err = engine_.retire_inputs ())
+    return gst_cuda_base_filter_post_error (element_, err);
+  return GST_FLOW_OK;
+}
+
+bool
+FrameStream::answer_position (GstQuery * query) const
+{
+  const GstSegment *segment = &GST_BASE_TRANSFORM (element_)->segment;
+  GstFormat format;
+  gst_query_parse_position (query, &format, nullptr);
+  GST_OBJECT_LOCK (element_);
+  const GstClockTime position = position_;
+  GST_OBJECT_UNLOCK (element_);
+  if (format != GST_FORMAT_TIME || segment->format != GST_FORMAT_TIME ||
+      !GST_CLOCK_TIME_IS_VALID (position))
+    return false;
+  gst_query_set_position (query, format, gst_segment_to_stream_time (segment,
+          GST_FORMAT_TIME, position));
+  return true;
+}
+
+void
+FrameStream::forget_position ()
+{
+  GST_OBJECT_LOCK (element_);
+  position_ = GST_CLOCK_TIME_NONE;
+  GST_OBJECT_UNLOCK (element_);
+}

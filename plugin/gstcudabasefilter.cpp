@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "gstcudabasefilter.h"
+
+#include <utility>
+
+#include "cfpinnedallocator.h"
+#include "cudafaults.h"
+#include "cudamemory.h"
+#include "elementdevice.h"
+#include "framestream.h"
+#include "memorycaps.h"
+
+GST_DEBUG_CATEGORY (gst_cuda_base_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_base_filter_debug
+
+#define DEFAULT_DEVICE_ID -1
+#define DEFAULT_FRAMES_IN_FLIGHT 2
+#define MAX_FRAMES_IN_FLIGHT 8
+#define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
+#define DEFAULT_INCLUDE_CHROMA FALSE
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT,
+  PROP_BACKEND,
+  PROP_ACTIVE_BACKEND,
+  PROP_INCLUDE_CHROMA,
+  PROP_DEVICE_MEMORY,
+  PROP_PINNED_MEMORY,
+};
+
+/* The element's state, in three parts by who writes them. */
+struct BaseFilterState
+{
+  explicit BaseFilterState (GstCudaBaseFilter * self) : stream (self) {}
+
+  /* Properties, under the object lock. */
+  struct
+  {
+    gint device_id = DEFAULT_DEVICE_ID;
+    guint frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+    GstCudaFilterBackend backend = DEFAULT_BACKEND;
+    gboolean include_chroma = DEFAULT_INCLUDE_CHROMA;
+  } props;
+  /* From start to stop: the backend, the device and what is made on it. */
+  ElementDevice device;
+  /* The streaming thread's: the frames in flight and what they need. */
+  FrameStream stream;
+  /* Fixed at the caps; depth and held_back also under the object lock
+   * (allocation and latency queries read them). */
+  struct
+  {
+    guint depth = 1;            /* frames-in-flight */
+    guint held_back = 0;        /* frames of latency */
+    bool output_in_cuda = false;
+  } caps;
+};
+
+struct GstCudaBaseFilterPrivate
+{
+  BaseFilterState *state;
+};
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaBaseFilter, gst_cuda_base_filter,
+    GST_TYPE_BASE_TRANSFORM);
+
+static BaseFilterState &
+state_of (GstCudaBaseFilter * self)
+{
+  auto *priv = static_cast<GstCudaBaseFilterPrivate *>
+      (gst_cuda_base_filter_get_instance_private (self));
+  return *priv->state;
+}
+
+GType
+gst_cuda_filter_backend_get_type (void)
+{
+  static GType type;
+  static const GEnumValue values[] = {
+    {GST_CUDA_FILTER_BACKEND_AUTO,
+        "CUDA when a usable device exists, else the CPU (warns once)", "auto"},
+    {GST_CUDA_FILTER_BACKEND_CUDA, "CUDA device; error if none is usable",
+        "cuda"},
+    {GST_CUDA_FILTER_BACKEND_CPU, "CPU, all cores, same results bit for bit",
+        "cpu"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstCudaFilterBackend",
+            values));
+  return type;
+}
+
+static bool
+on_device (GstCudaBaseFilter * self)
+{
+  return state_of (self).device.on_device ();
+}
+
+GstFlowReturn
+gst_cuda_base_filter_post_error (GstCudaBaseFilter * self,
+    const FrameError & err)
+{
+  const gchar *message = err.message.c_str ();
+  const gchar *detail = err.detail.c_str ();
+  switch (err.kind) {
+    case FrameError::Kind::None:
+      return GST_FLOW_OK;
+    case FrameError::Kind::Refused:
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", message), ("%s", detail));
+      break;
+    case FrameError::Kind::Settings:
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", message), (nullptr));
+      break;
+    case FrameError::Kind::Failed:
+      if (err.cause != cudaSuccess)
+        GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s failed: %s: %s",
+                err.step, cudaGetErrorName (err.cause),
+                cudaGetErrorString (err.cause)), ("on the %s backend",
+                on_device (self) ? "CUDA" : "CPU"));
+      else
+        GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s failed", err.step),
+            (nullptr));
+      break;
+  }
+  return GST_FLOW_ERROR;
+}
+
+/* ---- state ---- */
+
+static gboolean
+gst_cuda_base_filter_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & st = state_of (self);
+  GST_OBJECT_LOCK (self);
+  const GstCudaFilterBackend wanted = st.props.backend;
+  const gint device_id = st.props.device_id;
+  GST_OBJECT_UNLOCK (self);
+  return st.device.open (GST_ELEMENT (self), wanted, device_id);
+}
+
+static gboolean
+gst_cuda_base_filter_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & st = state_of (self);
+  st.stream.discard ();
+  if (FrameError err = st.stream.engine ().release ())
+    GST_WARNING_OBJECT (self, "freeing: %s", err.describe ().c_str ());
+  st.stream.forget_position ();
+  GST_OBJECT_LOCK (self);
+  st.caps.held_back = 0;
+  GST_OBJECT_UNLOCK (self);
+  st.device.close (GST_ELEMENT (self));
+  return TRUE;
+}
+
+static void
+gst_cuda_base_filter_set_context (GstElement * element, GstContext * context)
+{
+  auto & st = state_of (GST_CUDA_BASE_FILTER (element));
+  GST_OBJECT_LOCK (element);
+  const gint device_id = st.props.device_id;
+  GST_OBJECT_UNLOCK (element);
+  /* Taken where it is for the device asked for (any, with -1). */
+  st.device.take_pipeline_context (element, context, device_id);
+  GST_ELEMENT_CLASS (gst_cuda_base_filter_parent_class)->set_context (element,
+      context);
+}
+
+/* ---- caps ---- */
+
+/* Whether the element offers CUDA memory in caps: built with gstreamer-cuda,
+ * a driver there, not on the CPU backend (and on the CUDA one once started). */
+static bool
+cuda_memory_offered (GstCudaBaseFilter * self)
+{
+  auto & st = state_of (self);
+  GST_OBJECT_LOCK (self);
+  const bool possible = st.props.backend != GST_CUDA_FILTER_BACKEND_CPU &&
+      st.device.active () != GST_CUDA_FILTER_BACKEND_CPU;
+  GST_OBJECT_UNLOCK (self);
+  return possible && cuda_memory_built () && CudaDevice::driver_loads ();
+}
+
+/* Frames keep format and size. A filter writes new buffers, in either memory
+ * type; an analyzer (in place) passes its own on. */
+static GstCaps *
+gst_cuda_base_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection, GstCaps * caps, GstCaps * filter)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  GstCaps *result = caps_in_memory_types (caps, filter,
+      cuda_memory_offered (self), !gst_base_transform_is_in_place (trans));
+  GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
+      result);
+  return result;
+}
+
+/* Where the neighbour takes frames in both memory types, they stay in the one
+ * they come in: GstBaseTransform would otherwise take the neighbour's first,
+ * and a switch of upstream's memory type mid-stream would not carry through. */
+static GstCaps *
+gst_cuda_base_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->
+      fixate_caps (trans, direction, caps, keep_memory_type (caps, othercaps));
+}
+
+/* Where frames of one side live, in this memory type. */
+static std::unique_ptr<FramePath>
+frame_path (GstCudaBaseFilter * self, bool in_cuda_memory)
+{
+  if (in_cuda_memory)
+    return make_cuda_memory_path (state_of (self).device.cuda ());
+  return make_host_frame_path (on_device (self));
+}
+
+/* Sets the frames in flight up for frames of `info` between these memory
+ * types. FALSE after posting an error. */
+static gboolean
+configure_frames (GstCudaBaseFilter * self, const GstVideoInfo & info,
+    bool input_in_cuda, bool output_in_cuda)
+{
+  auto & st = state_of (self);
+  auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (self);
+  FrameSizes sizes;
+  if (klass->set_info && !klass->set_info (self, info, on_device (self), &sizes))
+    return FALSE;
+  FrameEngine::Setup setup;
+  setup.info = info;
+  GST_OBJECT_LOCK (self);
+  setup.depth = st.props.frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  setup.device = on_device (self) ? st.device.cuda () : CudaDevice ();
+  setup.result_size = sizes.results;
+  setup.workspace_size = sizes.workspace;
+  setup.state_size = sizes.state;
+  setup.input = frame_path (self, input_in_cuda);
+  /* In place, the output is the input: nothing to map or move. */
+  setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
+      make_no_frame_path () : frame_path (self, output_in_cuda);
+  const guint depth = setup.depth;
+  if (FrameError err = st.stream.engine ().configure (std::move (setup))) {
+    gst_cuda_base_filter_post_error (self, err);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (self);
+  st.caps.depth = depth;
+  st.caps.held_back = st.stream.engine ().frames_held_back ();
+  st.caps.output_in_cuda = output_in_cuda;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps (&info, incaps)) {
+    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  const bool input_in_cuda = caps_in_cuda_memory (incaps);
+  const bool output_in_cuda = caps_in_cuda_memory (outcaps);
+  if ((input_in_cuda || output_in_cuda) && !on_device (self)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("CUDA memory needs the CUDA backend, which is not in use"),
+        ("caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps));
+    return FALSE;
+  }
+  /* Frames of the old caps leave before the new caps go downstream (also
+   * where GstBaseTransform renegotiates on its own). */
+  if (state_of (self).stream.drain () < GST_FLOW_EOS)
+    return FALSE;
+  if (!configure_frames (self, info, input_in_cuda, output_in_cuda))
+    return FALSE;
+  GST_DEBUG_OBJECT (self, "configured for %" GST_PTR_FORMAT " -> %"
+      GST_PTR_FORMAT, incaps, outcaps);
+  return TRUE;
+}
+
+/* Configures the frames again for the current caps, on a new device. */
+static void
+reconfigure_frames (GstCudaBaseFilter * self)
+{
+  auto *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *incaps = gst_pad_get_current_caps (trans->sinkpad);
+  GstCaps *outcaps = gst_pad_get_current_caps (trans->srcpad);
+  GstVideoInfo info;
+  if (incaps && outcaps && gst_video_info_from_caps (&info, incaps) &&
+      configure_frames (self, info, caps_in_cuda_memory (incaps),
+          caps_in_cuda_memory (outcaps)))
+    gst_base_transform_reconfigure_src (trans);   /* pools of the new device */
+  gst_clear_caps (&incaps);
+  gst_clear_caps (&outcaps);
+}
+
+/* A chain's CUDA elements follow the device of the first, as nvcodec's do:
+ * CUDA memory of another context, where cuda-device-id allows it (-1, or that
+ * context's device), moves this element to that context before the frame is
+ * processed. Frames in flight leave first, from the old one. */
+static void
+gst_cuda_base_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & st = state_of (self);
+  GST_OBJECT_LOCK (self);
+  const gint device_id = st.props.device_id;
+  GST_OBJECT_UNLOCK (self);
+  CudaDevice followed;
+  if (!st.device.should_follow (buffer, device_id, &followed) ||
+      st.stream.drain () < GST_FLOW_EOS)
+    return;
+  if (FrameError err = st.stream.engine ().release ())
+    GST_WARNING_OBJECT (self, "freeing: %s", err.describe ().c_str ());
+  if (FrameError err = st.device.move_to (GST_ELEMENT (self), followed))
+    gst_cuda_base_filter_post_error (self, err);
+  else
+    reconfigure_frames (self);
+}
+
+/* ---- frames ---- */
+
+ProcessedComponents
+gst_cuda_base_filter_components (GstCudaBaseFilter * self,
+    const GstVideoInfo & info, bool include_alpha)
+{
+  GST_OBJECT_LOCK (self);
+  const bool include_chroma = state_of (self).props.include_chroma;
+  GST_OBJECT_UNLOCK (self);
+  return ProcessedComponents (info, include_chroma, include_alpha);
+}
+
+GstFlowReturn
+gst_cuda_base_filter_submit (GstCudaBaseFilter * self, GstBuffer * input,
+    GstBuffer * output)
+{
+  auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (self);
+  const FrameError err = state_of (self).stream.engine ().submit (input,
+      output, [self, klass] (const FrameWork & work) {
+        return klass->process (self, work);
+      });
+  return gst_cuda_base_filter_post_error (self, err);
+}
+
+/* The buffer the frame leaves in, as GstBaseTransform prepares it: one of the
+ * output pool's with the input's metadata, or, in place, the input made
+ * writable. */
+static GstFlowReturn
+prepare_output (GstCudaBaseFilter * self, GstBuffer * input, GstBuffer ** output)
+{
+  auto & st = state_of (self);
+  auto *trans = GST_BASE_TRANSFORM (self);
+  GstFlowReturn ret = GST_FLOW_ERROR;
+  auto prepare = [&] {
+    ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
+        input, output);
+    return ret == GST_FLOW_ERROR ? cudaErrorMemoryAllocation : cudaSuccess;
+  };
+  /* A CUDA memory pool says only that it failed: its allocations stand at the
+   * fault hook's alloc point as one. */
+  cudaError_t cause = st.caps.output_in_cuda ? CF_CUDA (Alloc, prepare ()) :
+      prepare ();
+  if (ret != GST_FLOW_ERROR && cause == cudaSuccess)
+    return ret;
+  if (!st.caps.output_in_cuda)
+    cause = cf_pinned_allocator_take_error (st.device.pinned_allocator ());
+  return gst_cuda_base_filter_post_error (self,
+      FrameError::failed ("Allocating an output buffer", cause));
+}
+
+/* Hands a frame to its role: transform() into a new buffer (a filter), or
+ * transform_ip() (an analyzer, in place). GstBaseTransform itself calls
+ * neither, its generate_output being ours; they queue the frame's work, and
+ * the frame leaves from generate_output. */
+static GstFlowReturn
+submit_frame (GstCudaBaseFilter * self, GstBuffer * input)
+{
+  auto *trans = GST_BASE_TRANSFORM (self);
+  auto *klass = GST_BASE_TRANSFORM_GET_CLASS (self);
+  if (!state_of (self).stream.engine ().configured ()) {
+    gst_buffer_unref (input);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (nullptr),
+        ("buffer before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  GstBuffer *output = nullptr;
+  GstFlowReturn ret = prepare_output (self, input, &output);
+  if (ret == GST_FLOW_OK)
+    ret = gst_base_transform_is_in_place (trans) ?
+        klass->transform_ip (trans, output) :
+        klass->transform (trans, input, output);
+  if (output && output != input)
+    gst_buffer_unref (output);
+  gst_buffer_unref (input);
+  return ret;
+}
+
+static GstFlowReturn
+gst_cuda_base_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & stream = state_of (self).stream;
+  /* GstBaseTransform marks the next frame it pushes DISCONT, which with frames
+   * in flight would be an older one, and has no call that moves the mark:
+   * those leave first (drained) and this frame as soon as it is in, so that
+   * the mark lands on it (its output keeps its own flags anyway). DISCONT is
+   * rare: the overlap is lost for one frame. */
+  if (is_discont) {
+    const GstFlowReturn drained = stream.drain ();
+    if (drained != GST_FLOW_OK) {
+      gst_buffer_unref (input);
+      return drained;
+    }
+    stream.leave_next ();
+  }
+  /* The parent handles QoS and renegotiation, then queues the buffer. */
+  const GstFlowReturn ret =
+      GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->
+      submit_input_buffer (trans, is_discont, input);
+  if (ret != GST_FLOW_OK || !trans->queued_buf)
+    return ret;
+  return submit_frame (self, std::exchange (trans->queued_buf, nullptr));
+}
+
+/* GstBaseTransform pushes what this gives and calls again until it gives
+ * nothing: the oldest frame once frames-in-flight frames are in, on both
+ * backends alike, so that latency and order do not depend on where the
+ * kernels ran. */
+static GstFlowReturn
+gst_cuda_base_filter_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  return state_of (GST_CUDA_BASE_FILTER (trans)).stream.generate (outbuf);
+}
+
+static gboolean
+gst_cuda_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  auto & stream = state_of (GST_CUDA_BASE_FILTER (trans)).stream;
+  GstFlowReturn drained = GST_FLOW_OK;
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+      stream.discard ();
+      stream.forget_position ();
+      break;
+      /* They change what the frames before them mean: every frame in flight
+       * leaves first (before new caps: set_caps). */
+    case GST_EVENT_STREAM_START:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_EOS:
+    case GST_EVENT_SEGMENT_DONE:
+      drained = stream.drain ();
+      break;
+    default:
+      if (GST_EVENT_IS_SERIALIZED (event) && stream.hold (event))
+        return TRUE;
+      break;
+  }
+  /* Forwarded whatever the drain did, as GstVideoDecoder forwards EOS; a
+   * drain that failed (its error posted) fails the event. */
+  const gboolean forwarded =
+      GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->sink_event
+      (trans, event);
+  return forwarded && drained >= GST_FLOW_EOS;
+}
+
+/* ---- allocation ---- */
+
+/* Offers upstream buffers we reach fastest: pinned host memory, which uploads
+ * at bus speed asynchronously, or CUDA memory of our context, which needs no
+ * upload; room for the frames in flight we hold. */
+static gboolean
+gst_cuda_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
+    GstQuery * query)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & st = state_of (self);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+  GstCaps *caps = nullptr;
+  gboolean need_pool = FALSE;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!on_device (self) || !caps)
+    return TRUE;
+  if (!caps_in_cuda_memory (caps))
+    gst_query_add_allocation_param (query, st.device.pinned_allocator (),
+        nullptr);
+  if (!need_pool)
+    return TRUE;
+  GST_OBJECT_LOCK (self);
+  const guint held = st.props.frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  guint size = 0;
+  if (GstBufferPool *pool = st.device.new_pool (caps, held, true, &size)) {
+    gst_query_add_allocation_pool (query, pool, size, held, 0);
+    gst_object_unref (pool);
+  }
+  return TRUE;
+}
+
+/* GstBaseTransform asks this of filters only: an analyzer works in place. */
+static gboolean
+gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & st = state_of (self);
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation (query, &caps, nullptr);
+  if (!caps)
+    return FALSE;
+  if (!st.device.choose_output_pool (query, caps, st.caps.depth)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not configure a buffer pool of %s memory",
+            caps_in_cuda_memory (caps) ? "CUDA" : on_device (self) ?
+            "pinned host" : "system"), ("caps %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->
+      decide_allocation (trans, query))
+    return FALSE;
+  /* Activated here (GstBaseTransform would at the first frame, saying only
+   * that it failed), as GstVideoDecoder activates its pool. */
+  const FrameError err = st.device.activate_output_pool (query, caps);
+  return gst_cuda_base_filter_post_error (self, err) == GST_FLOW_OK;
+}
+
+/* ---- queries ---- */
+
+/* A frame leaves once frames-in-flight - 1 later ones have arrived, or at
+ * once where its memory's stream orders it: that much latency is added. */
+static void
+add_latency (GstCudaBaseFilter * self, GstQuery * query)
+{
+  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (self));
+  GstVideoInfo info;
+  GST_OBJECT_LOCK (self);
+  const guint frames = state_of (self).caps.held_back;
+  GST_OBJECT_UNLOCK (self);
+  GstClockTime held = 0;
+  if (caps && gst_video_info_from_caps (&info, caps) &&
+      GST_VIDEO_INFO_FPS_N (&info) > 0 && GST_VIDEO_INFO_FPS_D (&info) > 0)
+    held = gst_util_uint64_scale_int (GST_SECOND * frames,
+        GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
+  gst_clear_caps (&caps);
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency (query, &live, &min, &max);
+  gst_query_set_latency (query, live, min + held,
+      GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
+  GST_DEBUG_OBJECT (self, "latency %" GST_TIME_FORMAT " (ours %"
+      GST_TIME_FORMAT ")", GST_TIME_ARGS (min + held), GST_TIME_ARGS (held));
+}
+
+/* What the queries GstBaseTransform answered need of ours: an explanation of
+ * refused CUDA caps, our latency. */
+static void
+complete_query (GstCudaBaseFilter * self, GstPadDirection direction,
+    GstQuery * query)
+{
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
+      GST_QUERY_ACCEPT_CAPS) {
+    GstCaps *caps = nullptr;
+    gboolean accepted = TRUE;
+    gst_query_parse_accept_caps (query, &caps);
+    gst_query_parse_accept_caps_result (query, &accepted);
+    if (!accepted)
+      explain_refused_cuda_caps (GST_ELEMENT (self), caps);
+  } else if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) ==
+      GST_QUERY_LATENCY) {
+    add_latency (self, query);
+  }
+}
+
+static gboolean
+gst_cuda_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & st = state_of (self);
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_DRAIN:
+      /* Upstream wants every buffer it gave back: the frames in flight leave
+       * first (a failed drain has posted its error). */
+      if (direction == GST_PAD_SINK && st.stream.drain () < GST_FLOW_EOS)
+        return FALSE;
+      break;
+    case GST_QUERY_CONTEXT:{
+      GST_OBJECT_LOCK (self);
+      const CudaDevice device = st.device.cuda ();
+      GST_OBJECT_UNLOCK (self);
+      if (device.answer_context_query (GST_ELEMENT (self), query))
+        return TRUE;
+      break;
+    }
+    case GST_QUERY_POSITION:
+      if (direction == GST_PAD_SRC && st.stream.answer_position (query))
+        return TRUE;
+      break;
+    default:
+      break;
+  }
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->query
+      (trans, direction, query))
+    return FALSE;
+  complete_query (self, direction, query);
+  return TRUE;
+}
+
+/* ---- GObject ---- */
+
+static void
+gst_cuda_base_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  auto & props = state_of (GST_CUDA_BASE_FILTER (object)).props;
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      props.device_id = g_value_get_int (value);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      props.frames_in_flight = g_value_get_uint (value);
+      break;
+    case PROP_BACKEND:
+      props.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum
+          (value));
+      break;
+    case PROP_INCLUDE_CHROMA:
+      props.include_chroma = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cuda_base_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  auto & st = state_of (GST_CUDA_BASE_FILTER (object));
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      g_value_set_int (value, st.props.device_id);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, st.props.frames_in_flight);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, st.props.backend);
+      break;
+    case PROP_ACTIVE_BACKEND:
+      g_value_set_enum (value, st.device.active ());
+      break;
+    case PROP_INCLUDE_CHROMA:
+      g_value_set_boolean (value, st.props.include_chroma);
+      break;
+    case PROP_DEVICE_MEMORY:
+      g_value_set_uint64 (value, st.stream.engine ().device_bytes ());
+      break;
+    case PROP_PINNED_MEMORY:
+      g_value_set_uint64 (value, st.stream.engine ().pinned_bytes () +
+          cf_pinned_allocator_live_bytes (st.device.pinned_allocator ()));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cuda_base_filter_finalize (GObject * object)
+{
+  auto *priv = static_cast<GstCudaBaseFilterPrivate *>
+      (gst_cuda_base_filter_get_instance_private (GST_CUDA_BASE_FILTER
+          (object)));
+  delete priv->state;
+  G_OBJECT_CLASS (gst_cuda_base_filter_parent_class)->finalize (object);
+}
+
+static void
+install_properties (GObjectClass * gobject_class)
+{
+  const auto ready_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+  const auto read_only = static_cast<GParamFlags> (G_PARAM_READABLE |
+      G_PARAM_STATIC_STRINGS);
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "CUDA device to run on (-1 = the device of a CUDA context the "
+          "pipeline shares, else the first, and then that of CUDA memory that "
+          "comes in: a chain follows its first element's device); a device "
+          "that does not exist is an error at start", -1, G_MAXINT,
+          DEFAULT_DEVICE_ID, ready_flags));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames processed at once, each on its own CUDA stream, so uploads, "
+          "kernels and downloads overlap; each frame beyond the first adds one "
+          "frame duration of latency (1 = lowest latency; the CPU backend holds "
+          "frames alike). With 1 and CUDA memory out, GStreamer 1.24+, a "
+          "filter's frames leave as soon as their work is queued, ordered on "
+          "the memory's stream",
+          1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, ready_flags));
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend", "Where frames are filtered",
+          GST_TYPE_CUDA_FILTER_BACKEND, DEFAULT_BACKEND, ready_flags));
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
+      g_param_spec_enum ("active-backend", "Active backend",
+          "The backend in use while running (auto while stopped)",
+          GST_TYPE_CUDA_FILTER_BACKEND, GST_CUDA_FILTER_BACKEND_AUTO,
+          read_only));
+  g_object_class_install_property (gobject_class, PROP_INCLUDE_CHROMA,
+      g_param_spec_boolean ("include-chroma", "Include chroma",
+          "Also process the chroma (U, V) components of YUV formats, not only "
+          "luma", DEFAULT_INCLUDE_CHROMA, static_cast<GParamFlags>
+          (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_MEMORY,
+      g_param_spec_uint64 ("device-memory", "Device memory",
+          "Bytes of device memory the element holds now (CUDA backend): a "
+          "device copy of each frame in flight for each side in host memory, "
+          "and its kernels' workspace; the CUDA memory pool of its output is "
+          "not counted", 0, G_MAXUINT64, 0, read_only));
+  g_object_class_install_property (gobject_class, PROP_PINNED_MEMORY,
+      g_param_spec_uint64 ("pinned-memory", "Pinned memory",
+          "Bytes of pinned host memory the element holds now (CUDA backend): "
+          "the buffers of the pools it made (offered upstream, and its "
+          "output's), wherever they are, a pinned copy of each frame in "
+          "flight once foreign host memory comes in, and results; foreign "
+          "memory pinned in place is not counted", 0, G_MAXUINT64, 0,
+          read_only));
+}
+
+static void
+gst_cuda_base_filter_class_init (GstCudaBaseFilterClass * klass)
+{
+  auto *gobject_class = G_OBJECT_CLASS (klass);
+  auto *element_class = GST_ELEMENT_CLASS (klass);
+  auto *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_base_filter_set_property;
+  gobject_class->get_property = gst_cuda_base_filter_get_property;
+  gobject_class->finalize = gst_cuda_base_filter_finalize;
+  install_properties (gobject_class);
+
+  GstCaps *caps = template_caps ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_set_context);
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_stop);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_fixate_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_decide_allocation);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_query);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_sink_event);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_before_transform);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_generate_output);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_BASE_FILTER,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND,
+      (GstPluginAPIFlags) 0);
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_base_filter_debug, "cudabasefilter", 0,
+      "cudafilters base class");
+}
+
+static void
+gst_cuda_base_filter_init (GstCudaBaseFilter * self)
+{
+  auto *priv = static_cast<GstCudaBaseFilterPrivate *>
+      (gst_cuda_base_filter_get_instance_private (self));
+  priv->state = new BaseFilterState (self);
+}

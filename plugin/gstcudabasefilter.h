@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* GstCudaBaseFilter: the private base class of the cudafilters elements, the
+ * GStreamer half of what they share: properties, the backend and the CUDA
+ * context shared with the pipeline (cudadevice.h), caps (memorycaps.h),
+ * allocation, events, queries. The frames themselves go through rooms of their
+ * own that know nothing of GStreamer's events, queries or caps: the frames in
+ * flight (frameengine.h) on the CPU or CUDA backend (framebackends.h), where a
+ * frame lives and how it moves (framepaths.h, cudamemory.h), formats mapped to
+ * what kernels take (framecomponents.h).
+ *
+ * Two roles derive from it, each with its own hooks: GstCudaFilter, frame in,
+ * new frame out (gstcudafilter.h), and GstCudaAnalyzer, frame in, results out,
+ * the frame passed on untouched (gstcudaanalyzer.h). GstBaseTransform tells
+ * them apart as it tells any two transforms apart: a filter sets transform(),
+ * an analyzer transform_ip() (it works in place). */
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "frameengine.h"
+#include "frameerror.h"
+#include "framecomponents.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_BASE_FILTER (gst_cuda_base_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCudaBaseFilter, gst_cuda_base_filter, GST,
+    CUDA_BASE_FILTER, GstBaseTransform)
+
+typedef enum
+{
+  GST_CUDA_FILTER_BACKEND_AUTO,
+  GST_CUDA_FILTER_BACKEND_CUDA,
+  GST_CUDA_FILTER_BACKEND_CPU,
+} GstCudaFilterBackend;
+
+#define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
+GType gst_cuda_filter_backend_get_type (void);
+
+G_END_DECLS
+
+/* What a role's frames need per caps: bytes of each frame's results and
+ * state, and of the device workspace of each frame in flight (CUDA). */
+struct FrameSizes
+{
+  gsize results = 0;
+  gsize state = 0;
+  gsize workspace = 0;
+};
+
+/* The roles' hooks (GstCudaFilter and GstCudaAnalyzer set them). */
+struct _GstCudaBaseFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  /* Caps are set: what frames of `info` need, on the CUDA backend where
+   * `on_device`. FALSE (after posting an error) refuses the caps. NULL: none. */
+  gboolean (*set_info) (GstCudaBaseFilter * self, const GstVideoInfo & info,
+      bool on_device, FrameSizes * sizes);
+  /* One frame's work: run on the CPU, or queued on work.exec.stream. */
+  FrameError (*process) (GstCudaBaseFilter * self, const FrameWork & work);
+  /* A frame about to leave, in order, writable, with its results and state
+   * (properties may have changed since process). NULL: nothing to add. */
+  GstFlowReturn (*finish_frame) (GstCudaBaseFilter * self, GstBuffer * frame,
+      const void *results, const void *state);
+};
+
+/* For the roles' transform() and transform_ip(): queues `input`'s work into
+ * `output` (the same buffer for an analyzer), which leaves in order later,
+ * from generate_output. Takes references of its own. */
+GstFlowReturn gst_cuda_base_filter_submit (GstCudaBaseFilter * self,
+    GstBuffer * input, GstBuffer * output);
+/* The components of frames of `info` to process, as include-chroma says now,
+ * alpha where `include_alpha`. */
+ProcessedComponents gst_cuda_base_filter_components (GstCudaBaseFilter * self,
+    const GstVideoInfo & info, bool include_alpha);
+/* Posts `err` as the element's error; GST_FLOW_ERROR. */
+GstFlowReturn gst_cuda_base_filter_post_error (GstCudaBaseFilter * self,
+    const FrameError & err);

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "memorycaps.h"
+
+#include <gst/video/video.h>
+
+#include "cudamemory.h"
+
+/* Formats gstreamer-cuda's allocator holds (measured with 1.22: GRAY8,
+ * GRAY16_LE, xRGB and xBGR make it abort the process, so they are never asked
+ * of it and never appear with the CUDA memory feature). */
+#define CUDA_MEMORY_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, YUY2, " \
+    "UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, P010_10LE, P016_LE, " \
+    "Y444_16LE }"
+#define SYSTEM_MEMORY_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, " \
+    "Y42B, Y444, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, " \
+    "RGB, BGR, P010_10LE, P016_LE, Y444_16LE }"
+
+GstCaps *
+memory_caps (bool cuda)
+{
+  static GstStaticCaps cuda_caps = GST_STATIC_CAPS
+      (GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CF_CUDA_MEMORY_FEATURE,
+          CUDA_MEMORY_FORMATS));
+  static GstStaticCaps system_caps = GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE
+      (SYSTEM_MEMORY_FORMATS));
+  return gst_static_caps_get (cuda ? &cuda_caps : &system_caps);
+}
+
+GstCaps *
+template_caps (void)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+  if (cuda_memory_built ())
+    gst_caps_append (caps, memory_caps (true));
+  gst_caps_append (caps, memory_caps (false));
+  return caps;
+}
+
+bool
+caps_in_cuda_memory (const GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+  return features &&
+      gst_caps_features_contains (features, CF_CUDA_MEMORY_FEATURE);
+}
+
+/* The same frames in one memory type: `caps`' structures with the feature
+ * `cuda` names, kept to the formats that memory type holds. */
+static GstCaps *
+caps_in_memory (const GstCaps * caps, bool cuda)
+{
+  GstCaps *moved = gst_caps_copy (caps);
+  for (guint i = 0; i < gst_caps_get_size (moved); i++)
+    gst_caps_set_features (moved, i, gst_caps_features_new (cuda ?
+            CF_CUDA_MEMORY_FEATURE : GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+            nullptr));
+  GstCaps *templ = memory_caps (cuda);
+  GstCaps *result = gst_caps_intersect_full (moved, templ,
+      GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (templ);
+  gst_caps_unref (moved);
+  return result;
+}
+
+GstCaps *
+caps_in_memory_types (GstCaps * caps, GstCaps * filter, bool cuda_offered,
+    bool convert)
+{
+  GstCaps *result = gst_caps_new_empty ();
+  if (gst_caps_is_any (caps)) {
+    if (cuda_offered)
+      gst_caps_append (result, memory_caps (true));
+    gst_caps_append (result, memory_caps (false));
+  } else {
+    for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCaps *one = gst_caps_copy_nth (caps, i);
+      const bool in_cuda = caps_in_cuda_memory (one);
+      /* Its own memory type first (the least surprise: host frames stay host
+       * frames unless a neighbour takes only CUDA memory). Frames in a memory
+       * type not offered here cannot come or go at all. */
+      for (bool cuda : {in_cuda, !in_cuda}) {
+        if (((cuda || in_cuda) && !cuda_offered) || (cuda != in_cuda && !convert))
+          break;
+        result = gst_caps_merge (result, caps_in_memory (one, cuda));
+      }
+      gst_caps_unref (one);
+    }
+  }
+  if (filter) {
+    GstCaps *filtered = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = filtered;
+  }
+  return result;
+}
+
+GstCaps *
+keep_memory_type (GstCaps * caps, GstCaps * othercaps)
+{
+  const bool cuda = caps_in_cuda_memory (caps);
+  for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
+    GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
+    const bool other_cuda = features &&
+        gst_caps_features_contains (features, CF_CUDA_MEMORY_FEATURE);
+    if (other_cuda == cuda) {
+      GstCaps *same_memory = gst_caps_copy_nth (othercaps, i);
+      gst_caps_unref (othercaps);
+      return same_memory;
+    }
+  }
+  return othercaps;
+}
+
+void
+explain_refused_cuda_caps (GstElement * element, GstCaps * caps)
+{
+  static const GQuark warned = g_quark_from_static_string ("cf-refused-cuda");
+  GstVideoInfo info;
+  if (!caps_in_cuda_memory (caps) || !gst_video_info_from_caps (&info, caps) ||
+      g_object_get_qdata (G_OBJECT (element), warned))
+    return;
+  if (!cuda_memory_built ()) {
+    g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
+    GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,
+        ("Frames in CUDA memory are not supported: the plugin was built "
+            "without gstreamer-cuda-1.0; take them in system memory "
+            "(video/x-raw)"), ("refused %" GST_PTR_FORMAT, caps));
+    return;
+  }
+  GstCaps *templ = memory_caps (true);
+  const bool held = gst_caps_can_intersect (caps, templ);
+  gst_caps_unref (templ);
+  if (held)
+    return;
+  g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
+  GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,
+      ("%s frames cannot be in CUDA memory: gstreamer-cuda holds only "
+          CUDA_MEMORY_FORMATS "; take them in system memory (video/x-raw)",
+          GST_VIDEO_INFO_NAME (&info)), ("refused %" GST_PTR_FORMAT, caps));
+}

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* Caps of the frames the elements take, in system memory (video/x-raw) and in
+ * CUDA memory (video/x-raw(memory:CUDAMemory)), every supported format in each
+ * memory type that can hold it. */
+#pragma once
+
+#include <gst/gst.h>
+
+/* Frames of every format `cuda` memory (or system memory) holds. */
+GstCaps *memory_caps (bool cuda);
+/* The pad templates: CUDA memory first (preferred where a neighbour offers
+ * both) where the build has it, then system memory. */
+GstCaps *template_caps (void);
+bool caps_in_cuda_memory (const GstCaps * caps);
+
+/* The same frames as `caps`' (format and size kept), in the memory type each
+ * structure names and, where `convert`, then in the other (a filter converts
+ * the memory type; an analysis passes its frames on as they came); CUDA memory
+ * only where `cuda_offered`. Intersected with `filter` if given. */
+GstCaps *caps_in_memory_types (GstCaps * caps, GstCaps * filter,
+    bool cuda_offered, bool convert);
+/* Of `othercaps`, the structure in `caps`' memory type where there is one:
+ * where a neighbour takes frames in both, they stay in the one they come in.
+ * Takes `othercaps`, returns what to fixate. */
+GstCaps *keep_memory_type (GstCaps * caps, GstCaps * othercaps);
+
+/* Says, once per element, why `caps` in CUDA memory were refused: a format
+ * gstreamer-cuda cannot hold, or a build without it (accept-caps queries come
+ * often). */
+void explain_refused_cuda_caps (GstElement * element, GstCaps * caps);
