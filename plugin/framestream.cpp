@@ -3,6 +3,10 @@
 
 #include "framestream.h"
 
+#include <gst/video/video.h>
+
+#include <utility>
+
 #include "gstcudabasefilter.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
@@ -144,6 +148,52 @@ FrameStream::answer_position (GstQuery * query) const
   gst_query_set_position (query, format, gst_segment_to_stream_time (segment,
           GST_FORMAT_TIME, position));
   return true;
+}
+
+FrameError
+FrameStream::configure (FrameEngine::Setup setup)
+{
+  FrameError err = engine_.configure (std::move (setup));
+  GST_OBJECT_LOCK (element_);
+  held_back_ = err ? 0 : engine_.frames_held_back ();
+  GST_OBJECT_UNLOCK (element_);
+  return err;
+}
+
+void
+FrameStream::release ()
+{
+  discard ();
+  if (FrameError err = engine_.release ())
+    GST_WARNING_OBJECT (element_, "freeing: %s", err.describe ().c_str ());
+  GST_OBJECT_LOCK (element_);
+  held_back_ = 0;
+  position_ = GST_CLOCK_TIME_NONE;
+  GST_OBJECT_UNLOCK (element_);
+}
+
+void
+FrameStream::add_latency (GstQuery * query) const
+{
+  GST_OBJECT_LOCK (element_);
+  const guint frames = held_back_;
+  GST_OBJECT_UNLOCK (element_);
+  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD
+      (element_));
+  GstVideoInfo info;
+  GstClockTime held = 0;
+  if (caps && gst_video_info_from_caps (&info, caps) &&
+      GST_VIDEO_INFO_FPS_N (&info) > 0 && GST_VIDEO_INFO_FPS_D (&info) > 0)
+    held = gst_util_uint64_scale_int (GST_SECOND * frames,
+        GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
+  gst_clear_caps (&caps);
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency (query, &live, &min, &max);
+  gst_query_set_latency (query, live, min + held,
+      GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
+  GST_DEBUG_OBJECT (element_, "latency %" GST_TIME_FORMAT " (ours %"
+      GST_TIME_FORMAT ")", GST_TIME_ARGS (min + held), GST_TIME_ARGS (held));
 }
 
 void

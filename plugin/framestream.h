@@ -8,7 +8,8 @@
  * counts it; a drain, which comes in event and query handlers (EOS, SEGMENT,
  * caps, DRAIN) where GstBaseTransform pushes nothing, pushes the frames here,
  * as d3d11deinterlace's drain does, and answers POSITION queries for them.
- * The streaming thread's, but for the position (under the object lock). */
+ * The streaming thread's, but for what queries read (under the object
+ * lock): the position and the latency frames in flight add. */
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
@@ -26,6 +27,11 @@ public:
   FrameStream & operator= (const FrameStream &) = delete;
 
   FrameEngine & engine () { return engine_; }
+  /* Sets the engine up for new caps (FrameEngine::configure). */
+  FrameError configure (FrameEngine::Setup setup);
+  /* Frees what the engine holds (stop, a move to another device); no frame
+   * in flight, no position known. */
+  void release ();
 
   /* generate_output: the oldest frame once frames-in-flight frames are in,
    * or at once after a DISCONT (leave_next), else nothing. */
@@ -42,6 +48,9 @@ public:
    * GstBaseTransform's answer is the right one. */
   bool answer_position (GstQuery * query) const;
   void forget_position ();
+  /* LATENCY: adds what waiting for frames-in-flight - 1 later frames costs,
+   * at the caps' frame rate (nothing where frames leave ordered at once). */
+  void add_latency (GstQuery * query) const;
 
 private:
   void forward_events_through (guint64 frame);
@@ -57,5 +66,7 @@ private:
    * it after the call: its events follow at the next call. */
   guint64 left_through_ = 0;
   bool leave_next_ = false;
+  /* Under the object lock, for queries: */
   GstClockTime position_ = GST_CLOCK_TIME_NONE;
+  guint held_back_ = 0;
 };

@@ -50,12 +50,10 @@ struct BaseFilterState
   ElementDevice device;
   /* The streaming thread's: the frames in flight and what they need. */
   FrameStream stream;
-  /* Fixed at the caps; depth and held_back also under the object lock
-   * (allocation and latency queries read them). */
+  /* Fixed at the caps. */
   struct
   {
     guint depth = 1;            /* frames-in-flight */
-    guint held_back = 0;        /* frames of latency */
     bool output_in_cuda = false;
   } caps;
 };
@@ -150,12 +148,7 @@ gst_cuda_base_filter_stop (GstBaseTransform * trans)
   auto *self = GST_CUDA_BASE_FILTER (trans);
   auto & st = state_of (self);
   st.stream.discard ();
-  if (FrameError err = st.stream.engine ().release ())
-    GST_WARNING_OBJECT (self, "freeing: %s", err.describe ().c_str ());
-  st.stream.forget_position ();
-  GST_OBJECT_LOCK (self);
-  st.caps.held_back = 0;
-  GST_OBJECT_UNLOCK (self);
+  st.stream.release ();
   st.device.close (GST_ELEMENT (self));
   return TRUE;
 }
@@ -246,16 +239,12 @@ configure_frames (GstCudaBaseFilter * self, const GstVideoInfo & info,
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
       make_no_frame_path () : frame_path (self, output_in_cuda);
-  const guint depth = setup.depth;
-  if (FrameError err = st.stream.engine ().configure (std::move (setup))) {
+  st.caps.depth = setup.depth;
+  st.caps.output_in_cuda = output_in_cuda;
+  if (FrameError err = st.stream.configure (std::move (setup))) {
     gst_cuda_base_filter_post_error (self, err);
     return FALSE;
   }
-  GST_OBJECT_LOCK (self);
-  st.caps.depth = depth;
-  st.caps.held_back = st.stream.engine ().frames_held_back ();
-  st.caps.output_in_cuda = output_in_cuda;
-  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -321,8 +310,7 @@ gst_cuda_base_filter_before_transform (GstBaseTransform * trans,
   if (!st.device.should_follow (buffer, device_id, &followed) ||
       st.stream.drain () < GST_FLOW_EOS)
     return;
-  if (FrameError err = st.stream.engine ().release ())
-    GST_WARNING_OBJECT (self, "freeing: %s", err.describe ().c_str ());
+  st.stream.release ();
   if (FrameError err = st.device.move_to (GST_ELEMENT (self), followed))
     gst_cuda_base_filter_post_error (self, err);
   else
@@ -538,31 +526,6 @@ gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
 
 /* ---- queries ---- */
 
-/* A frame leaves once frames-in-flight - 1 later ones have arrived, or at
- * once where its memory's stream orders it: that much latency is added. */
-static void
-add_latency (GstCudaBaseFilter * self, GstQuery * query)
-{
-  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (self));
-  GstVideoInfo info;
-  GST_OBJECT_LOCK (self);
-  const guint frames = state_of (self).caps.held_back;
-  GST_OBJECT_UNLOCK (self);
-  GstClockTime held = 0;
-  if (caps && gst_video_info_from_caps (&info, caps) &&
-      GST_VIDEO_INFO_FPS_N (&info) > 0 && GST_VIDEO_INFO_FPS_D (&info) > 0)
-    held = gst_util_uint64_scale_int (GST_SECOND * frames,
-        GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
-  gst_clear_caps (&caps);
-  gboolean live;
-  GstClockTime min, max;
-  gst_query_parse_latency (query, &live, &min, &max);
-  gst_query_set_latency (query, live, min + held,
-      GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
-  GST_DEBUG_OBJECT (self, "latency %" GST_TIME_FORMAT " (ours %"
-      GST_TIME_FORMAT ")", GST_TIME_ARGS (min + held), GST_TIME_ARGS (held));
-}
-
 /* What the queries GstBaseTransform answered need of ours: an explanation of
  * refused CUDA caps, our latency. */
 static void
@@ -579,7 +542,7 @@ complete_query (GstCudaBaseFilter * self, GstPadDirection direction,
       explain_refused_cuda_caps (GST_ELEMENT (self), caps);
   } else if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) ==
       GST_QUERY_LATENCY) {
-    add_latency (self, query);
+    state_of (self).stream.add_latency (query);
   }
 }
 

@@ -196,6 +196,45 @@ scale_roi (const GstVideoInfo & info, int component, guint x, guint y,
   params.roi_height = std::min (y1, comp_height) - y0;
 }
 
+/* Each counted component in component order (R, G, B whatever the layout of
+ * their pixels), which is the order of their results. */
+static std::vector<int>
+counted_components (const std::vector<ComponentView> & views)
+{
+  std::vector<int> components;
+  for (const auto & view : views)
+    for (int c = 0; c < view.src.channels; ++c)
+      if (view.src.channel_mask & (1u << c))
+        components.push_back (view.channel_components[c]);
+  std::sort (components.begin (), components.end ());
+  return components;
+}
+
+/* A region of interest outside the frame counts nothing: its results zeroed
+ * (on the device, queued), and a warning once. */
+static cudaError_t
+count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outputs,
+    const cf::Executor & exec, const guint (&roi)[4])
+{
+  if (!self->warned_empty_roi) {
+    self->warned_empty_roi = TRUE;
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("The region of interest lies outside the %d x %d frame: counting "
+            "nothing", GST_VIDEO_INFO_WIDTH (&self->info),
+            GST_VIDEO_INFO_HEIGHT (&self->info)),
+        ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
+  }
+  const gsize channel_bytes = channel_result_size (self->caps_bins);
+  for (const auto & output : outputs) {
+    if (!exec.on_device)
+      memset (output.bins, 0, channel_bytes);
+    else if (const cudaError_t err = cudaMemsetAsync (output.bins, 0,
+            channel_bytes, exec.stream))
+      return err;
+  }
+  return cudaSuccess;
+}
+
 static cudaError_t
 gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
     const std::vector<ComponentView> & views,
@@ -212,17 +251,9 @@ gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
   GST_OBJECT_UNLOCK (self);
 
   auto *counted = static_cast<HistFrameState *> (frame_state);
-  /* Each counted component's results in component order (R, G, B whatever the
-   * layout of their pixels). */
-  std::vector<int> counted_components;
-  for (const auto & view : views)
-    for (int c = 0; c < view.src.channels; ++c)
-      if (view.src.channel_mask & (1u << c))
-        counted_components.push_back (view.channel_components[c]);
-  std::sort (counted_components.begin (), counted_components.end ());
-  counted->n_channels = counted_components.size ();
-  std::copy (counted_components.begin (), counted_components.end (),
-      counted->channels);
+  const std::vector<int> components = counted_components (views);
+  counted->n_channels = components.size ();
+  std::copy (components.begin (), components.end (), counted->channels);
 
   cf::HistogramParams params;
   params.bins = self->caps_bins;
@@ -240,35 +271,16 @@ gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
       const int component = view.channel_components[c];
       scale_roi (self->info, component, roi[0], roi[1], roi[2], roi[3], params);
       auto *bytes = static_cast<guint8 *> (results) + channel_bytes *
-          (std::find (counted_components.begin (), counted_components.end (),
-              component) - counted_components.begin ());
+          (std::find (components.begin (), components.end (), component) -
+          components.begin ());
       outputs.push_back ({reinterpret_cast<uint32_t *> (bytes),
               reinterpret_cast<cf::HistogramSummary *> (bytes +
                   GST_ROUND_UP_8 (params.bins * sizeof (uint32_t)))});
     }
-    if (params.roi_width <= 0 || params.roi_height <= 0) {
-      if (!self->warned_empty_roi) {
-        self->warned_empty_roi = TRUE;
-        GST_ELEMENT_WARNING (self, STREAM, FAILED,
-            ("The region of interest lies outside the %d x %d frame: counting "
-                "nothing", GST_VIDEO_INFO_WIDTH (&self->info),
-                GST_VIDEO_INFO_HEIGHT (&self->info)),
-            ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
-      }
-      for (const auto & output : outputs) {
-        if (exec.on_device) {
-          const cudaError_t err = cudaMemsetAsync (output.bins, 0,
-              channel_bytes, exec.stream);
-          if (err != cudaSuccess)
-            return err;
-        } else {
-          memset (output.bins, 0, channel_bytes);
-        }
-      }
-      continue;
-    }
-    const cudaError_t err = cf::histogram (exec, view.src, view.format,
-        params, outputs.data (), workspace);
+    const cudaError_t err = params.roi_width <= 0 || params.roi_height <= 0 ?
+        count_nothing (self, outputs, exec, roi) :
+        cf::histogram (exec, view.src, view.format, params, outputs.data (),
+        workspace);
     if (err != cudaSuccess)
       return err;
   }
@@ -312,71 +324,77 @@ append_uint (GValue * array, guint value)
   gst_value_array_append_and_take_value (array, &v);
 }
 
+/* The per-channel fields of the meta and the message, in their order: arrays
+ * of one entry per channel. */
+enum ChannelField
+{
+  FIELD_CHANNELS, FIELD_BINS, FIELD_TOTAL, FIELD_BELOW, FIELD_ABOVE, FIELD_MIN,
+  FIELD_MAX, FIELD_MEAN, FIELD_P1, FIELD_P50, FIELD_P99, N_CHANNEL_FIELDS
+};
+static const gchar *const channel_field_names[N_CHANNEL_FIELDS] = {
+  "channels", "bins", "total", "below", "above", "min", "max", "mean", "p1",
+  "p50", "p99"
+};
+
+/* Appends one channel's results (`bytes`: its bins, then its summary) to each
+ * per-channel field. */
+static void
+append_channel (GstCudaHist * self, const guint8 * bytes, int component,
+    const HistFrameState & counted, GValue (&fields)[N_CHANNEL_FIELDS])
+{
+  const guint n_bins = self->caps_bins;
+  const auto *bins = reinterpret_cast<const uint32_t *> (bytes);
+  cf::HistogramSummary summary;
+  memcpy (&summary, bytes + GST_ROUND_UP_8 (n_bins * sizeof (uint32_t)),
+      sizeof summary);
+
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_STRING);
+  g_value_set_static_string (&v, channel_name (self->info, component));
+  gst_value_array_append_and_take_value (&fields[FIELD_CHANNELS], &v);
+
+  GValue counts = G_VALUE_INIT;
+  gst_value_array_init (&counts, n_bins);
+  for (guint b = 0; b < n_bins; b++)
+    append_uint (&counts, bins[b]);
+  gst_value_array_append_and_take_value (&fields[FIELD_BINS], &counts);
+
+  const guint64 binned = (guint64) summary.samples - summary.below -
+      summary.above;
+  append_uint (&fields[FIELD_TOTAL], summary.samples);
+  append_uint (&fields[FIELD_BELOW], summary.below);
+  append_uint (&fields[FIELD_ABOVE], summary.above);
+  append_uint (&fields[FIELD_MIN], summary.min);
+  append_uint (&fields[FIELD_MAX], summary.max);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, summary.samples ?
+      (gdouble) summary.sum / summary.samples : 0.0);
+  gst_value_array_append_and_take_value (&fields[FIELD_MEAN], &v);
+  const guint lower = counted.lower, upper = counted.upper;
+  append_uint (&fields[FIELD_P1], percentile (bins, n_bins, binned, lower,
+          upper, 1));
+  append_uint (&fields[FIELD_P50], percentile (bins, n_bins, binned, lower,
+          upper, 50));
+  append_uint (&fields[FIELD_P99], percentile (bins, n_bins, binned, lower,
+          upper, 99));
+}
+
 /* Sets the fields of both the meta and the message, for one frame's results,
  * on `fields`. */
 static void
 set_results (GstCudaHist * self, const guint8 * bytes,
     const HistFrameState & counted, GstStructure * fields)
 {
-  const guint lower = counted.lower, upper = counted.upper;
-  const guint n_bins = self->caps_bins;
-
-  GValue names = G_VALUE_INIT, all_bins = G_VALUE_INIT, total = G_VALUE_INIT,
-      below = G_VALUE_INIT, above = G_VALUE_INIT, min = G_VALUE_INIT,
-      max = G_VALUE_INIT, mean = G_VALUE_INIT, p1 = G_VALUE_INIT,
-      p50 = G_VALUE_INIT, p99 = G_VALUE_INIT;
-  for (GValue * array : { &names, &all_bins, &total, &below, &above, &min, &max,
-          &mean, &p1, &p50, &p99 })
-    gst_value_array_init (array, 4);
-
-  for (guint i = 0; i < counted.n_channels; i++) {
-    const int component = counted.channels[i];
-    const auto *bins = reinterpret_cast<const uint32_t *> (bytes);
-    cf::HistogramSummary summary;
-    memcpy (&summary, bytes + GST_ROUND_UP_8 (n_bins * sizeof (uint32_t)),
-        sizeof summary);
-    bytes += channel_result_size (n_bins);
-
-    GValue v = G_VALUE_INIT;
-    g_value_init (&v, G_TYPE_STRING);
-    g_value_set_static_string (&v, channel_name (self->info, component));
-    gst_value_array_append_and_take_value (&names, &v);
-
-    GValue counts = G_VALUE_INIT;
-    gst_value_array_init (&counts, n_bins);
-    for (guint b = 0; b < n_bins; b++)
-      append_uint (&counts, bins[b]);
-    gst_value_array_append_and_take_value (&all_bins, &counts);
-
-    const guint64 binned = (guint64) summary.samples - summary.below -
-        summary.above;
-    append_uint (&total, summary.samples);
-    append_uint (&below, summary.below);
-    append_uint (&above, summary.above);
-    append_uint (&min, summary.min);
-    append_uint (&max, summary.max);
-    g_value_init (&v, G_TYPE_DOUBLE);
-    g_value_set_double (&v, summary.samples ?
-        (gdouble) summary.sum / summary.samples : 0.0);
-    gst_value_array_append_and_take_value (&mean, &v);
-    append_uint (&p1, percentile (bins, n_bins, binned, lower, upper, 1));
-    append_uint (&p50, percentile (bins, n_bins, binned, lower, upper, 50));
-    append_uint (&p99, percentile (bins, n_bins, binned, lower, upper, 99));
-  }
-
-  gst_structure_set (fields, "range-min", G_TYPE_UINT, lower,
-      "range-max", G_TYPE_UINT, upper, nullptr);
-  gst_structure_take_value (fields, "channels", &names);
-  gst_structure_take_value (fields, "bins", &all_bins);
-  gst_structure_take_value (fields, "total", &total);
-  gst_structure_take_value (fields, "below", &below);
-  gst_structure_take_value (fields, "above", &above);
-  gst_structure_take_value (fields, "min", &min);
-  gst_structure_take_value (fields, "max", &max);
-  gst_structure_take_value (fields, "mean", &mean);
-  gst_structure_take_value (fields, "p1", &p1);
-  gst_structure_take_value (fields, "p50", &p50);
-  gst_structure_take_value (fields, "p99", &p99);
+  GValue arrays[N_CHANNEL_FIELDS] = { };
+  for (GValue & array : arrays)
+    gst_value_array_init (&array, 4);
+  for (guint i = 0; i < counted.n_channels; i++)
+    append_channel (self, bytes + i * channel_result_size (self->caps_bins),
+        counted.channels[i], counted, arrays);
+  gst_structure_set (fields, "range-min", G_TYPE_UINT, counted.lower,
+      "range-max", G_TYPE_UINT, counted.upper, nullptr);
+  for (int f = 0; f < N_CHANNEL_FIELDS; f++)
+    gst_structure_take_value (fields, channel_field_names[f], &arrays[f]);
 }
 
 /* Attaches an empty GstCudaHistMeta to `buffer`: its structure, to fill. */

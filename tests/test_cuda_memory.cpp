@@ -14,7 +14,9 @@
 // state cycles; the memory type changing mid-stream at one element; frames that
 // NVDEC decoded, filtered where they lie. Run with the argument two-devices (hosts
 // with two GPUs): each element on the second device, and frames of one device
-// refused with a clear error by an element held to the other. Built against
+// refused with a clear error by an element held to the other, and chains whose
+// first CUDA element is on the second device followed there by every element of
+// ours left at cuda-device-id=-1. Built against
 // GStreamer 1.24+, a filter's frames in CUDA memory leave before their work is
 // done, ordered on the memory's stream.
 #include <gst/app/gstappsink.h>
@@ -23,8 +25,9 @@
 
 #include <glib/gstdio.h>
 
-#ifdef CF_HAVE_GST_CUDA_STREAM
+#include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
+#ifdef CF_HAVE_GST_CUDA_STREAM
 #include <gst/cuda/gstcudastream.h>
 #endif
 
@@ -959,6 +962,98 @@ GST_START_TEST(test_frames_of_another_device) {
 }
 GST_END_TEST;
 
+// The device of the CUDA context `element` answers a CONTEXT query with (on its src
+// pad, as a neighbour asks), G_MAXUINT where it answers none.
+guint answered_device(GstElement *element) {
+  GstQuery *query = gst_query_new_context(GST_CUDA_CONTEXT_TYPE);
+  GstPad *src = gst_element_get_static_pad(element, "src");
+  guint device = G_MAXUINT;
+  GstContext *context = nullptr;
+  if (gst_pad_query(src, query))
+    gst_query_parse_context(query, &context);
+  GstCudaContext *cuda_context = nullptr;
+  if (context && gst_structure_get(gst_context_get_structure(context), GST_CUDA_CONTEXT_TYPE,
+                                   GST_TYPE_CUDA_CONTEXT, &cuda_context, nullptr)) {
+    g_object_get(cuda_context, "cuda-device-id", &device, nullptr);
+    gst_object_unref(cuda_context);
+  }
+  gst_object_unref(src);
+  gst_query_unref(query);
+  return device;
+}
+
+// Buffers in CUDA memory that left an element, and those of a device other than 1.
+struct DeviceCount {
+  std::atomic<int> cuda{0}, elsewhere{0};
+};
+
+GstPadProbeReturn count_devices(GstPad *, GstPadProbeInfo *info, gpointer data) {
+  auto *count = static_cast<DeviceCount *>(data);
+  GstMemory *memory = gst_buffer_peek_memory(GST_PAD_PROBE_INFO_BUFFER(info), 0);
+  if (!gst_is_cuda_memory(memory))
+    return GST_PAD_PROBE_OK;
+  ++count->cuda;
+  guint device = G_MAXUINT;
+  g_object_get(GST_CUDA_MEMORY_CAST(memory)->context, "cuda-device-id", &device, nullptr);
+  if (device != 1)
+    ++count->elsewhere;
+  return GST_PAD_PROBE_OK;
+}
+
+// A chain follows the device of its first CUDA element. cudadownload, at the end
+// and left at -1, goes to READY first and makes a context on device 0, which the
+// elements of ours, also at -1, are given; the first CUDA element is on device 1
+// (cudaupload, or one of ours). Each element of ours moves to the context of the
+// CUDA memory that reaches it before processing its first frame, dropping device
+// 0's, as nvcodec's do: every frame leaves every element in CUDA memory of device 1
+// (so no frame crosses devices), each element of ours answers a CONTEXT query with
+// a context of device 1, and the frames are those of the CPU backend.
+GST_START_TEST(test_chain_follows_first_device) {
+  const std::string median = "cudamedian size=5 include-chroma=true";
+  const std::string gauss = "cudagauss sigma=1.2 include-chroma=true";
+  const std::string hist = "cudahist bins=64";
+  const std::string cuda = std::string(" ! ") + kCudaCaps + " ! ";
+  const std::vector<Stretch> stream = {{"NV12", 1366, 768, kFrames}};
+  const struct {
+    std::string chain, on_cpu;
+    std::vector<const char *> ours;
+  } chains[] = {
+      {"cudaupload cuda-device-id=1" + cuda + median + " name=m" + cuda + gauss + " name=g" +
+           cuda + hist + " name=h" + cuda + "cudadownload ! video/x-raw",
+       median + " backend=cpu ! " + gauss + " backend=cpu ! " + hist + " backend=cpu",
+       {"m", "g", "h"}},
+      {median + " cuda-device-id=1 name=m" + cuda + gauss + " name=g" + cuda +
+           "cudadownload ! video/x-raw",
+       median + " backend=cpu ! " + gauss + " backend=cpu", {"m", "g"}},
+  };
+  for (const auto &chain : chains) {
+    Output want, got;
+    run(chain.on_cpu, stream, 29, want);
+    fail_unless(want.error.empty(), "%s: %s", chain.on_cpu.c_str(), want.error.c_str());
+    Pipeline pipeline(app_line(chain.chain), got);
+    std::vector<GstElement *> ours;
+    std::vector<DeviceCount> left(chain.ours.size());
+    for (size_t i = 0; i < chain.ours.size(); i++) {
+      ours.push_back(pipeline.element(chain.ours[i]));
+      GstPad *src = gst_element_get_static_pad(ours.back(), "src");
+      gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, count_devices, &left[i], nullptr);
+      gst_object_unref(src);
+    }
+    pipeline.feed(stream, 29);
+    pipeline.pull_to_eos();
+    check_same(got, want, chain.chain);
+    for (size_t i = 0; i < ours.size(); i++) {
+      const std::string what = chain.chain + ", element " + chain.ours[i];
+      fail_unless(left[i].cuda == kFrames && left[i].elsewhere == 0,
+                  "%s: %d frames out in CUDA memory, %d of them not of device 1", what.c_str(),
+                  left[i].cuda.load(), left[i].elsewhere.load());
+      fail_unless_equals_int(answered_device(ours[i]), 1);
+      gst_object_unref(ours[i]);
+    }
+  }
+}
+GST_END_TEST;
+
 #ifdef CF_HAVE_GST_CUDA_STREAM
 // Of the buffers that crossed a pad, those whose memory's stream still had work
 // queued then.
@@ -1027,6 +1122,7 @@ int main(int argc, char **argv) {
                                  {
                                      CF_GPU_TEST(test_second_device),
                                      CF_GPU_TEST(test_frames_of_another_device),
+                                     CF_GPU_TEST(test_chain_follows_first_device),
                                  },
                                  argc, argv, 2);
   return cftest::run_gpu_suite("cuda_memory",

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+// The frame engine alone (plugin/frameengine.h), on the CPU backend, without a
+// pipeline: frames leave in order once `depth` are in, each with its own results
+// and state, numbered as they came; the engine holds a reference of its own to each
+// buffer and gives every one back (taken out, drained, discarded, released); a
+// failed frame is dropped whole and its failure comes back as it was made (the
+// step and cause of the work, or why an input was refused); the latency it adds is
+// depth - 1 frames. The plugin's objects are linked in.
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <string>
+#include <vector>
+
+#include "frameengine.h"
+
+// Last: Check's macros break C++ headers.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+constexpr int kWidth = 8;
+constexpr int kHeight = 4;
+
+GstVideoInfo gray8_info() {
+  GstVideoInfo info;
+  gst_video_info_set_format(&info, GST_VIDEO_FORMAT_GRAY8, kWidth, kHeight);
+  return info;
+}
+
+// A frame whose every sample is `value`.
+GstBuffer *frame_of(guint8 value) {
+  const GstVideoInfo info = gray8_info();
+  GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  gst_buffer_memset(buffer, 0, value, GST_VIDEO_INFO_SIZE(&info));
+  return buffer;
+}
+
+guint8 first_sample(GstBuffer *buffer) {
+  guint8 value = 0;
+  gst_buffer_extract(buffer, 0, &value, 1);
+  return value;
+}
+
+// A filter's engine (host frames in and out) or an analysis's (no output path).
+FrameEngine::Setup setup(guint depth, bool analysis) {
+  FrameEngine::Setup s;
+  s.info = gray8_info();
+  s.depth = depth;
+  s.result_size = analysis ? sizeof(guint32) : 0;
+  s.state_size = analysis ? sizeof(guint32) : 0;
+  s.input = make_host_frame_path(false);
+  s.output = analysis ? make_no_frame_path() : make_host_frame_path(false);
+  return s;
+}
+
+// Output = input + 1 (a filter); results = the first sample, state = the call's
+// number (an analysis).
+struct Work {
+  int calls = 0;
+  FrameWorkFn fn() {
+    return [this](const FrameWork &work) {
+      ++calls;
+      if (work.output.info) {
+        for (int y = 0; y < kHeight; y++)
+          for (int x = 0; x < kWidth; x++)
+            work.output.data[0][y * work.output.stride[0] + x] =
+                work.input.data[0][y * work.input.stride[0] + x] + 1;
+      } else {
+        *static_cast<guint32 *>(work.results) = work.input.data[0][0];
+        *static_cast<guint32 *>(work.state) = calls;
+      }
+      return FrameError();
+    };
+  }
+};
+
+void expect_ok(const FrameError &err, const char *what) {
+  fail_if(static_cast<bool>(err), "%s: %s", what, err.describe().c_str());
+}
+
+// Submits a frame of `value` into a new output buffer (a filter), dropping the
+// caller's references as GstCudaBaseFilter does.
+void submit_filtered(FrameEngine &engine, Work &work, guint8 value) {
+  GstBuffer *input = frame_of(value);
+  GstBuffer *output = frame_of(0);
+  expect_ok(engine.submit(input, output, work.fn()), "submit");
+  gst_buffer_unref(input);
+  gst_buffer_unref(output);
+}
+
+}  // namespace
+
+// Frames leave in order once `depth` are in, each the filter of its own input,
+// numbered from 1; the buffer handed out is the caller's alone.
+GST_START_TEST(test_order_and_depth) {
+  for (guint depth : {1u, 2u, 3u, 8u}) {
+    FrameEngine engine;
+    Work work;
+    expect_ok(engine.configure(setup(depth, false)), "configure");
+    fail_unless_equals_int(engine.frames_held_back(), depth - 1);
+    for (int i = 0; i < 12; i++) {
+      submit_filtered(engine, work, 10 + i);
+      fail_unless_equals_int(engine.last_number(), i + 1);
+      const bool full = static_cast<guint>(i + 1) >= depth;
+      fail_unless(engine.oldest_may_leave() == full, "depth %u, %d in", depth, i + 1);
+      if (!full)
+        continue;
+      FinishedFrame frame;
+      expect_ok(engine.take_oldest(&frame), "take_oldest");
+      // Check's fail_unless_equals_int declares a `first` of its own.
+      const int oldest = i + 2 - static_cast<int>(depth);
+      fail_unless_equals_int(frame.number, oldest);
+      fail_unless_equals_int(first_sample(frame.buffer), 10 + oldest);
+      fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(frame.buffer), 1);
+      gst_buffer_unref(frame.buffer);
+    }
+    fail_unless_equals_int(work.calls, 12);
+    expect_ok(engine.release(), "release");
+  }
+}
+GST_END_TEST;
+
+// An analysis: its input goes on (the same buffer, writable once out), with the
+// results and state of its own frame.
+GST_START_TEST(test_results_follow_frames) {
+  FrameEngine engine;
+  Work work;
+  expect_ok(engine.configure(setup(3, true)), "configure");
+  std::vector<GstBuffer *> inputs;
+  for (guint8 value : {7, 9, 11}) {
+    GstBuffer *buffer = frame_of(value);
+    inputs.push_back(buffer);
+    expect_ok(engine.submit(buffer, buffer, work.fn()), "submit");
+    gst_buffer_unref(buffer);
+  }
+  for (int i = 0; i < 3; i++) {
+    FinishedFrame frame;
+    expect_ok(engine.take_oldest(&frame), "take_oldest");
+    fail_unless(frame.buffer == inputs[i], "frame %d: not its input", i);
+    fail_unless(gst_buffer_is_writable(frame.buffer), "frame %d: not writable", i);
+    fail_unless_equals_int(*static_cast<const guint32 *>(frame.results), 7 + 2 * i);
+    fail_unless_equals_int(*static_cast<const guint32 *>(frame.state), i + 1);
+    gst_buffer_unref(frame.buffer);
+  }
+  fail_unless(engine.empty());
+}
+GST_END_TEST;
+
+// Discarded frames give their buffers back; so does a release with frames in.
+GST_START_TEST(test_discard_gives_buffers_back) {
+  for (bool by_release : {false, true}) {
+    FrameEngine engine;
+    Work work;
+    expect_ok(engine.configure(setup(4, false)), "configure");
+    GstBuffer *input = frame_of(1);
+    GstBuffer *output = frame_of(0);
+    expect_ok(engine.submit(input, output, work.fn()), "submit");
+    fail_unless(GST_MINI_OBJECT_REFCOUNT_VALUE(input) > 1 &&
+                GST_MINI_OBJECT_REFCOUNT_VALUE(output) > 1, "the engine holds no reference");
+    expect_ok(by_release ? engine.release() : engine.discard(), "discard");
+    fail_unless(engine.empty());
+    fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(input), 1);
+    fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(output), 1);
+    gst_buffer_unref(input);
+    gst_buffer_unref(output);
+  }
+}
+GST_END_TEST;
+
+// The work's failure comes back as it was made, the frame dropped whole, its
+// number not used; the engine goes on with the next frame.
+GST_START_TEST(test_failed_work) {
+  FrameEngine engine;
+  Work work;
+  expect_ok(engine.configure(setup(2, false)), "configure");
+  GstBuffer *input = frame_of(3);
+  GstBuffer *output = frame_of(0);
+  const FrameError err = engine.submit(input, output, [](const FrameWork &) {
+    return FrameError::failed("Filtering on the CPU", cudaErrorInvalidValue);
+  });
+  fail_unless(err.kind == FrameError::Kind::Failed);
+  fail_unless_equals_string(err.step, "Filtering on the CPU");
+  fail_unless_equals_int(err.cause, cudaErrorInvalidValue);
+  fail_unless(engine.empty() && engine.last_number() == 0);
+  fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(input), 1);
+  fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(output), 1);
+  gst_buffer_unref(input);
+  gst_buffer_unref(output);
+  submit_filtered(engine, work, 5);
+  fail_unless_equals_int(engine.last_number(), 1);
+}
+GST_END_TEST;
+
+// Inputs the host path refuses before any work: a GstVideoMeta of another size, a
+// buffer too small for its caps, planes outside the memory.
+GST_START_TEST(test_refused_inputs) {
+  FrameEngine engine;
+  Work work;
+  expect_ok(engine.configure(setup(1, false)), "configure");
+  const GstVideoInfo info = gray8_info();
+  GstBuffer *other_size = frame_of(1);
+  gst_buffer_add_video_meta(other_size, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8,
+                            kWidth / 2, kHeight);
+  GstBuffer *too_small = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info) / 2,
+                                                 nullptr);
+  GstBuffer *outside = frame_of(1);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {GST_VIDEO_INFO_SIZE(&info) - 1};
+  gint strides[GST_VIDEO_MAX_PLANES] = {kWidth};
+  gst_buffer_add_video_meta_full(outside, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8,
+                                 kWidth, kHeight, 1, offsets, strides);
+  const struct {
+    GstBuffer *input;
+    const char *message;
+  } cases[] = {
+      {other_size, "Input frame of another format or size than its caps"},
+      {too_small, "Could not map the input frame"},
+      {outside, "Input frame whose planes do not lie in its memory"},
+  };
+  for (const auto &c : cases) {
+    GstBuffer *output = frame_of(0);
+    const FrameError err = engine.submit(c.input, output, work.fn());
+    fail_unless(err.kind == FrameError::Kind::Refused, "%s: not refused", c.message);
+    fail_unless_equals_string(err.message.c_str(), c.message);
+    fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(c.input), 1);
+    gst_buffer_unref(c.input);
+    gst_buffer_unref(output);
+  }
+  fail_unless_equals_int(work.calls, 0);
+  fail_unless(engine.empty());
+}
+GST_END_TEST;
+
+static Suite *frame_engine_suite(void) {
+  Suite *s = suite_create("frame_engine");
+  TCase *tc = tcase_create("cpu");
+  suite_add_tcase(s, tc);
+  tcase_add_test(tc, test_order_and_depth);
+  tcase_add_test(tc, test_results_follow_frames);
+  tcase_add_test(tc, test_discard_gives_buffers_back);
+  tcase_add_test(tc, test_failed_work);
+  tcase_add_test(tc, test_refused_inputs);
+  return s;
+}
+
+GST_CHECK_MAIN(frame_engine);
