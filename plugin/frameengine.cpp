@@ -95,12 +95,12 @@ FrameEngine::take_oldest (FinishedFrame * frame)
 {
   finished_ = std::move (frames_.front ());
   frames_.pop_front ();
+  frame->number = finished_.number;
   const FrameError err = backend_->finish (finished_);
   finished_.release (!err);
   if (err)
     return err;
   frame->buffer = std::exchange (finished_.output, nullptr);
-  frame->number = finished_.number;
   frame->results = backend_->results (finished_);
   frame->state = finished_.state.data ();
   return {};

@@ -87,7 +87,8 @@ public:
   bool oldest_may_leave () const;
   bool empty () const { return frames_.empty (); }
   /* Takes the oldest frame out, once its work is done or ordered: its input
-   * released, its output the caller's. Not on an empty engine. */
+   * released, its output the caller's; its number given even where it
+   * failed. Not on an empty engine. */
   FrameError take_oldest (FinishedFrame * frame);
   /* Drops every frame in flight, each once its work is done, and gives back
    * the inputs ordered frames left behind. Returns the first error met. */

@@ -59,7 +59,10 @@ FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
 {
   auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (element_);
   FinishedFrame frame;
-  if (FrameError err = engine_.take_oldest (&frame))
+  const FrameError err = engine_.take_oldest (&frame);
+  /* Its events follow it, whatever became of the frame. */
+  *number = frame.number;
+  if (err)
     return gst_cuda_base_filter_post_error (element_, err);
   if (klass->finish_frame) {
     frame.buffer = gst_buffer_make_writable (frame.buffer);
@@ -77,7 +80,6 @@ FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
         GST_BUFFER_DURATION (frame.buffer) : 0);
   GST_OBJECT_UNLOCK (element_);
   *outbuf = frame.buffer;
-  *number = frame.number;
   return GST_FLOW_OK;
 }
 
