@@ -64,6 +64,7 @@ typedef struct
   gint census_frames;
   gpointer context;             /* --memory cuda: the GstCudaContext */
   gchar *pipelines;             /* --pipelines, as given */
+  gchar *shapes;                /* --shapes, as given */
   gint processes;               /* --processes */
   gint64 start_at;              /* --start-at: a child's start, monotonic us */
 } Options;
@@ -94,6 +95,40 @@ static const Shape device_shapes[] = {
 #endif
 
 #define MAX_SHAPES 3
+
+/* The shapes of `all` that --shapes names, in their order (all of them
+ * without it). FALSE after saying which named shape is not among them. */
+static gboolean
+select_shapes (const gchar * wanted, const Shape * all, guint n_all,
+    Shape * selected, guint * n_selected)
+{
+  gchar **names = wanted ? g_strsplit (wanted, ",", -1) : NULL;
+  gboolean ok = TRUE;
+  *n_selected = 0;
+  for (guint i = 0; i < n_all; i++) {
+    gchar *name = g_strdup_printf ("%s:%dx%d", all[i].format, all[i].width,
+        all[i].height);
+    if (!names || g_strv_contains ((const gchar * const *) names, name))
+      selected[(*n_selected)++] = all[i];
+    g_free (name);
+  }
+  for (guint n = 0; names && names[n]; n++) {
+    gboolean known = FALSE;
+    for (guint i = 0; i < n_all; i++) {
+      gchar *name = g_strdup_printf ("%s:%dx%d", all[i].format, all[i].width,
+          all[i].height);
+      known = known || g_str_equal (name, names[n]);
+      g_free (name);
+    }
+    if (!known) {
+      g_printerr ("--shapes: no shape %s here (FORMAT:WIDTHxHEIGHT of the "
+          "ones --memory runs)\n", names[n]);
+      ok = FALSE;
+    }
+  }
+  g_strfreev (names);
+  return ok;
+}
 
 /* The PCIe bound of one frame size; available FALSE without a device. */
 typedef struct
@@ -1206,6 +1241,9 @@ parse_options (int *argc, char ***argv, Options * opts)
           "and threads the pipelines added while they ran, and the "
           "elements' own device-memory + pinned-memory",
         "LIST"},
+    {"shapes", 0, 0, G_OPTION_ARG_STRING, &opts->shapes,
+          "Only these of the frame shapes the run has, comma-separated "
+          "FORMAT:WIDTHxHEIGHT (e.g. NV12:1920x1080)", "LIST"},
     {"processes", 0, 0, G_OPTION_ARG_INT, &opts->processes,
           "--pipelines: split each count over P processes started together "
           "(default 1: all in this one)", "P"},
@@ -1341,8 +1379,8 @@ device_main (Options * opts)
     {"control: cudamedian, host map at sink", NULL, "cudamedian name=f",
         "cudamedian", TRUE, RUN_MAP_AT_SINK},
   };
-  const Shape *shapes = device_shapes;
-  const guint n_shapes = G_N_ELEMENTS (device_shapes);
+  Shape shapes[MAX_SHAPES];
+  guint n_shapes;
   PcieBound bounds[MAX_SHAPES];
   gchar *device = NULL, *no_bound = NULL, *why = NULL, *census_note = NULL;
   gchar *context_device = NULL;
@@ -1351,6 +1389,9 @@ device_main (Options * opts)
   gboolean all_ok = TRUE, all_resident = TRUE, controls_caught = TRUE;
   int status = 1;
 
+  if (!select_shapes (opts->shapes, device_shapes,
+          G_N_ELEMENTS (device_shapes), shapes, &n_shapes))
+    return 1;
   context = bench_cuda_context_new (0, &context_device, &why);
   if (!context) {
     g_printerr ("stream-bench --memory cuda needs a usable CUDA device: %s\n",
@@ -1854,8 +1895,8 @@ main (int argc, char *argv[])
 {
   static const gchar *filters[] = { "cudamedian", "cudagauss", "cudahist" };
   Options opts = { 0 };
-  const Shape *shapes = host_shapes;
-  const guint n_shapes = G_N_ELEMENTS (host_shapes);
+  Shape shapes[MAX_SHAPES];
+  guint n_shapes;
   PcieBound bounds[MAX_SHAPES];
   gchar *device = NULL, *no_bound = NULL;
   GPtrArray *rows = g_ptr_array_new_with_free_func (free_row);
@@ -1884,6 +1925,9 @@ main (int argc, char *argv[])
     status = many_pipelines_main (&opts);
     goto done;
   }
+  if (!select_shapes (opts.shapes, host_shapes, G_N_ELEMENTS (host_shapes),
+          shapes, &n_shapes))
+    goto done;
 
   measure_bounds (shapes, n_shapes, &opts, bounds, &device, &no_bound);
 
@@ -2009,6 +2053,7 @@ done:
   g_free (opts.memory);
   g_free (opts.kernel_us);
   g_free (opts.pipelines);
+  g_free (opts.shapes);
   if (opts.given_kernel_us)
     g_hash_table_unref (opts.given_kernel_us);
   return status;
