@@ -444,8 +444,9 @@ gst_cuda_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       stream.forget_position ();
       break;
       /* They change what the frames before them mean: every frame in flight
-       * leaves first (before new caps: set_caps). */
+       * leaves first. */
     case GST_EVENT_STREAM_START:
+    case GST_EVENT_CAPS:
     case GST_EVENT_SEGMENT:
     case GST_EVENT_EOS:
     case GST_EVENT_SEGMENT_DONE:

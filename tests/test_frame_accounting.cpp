@@ -274,6 +274,14 @@ class HarnessStream {
     info_ = cftest::video_info(format, width, height);
   }
 
+  // New caps as appsrc sends them mid-stream: a CAPS event alone (the harness's
+  // set_caps sends a SEGMENT after it).
+  void push_caps_alone(const char *format, int width, int height) {
+    push_event(gst_event_new_caps(
+        gst_caps_from_string(cftest::caps_string(format, width, height).c_str())));
+    info_ = cftest::video_info(format, width, height);
+  }
+
   void push_frames(int count) {
     for (int i = 0; i < count; i++)
       fail_unless_equals_int(gst_harness_push(h_, next_frame()), GST_FLOW_OK);
@@ -427,7 +435,8 @@ GST_START_TEST(test_eos) {
 GST_END_TEST;
 
 // (b) Caps changes, several in a row, of size and format, some with no frame
-// between them: every frame out, after the caps it came with.
+// between them, each followed by a SEGMENT (as the harness sends them) or alone
+// (as appsrc does): every frame out, after the caps it came with.
 GST_START_TEST(test_caps_changes) {
   for_every_element_and_depth([](const cftest::FilterUnderTest &element, guint depth) {
     const int d = depth;
@@ -437,12 +446,19 @@ GST_START_TEST(test_caps_changes) {
     } steps[] = {{"GRAY8", 64, 48, d + 1}, {"NV12", 33, 17, d - 1}, {"RGBA", 64, 48, 1},
                  {"GRAY16_LE", 17, 9, 2 * d}, {"I420", 31, 15, 0}, {"YUY2", 64, 48, d},
                  {"BGR", 7, 5, 3}, {"GRAY8", 64, 48, d + 2}};
-    HarnessStream stream(element, depth);
-    for (const auto &step : steps) {
-      stream.set_caps(step.format, step.width, step.height);
-      stream.push_frames(step.frames);
+    for (bool caps_alone : {false, true}) {
+      HarnessStream stream(element, depth);
+      stream.set_caps(steps[0].format, steps[0].width, steps[0].height);
+      stream.push_frames(steps[0].frames);
+      for (size_t i = 1; i < G_N_ELEMENTS(steps); i++) {
+        if (caps_alone)
+          stream.push_caps_alone(steps[i].format, steps[i].width, steps[i].height);
+        else
+          stream.set_caps(steps[i].format, steps[i].width, steps[i].height);
+        stream.push_frames(steps[i].frames);
+      }
+      stream.finish(0);
     }
-    stream.finish(0);
   });
 }
 GST_END_TEST;
