@@ -96,6 +96,29 @@ CudaDevice::device_of_other_memory (GstBuffer * buffer, int device_id) const
   return other;
 }
 
+CudaDevice
+CudaDevice::device_upstream (GstPad * sinkpad, int device_id) const
+{
+  GstQuery *query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstContext *context = nullptr;
+  GstCudaContext *upstream = nullptr;
+  if (context_ && gst_pad_peer_query (sinkpad, query))
+    gst_query_parse_context (query, &context);
+  if (context)
+    gst_structure_get (gst_context_get_structure (context),
+        GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &upstream, nullptr);
+  gst_query_unref (query);
+  if (!upstream || upstream == context_) {
+    gst_clear_object (&upstream);
+    return CudaDevice ();
+  }
+  CudaDevice other (upstream);
+  gst_object_unref (upstream);
+  if (device_id >= 0 && other.id () != device_id)
+    return CudaDevice ();
+  return other;
+}
+
 void
 CudaDevice::adopt (GstCudaContext * owned)
 {
@@ -172,6 +195,12 @@ CudaDevice::open (GstElement *, int device_id)
 
 CudaDevice
 CudaDevice::device_of_other_memory (GstBuffer *, int) const
+{
+  return CudaDevice ();
+}
+
+CudaDevice
+CudaDevice::device_upstream (GstPad *, int) const
 {
   return CudaDevice ();
 }

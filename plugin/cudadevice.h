@@ -59,6 +59,9 @@ public:
    * else that device's own); else an empty device. Costs a pointer comparison
    * where the memory is of this context. */
   CudaDevice device_of_other_memory (GstBuffer * buffer, int device_id) const;
+  /* Likewise, the device of the context upstream answers a CONTEXT query on
+   * `sinkpad` with (the first CUDA element upstream, through others). */
+  CudaDevice device_upstream (GstPad * sinkpad, int device_id) const;
 
 #ifdef CF_HAVE_GST_CUDA
   /* Takes a reference to `context`. */

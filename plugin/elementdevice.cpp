@@ -153,11 +153,21 @@ ElementDevice::should_follow (GstBuffer * buffer, gint device_id,
   return !to->empty ();
 }
 
+bool
+ElementDevice::should_follow_upstream (GstPad * sinkpad, gint device_id,
+    CudaDevice * to) const
+{
+  if (!on_device ())
+    return false;
+  *to = cuda_.device_upstream (sinkpad, device_id);
+  return !to->empty ();
+}
+
 FrameError
 ElementDevice::move_to (GstElement * element, const CudaDevice & device)
 {
-  GST_INFO_OBJECT (element, "following the input's CUDA context: device %d "
-      "-> %d", cuda_.id (), device.id ());
+  GST_INFO_OBJECT (element, "following the CUDA context of the chain's "
+      "first CUDA element: device %d -> %d", cuda_.id (), device.id ());
   drop_device (element);
   GST_OBJECT_LOCK (element);
   cuda_ = device;
@@ -165,7 +175,7 @@ ElementDevice::move_to (GstElement * element, const CudaDevice & device)
   const cudaError_t err = open_on_device (element);
   set_active (element, err == cudaSuccess ? GST_CUDA_FILTER_BACKEND_CUDA :
       GST_CUDA_FILTER_BACKEND_AUTO);
-  return FrameError::check ("Moving to the input's CUDA context", err);
+  return FrameError::check ("Moving to the chain's CUDA context", err);
 }
 
 void

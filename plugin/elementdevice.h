@@ -37,6 +37,10 @@ public:
    * (CudaDevice::device_of_other_memory). */
   bool should_follow (GstBuffer * buffer, gint device_id, CudaDevice * to)
       const;
+  /* At the caps, on the CUDA backend: likewise for the context the first CUDA
+   * element upstream of `sinkpad` answers with, if any. */
+  bool should_follow_upstream (GstPad * sinkpad, gint device_id,
+      CudaDevice * to) const;
   /* Moves to `device`, closing what was made on the old one. */
   FrameError move_to (GstElement * element, const CudaDevice & device);
 

@@ -248,6 +248,28 @@ configure_frames (GstCudaBaseFilter * self, const GstVideoInfo & info,
   return TRUE;
 }
 
+static gint
+device_id (GstCudaBaseFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  const gint id = state_of (self).props.device_id;
+  GST_OBJECT_UNLOCK (self);
+  return id;
+}
+
+/* Moves the element to `device`, once the frames in flight have left, their
+ * work done on the old one. FALSE after posting an error. */
+static gboolean
+move_to_device (GstCudaBaseFilter * self, const CudaDevice & device)
+{
+  auto & st = state_of (self);
+  if (st.stream.drain () < GST_FLOW_EOS)
+    return FALSE;
+  st.stream.release ();
+  const FrameError err = st.device.move_to (GST_ELEMENT (self), device);
+  return gst_cuda_base_filter_post_error (self, err) == GST_FLOW_OK;
+}
+
 static gboolean
 gst_cuda_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -268,7 +290,12 @@ gst_cuda_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
   /* Frames of the old caps leave before the new caps go downstream (also
    * where GstBaseTransform renegotiates on its own). */
-  if (state_of (self).stream.drain () < GST_FLOW_EOS)
+  auto & st = state_of (self);
+  if (st.stream.drain () < GST_FLOW_EOS)
+    return FALSE;
+  CudaDevice upstream;
+  if (st.device.should_follow_upstream (trans->sinkpad, device_id (self),
+          &upstream) && !move_to_device (self, upstream))
     return FALSE;
   if (!configure_frames (self, info, input_in_cuda, output_in_cuda))
     return FALSE;
@@ -293,27 +320,19 @@ reconfigure_frames (GstCudaBaseFilter * self)
   gst_clear_caps (&outcaps);
 }
 
-/* A chain's CUDA elements follow the device of the first, as nvcodec's do:
- * CUDA memory of another context, where cuda-device-id allows it (-1, or that
- * context's device), moves this element to that context before the frame is
- * processed. Frames in flight leave first, from the old one. */
+/* A chain's CUDA elements follow the device of the first: CUDA memory of
+ * another context, where cuda-device-id allows it (-1, or that context's
+ * device), moves this element to that context before the frame is processed,
+ * as nvcodec's elements do (set_caps asks upstream for its context, which also
+ * covers a chain that passes frames in system memory). */
 static void
 gst_cuda_base_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
   auto *self = GST_CUDA_BASE_FILTER (trans);
-  auto & st = state_of (self);
-  GST_OBJECT_LOCK (self);
-  const gint device_id = st.props.device_id;
-  GST_OBJECT_UNLOCK (self);
   CudaDevice followed;
-  if (!st.device.should_follow (buffer, device_id, &followed) ||
-      st.stream.drain () < GST_FLOW_EOS)
-    return;
-  st.stream.release ();
-  if (FrameError err = st.device.move_to (GST_ELEMENT (self), followed))
-    gst_cuda_base_filter_post_error (self, err);
-  else
+  if (state_of (self).device.should_follow (buffer, device_id (self),
+          &followed) && move_to_device (self, followed))
     reconfigure_frames (self);
 }
 
@@ -666,10 +685,11 @@ install_properties (GObjectClass * gobject_class)
       G_PARAM_STATIC_STRINGS);
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "CUDA device to run on (-1 = the device of a CUDA context the "
-          "pipeline shares, else the first, and then that of CUDA memory that "
-          "comes in: a chain follows its first element's device); a device "
-          "that does not exist is an error at start", -1, G_MAXINT,
+          "CUDA device to run on (-1 = any: that of the first CUDA element "
+          "upstream, or of CUDA memory that comes in, so that a chain follows "
+          "its first element; else that of a CUDA context the pipeline "
+          "shares, else the first); a device that does not exist is an error "
+          "at start", -1, G_MAXINT,
           DEFAULT_DEVICE_ID, ready_flags));
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
