@@ -277,8 +277,9 @@ class HarnessStream {
   // New caps as appsrc sends them mid-stream: a CAPS event alone (the harness's
   // set_caps sends a SEGMENT after it).
   void push_caps_alone(const char *format, int width, int height) {
-    push_event(gst_event_new_caps(
-        gst_caps_from_string(cftest::caps_string(format, width, height).c_str())));
+    GstCaps *caps = gst_caps_from_string(cftest::caps_string(format, width, height).c_str());
+    push_event(gst_event_new_caps(caps));
+    gst_caps_unref(caps);
     info_ = cftest::video_info(format, width, height);
   }
 
