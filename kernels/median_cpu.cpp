@@ -304,11 +304,14 @@ public:
   static constexpr int kCoarse = 16;  // bins of 16 values; 16 values per fine segment
   using D = hn::CappedTag<uint16_t, kCoarse>;
 
+  // A count of columns that cannot be negative, so that no compiler sees a size
+  // beyond every object's in it (GCC 14's -Wstringop-overflow did, from an int).
   explicit ColumnHistograms(int columns)
-      : coarse_(hwy::AllocateAligned<uint16_t>(columns * kCoarse)),
-        fine_(hwy::AllocateAligned<uint16_t>(columns * 256)) {
-    std::fill(coarse_.get(), coarse_.get() + columns * kCoarse, uint16_t{0});
-    std::fill(fine_.get(), fine_.get() + columns * 256, uint16_t{0});
+      : columns_(static_cast<size_t>(std::max(columns, 0))),
+        coarse_(hwy::AllocateAligned<uint16_t>(columns_ * kCoarse)),
+        fine_(hwy::AllocateAligned<uint16_t>(columns_ * 256)) {
+    std::fill_n(coarse_.get(), columns_ * kCoarse, uint16_t{0});
+    std::fill_n(fine_.get(), columns_ * 256, uint16_t{0});
   }
 
   void change(int column, uint8_t value, int delta) {
@@ -319,6 +322,7 @@ public:
   const uint16_t *fine(int column, int bin) const { return fine_.get() + column * 256 + bin * 16; }
 
 private:
+  size_t columns_;
   hwy::AlignedFreeUniquePtr<uint16_t[]> coarse_;
   hwy::AlignedFreeUniquePtr<uint16_t[]> fine_;
 };

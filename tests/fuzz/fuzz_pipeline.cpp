@@ -556,7 +556,16 @@ void set_property(Run &run, Choices &in) {
   gchar *shown = g_strdup_value_contents(&value);
   trace("%s %s=%s", GST_ELEMENT_NAME(filter), pspec->name, shown);
   g_free(shown);
-  g_object_set_property(G_OBJECT(filter), pspec->name, &value);
+  // A value outside the property's range never reaches the element: GObject
+  // refuses it, with a warning up to GLib 2.74 and a critical in later releases.
+  GValue validated = G_VALUE_INIT;
+  g_value_init(&validated, pspec->value_type);
+  g_value_copy(&value, &validated);
+  if (g_param_value_validate(pspec, &validated))
+    trace("  -> outside its range: refused by GObject");
+  else
+    g_object_set_property(G_OBJECT(filter), pspec->name, &value);
+  g_value_unset(&validated);
   g_value_unset(&value);
 }
 
