@@ -5,7 +5,6 @@
 
 #ifdef CF_HAVE_GST_CUDA
 
-#include <gmodule.h>
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudamemory.h>
 #ifdef CF_HAVE_GST_CUDA_STREAM
@@ -18,32 +17,43 @@ cuda_memory_built (void)
   return true;
 }
 
-#ifndef CF_HAVE_GST_CUDA_STREAM
-/* gst_cuda_memory_sync() exists from GStreamer 1.24 on, where CUDA memory can
- * carry its producer's stream: there it waits for upstream's work on the
- * memory. A build against 1.22 headers looks it up at run time, so that it
- * still waits where the library has it; a build against 1.24+ orders its work
- * after that stream instead (bring_in). */
-using CudaMemorySyncFunc = void (*) (GstMemory *);
-
-static CudaMemorySyncFunc
-cuda_memory_sync_func (void)
+/* gstreamer-cuda changed its ABI in 1.24 under the same soname (the
+ * allocator's alloc gained a stream argument) and kept it since: a build for
+ * 1.22 calls a 1.24+ library wrongly, and the reverse. The core's version
+ * stands for the library's, as distributions ship them in step. */
+static bool
+runtime_has_cuda_streams (void)
 {
-  static CudaMemorySyncFunc func = [] {
-    gpointer symbol = nullptr;
-    GModule *self_module = g_module_open (nullptr, G_MODULE_BIND_LAZY);
-    if (self_module && !g_module_symbol (self_module, "gst_cuda_memory_sync",
-            &symbol))
-      symbol = nullptr;
-    /* The process's own module stays loaded: nothing to close. */
-    return reinterpret_cast<CudaMemorySyncFunc> (symbol);
-  } ();
-  return func;
+  guint major, minor, micro, nano;
+  gst_version (&major, &minor, &micro, &nano);
+  return major > 1 || minor >= 24;
 }
-#endif
 
-/* An input frame's memory: all CUDA memory of the element's context (waited
- * for where a 1.22 build runs on a library that can say what to wait for). */
+const gchar *
+cuda_memory_unusable_reason (void)
+{
+#ifdef CF_HAVE_GST_CUDA_STREAM
+  const bool built_with_streams = true;
+#else
+  const bool built_with_streams = false;
+#endif
+  static const gchar *reason = [built_with_streams] () -> const gchar * {
+    if (runtime_has_cuda_streams () == built_with_streams)
+      return nullptr;
+    gchar *running = gst_version_string ();
+    gchar *message = g_strdup_printf ("the plugin was built for GStreamer "
+        "%d.%d.%d and runs on %s, whose gstreamer-cuda has another ABI (1.24 "
+        "changed it): install the plugin built for this GStreamer",
+        GST_VERSION_MAJOR, GST_VERSION_MINOR, GST_VERSION_MICRO, running);
+    const gchar *interned = g_intern_string (message);
+    g_free (message);
+    g_free (running);
+    return interned;
+  } ();
+  return reason;
+}
+
+/* An input frame's memory: all CUDA memory of the element's context. */
 static FrameError
 check_input_memory (GstBuffer * input, const CudaDevice & device)
 {
@@ -70,10 +80,6 @@ check_input_memory (GstBuffer * input, const CudaDevice & device)
       g_free (message);
       return err;
     }
-#ifndef CF_HAVE_GST_CUDA_STREAM
-    if (CudaMemorySyncFunc sync = cuda_memory_sync_func ())
-      sync (mem);
-#endif
   }
   return {};
 }
@@ -243,6 +249,12 @@ bool
 cuda_memory_built (void)
 {
   return false;
+}
+
+const gchar *
+cuda_memory_unusable_reason (void)
+{
+  return "the plugin was built without gstreamer-cuda-1.0";
 }
 
 std::unique_ptr<FramePath>

@@ -35,6 +35,11 @@
 /* Whether this build takes frames in CUDA memory at all. */
 bool cuda_memory_built (void);
 
+/* Why this process cannot take frames in CUDA memory (not built with
+ * gstreamer-cuda, or running on a GStreamer whose gstreamer-cuda ABI is not
+ * the one this build was compiled for), or NULL where it can. */
+const gchar *cuda_memory_unusable_reason (void);
+
 /* The path of frames in CUDA memory of `device`'s context. */
 std::unique_ptr<FramePath> make_cuda_memory_path (const CudaDevice & device);
 

@@ -168,8 +168,9 @@ gst_cuda_base_filter_set_context (GstElement * element, GstContext * context)
 
 /* ---- caps ---- */
 
-/* Whether the element offers CUDA memory in caps: built with gstreamer-cuda,
- * a driver there, not on the CPU backend (and on the CUDA one once started). */
+/* Whether the element offers CUDA memory in caps: built for the gstreamer-cuda
+ * this process runs, a driver there, not on the CPU backend (and on the CUDA
+ * one once started). */
 static bool
 cuda_memory_offered (GstCudaBaseFilter * self)
 {
@@ -178,7 +179,8 @@ cuda_memory_offered (GstCudaBaseFilter * self)
   const bool possible = st.props.backend != GST_CUDA_FILTER_BACKEND_CPU &&
       st.device.active () != GST_CUDA_FILTER_BACKEND_CPU;
   GST_OBJECT_UNLOCK (self);
-  return possible && cuda_memory_built () && CudaDevice::driver_loads ();
+  return possible && !cuda_memory_unusable_reason () &&
+      CudaDevice::driver_loads ();
 }
 
 /* Frames keep format and size. A filter writes new buffers, in either memory

@@ -122,12 +122,12 @@ explain_refused_cuda_caps (GstElement * element, GstCaps * caps)
   if (!caps_in_cuda_memory (caps) || !gst_video_info_from_caps (&info, caps) ||
       g_object_get_qdata (G_OBJECT (element), warned))
     return;
-  if (!cuda_memory_built ()) {
+  if (const gchar * reason = cuda_memory_unusable_reason ()) {
     g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
     GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,
-        ("Frames in CUDA memory are not supported: the plugin was built "
-            "without gstreamer-cuda-1.0; take them in system memory "
-            "(video/x-raw)"), ("refused %" GST_PTR_FORMAT, caps));
+        ("Frames in CUDA memory are not supported: %s; take them in system "
+            "memory (video/x-raw)", reason), ("refused %" GST_PTR_FORMAT,
+            caps));
     return;
   }
   GstCaps *templ = memory_caps (true);
