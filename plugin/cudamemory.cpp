@@ -11,12 +11,6 @@
 #include <gst/cuda/gstcudastream.h>
 #endif
 
-bool
-cuda_memory_built (void)
-{
-  return true;
-}
-
 /* gstreamer-cuda changed its ABI in 1.24 under the same soname (the
  * allocator's alloc gained a stream argument) and kept it since: a build for
  * 1.22 calls a 1.24+ library wrongly, and the reverse. The core's version
@@ -244,12 +238,6 @@ CudaMemoryPools::takes_downstream_pool (GstBufferPool * pool,
 }
 
 #else /* !CF_HAVE_GST_CUDA */
-
-bool
-cuda_memory_built (void)
-{
-  return false;
-}
 
 const gchar *
 cuda_memory_unusable_reason (void)

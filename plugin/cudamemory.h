@@ -14,10 +14,15 @@
  * input memory's stream and earlier readers of a recycled output buffer
  * without a wait on the host, our pools' memory carries streams of ours, and
  * an output frame may leave as soon as its work is queued, its memory's stream
- * ordered after it.
+ * ordered after it. From 1.26 a pool may allocate its memory on that stream
+ * (stream-ordered), as GstCudaBufferPool decides where a pool's configuration
+ * leaves it open, as ours do: where the context prefers it
+ * (prefer-stream-ordered-alloc) or GST_CUDA_ENABLE_STREAM_ORDERED_ALLOC is
+ * set. Our work already follows the memory's stream, so such memory needs
+ * nothing more of us.
  *
  * Built without the library (-Dcuda-memory=disabled), there is no CUDA
- * memory: cuda_memory_built() says so and nothing here is reached. */
+ * memory: cuda_memory_unusable_reason() says so and nothing here is reached. */
 #pragma once
 
 #include <gst/gst.h>
@@ -31,9 +36,6 @@
 #include "framepaths.h"
 
 #define CF_CUDA_MEMORY_FEATURE "memory:CUDAMemory"
-
-/* Whether this build takes frames in CUDA memory at all. */
-bool cuda_memory_built (void);
 
 /* Why this process cannot take frames in CUDA memory (not built with
  * gstreamer-cuda, or running on a GStreamer whose gstreamer-cuda ABI is not

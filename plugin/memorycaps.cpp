@@ -32,7 +32,7 @@ GstCaps *
 template_caps (void)
 {
   GstCaps *caps = gst_caps_new_empty ();
-  if (cuda_memory_built ())
+  if (!cuda_memory_unusable_reason ())
     gst_caps_append (caps, memory_caps (true));
   gst_caps_append (caps, memory_caps (false));
   return caps;

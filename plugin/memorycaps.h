@@ -11,7 +11,8 @@
 /* Frames of every format `cuda` memory (or system memory) holds. */
 GstCaps *memory_caps (bool cuda);
 /* The pad templates: CUDA memory first (preferred where a neighbour offers
- * both) where the build has it, then system memory. */
+ * both) where this process can take it (cuda_memory_unusable_reason()), then
+ * system memory. */
 GstCaps *template_caps (void);
 bool caps_in_cuda_memory (const GstCaps * caps);
 

@@ -18,17 +18,24 @@
 // first CUDA element is on the second device followed there by every element of
 // ours left at cuda-device-id=-1. Built against
 // GStreamer 1.24+, a filter's frames in CUDA memory leave before their work is
-// done, ordered on the memory's stream.
+// done, ordered on the memory's stream; against 1.26+, a context that prefers
+// stream-ordered allocation gets it in our pools.
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
 #include <glib/gstdio.h>
 
+#include <dlfcn.h>
+
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
 #ifdef CF_HAVE_GST_CUDA_STREAM
 #include <gst/cuda/gstcudastream.h>
+#endif
+#if GST_CHECK_VERSION(1, 26, 0)
+#include <cuda.h>
 #endif
 
 #include <atomic>
@@ -1123,6 +1130,110 @@ GST_START_TEST(test_frames_leave_ordered) {
 GST_END_TEST;
 #endif
 
+#if GST_CHECK_VERSION(1, 26, 0)
+// Of the buffers that crossed a pad in CUDA memory, those whose memory came from a
+// CUDA memory pool: allocated stream-ordered.
+struct StreamOrderedCount {
+  std::atomic<int> buffers{0}, stream_ordered{0};
+};
+
+// The driver's cuPointerGetAttribute: gstreamer-cuda's loader does not load it.
+using PointerGetAttribute = CUresult (*)(void *, CUpointer_attribute, CUdeviceptr);
+PointerGetAttribute pointer_get_attribute() {
+  static PointerGetAttribute get = [] {
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW);
+    return driver ? reinterpret_cast<PointerGetAttribute>(dlsym(driver, "cuPointerGetAttribute"))
+                  : nullptr;
+  }();
+  return get;
+}
+
+GstPadProbeReturn note_stream_ordered(GstPad *, GstPadProbeInfo *info, gpointer data) {
+  GstMemory *memory = gst_buffer_peek_memory(GST_PAD_PROBE_INFO_BUFFER(info), 0);
+  auto *count = static_cast<StreamOrderedCount *>(data);
+  GstMapInfo map;
+  if (!gst_is_cuda_memory(memory) ||
+      !gst_memory_map(memory, &map, static_cast<GstMapFlags>(GST_MAP_READ | GST_MAP_CUDA)))
+    return GST_PAD_PROBE_OK;
+  ++count->buffers;
+  GstCudaContext *context = GST_CUDA_MEMORY_CAST(memory)->context;
+  CUmemoryPool pool = nullptr;
+  if (gst_cuda_context_push(context)) {
+    if (pointer_get_attribute()(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+                                reinterpret_cast<CUdeviceptr>(map.data)) == CUDA_SUCCESS &&
+        pool)
+      ++count->stream_ordered;
+    gst_cuda_context_pop(nullptr);
+  }
+  gst_memory_unmap(memory, &map);
+  return GST_PAD_PROBE_OK;
+}
+
+// A context that prefers stream-ordered allocation (1.26's prefer-stream-ordered-alloc)
+// gets it in the pools of ours it reaches, as nvcodec's elements do: the pool
+// cudamedian proposes to cudaupload and the one cudagauss proposes to cudamedian hold
+// memory from a CUDA memory pool, and the frames are what the CPU backend makes of
+// them, at one frame in flight (ordered on the memory's stream) and at two (waited
+// for). A context that does not prefer it gets none.
+GST_START_TEST(test_stream_ordered_allocation) {
+  fail_unless(pointer_get_attribute() != nullptr, "no cuPointerGetAttribute in libcuda.so.1");
+  const std::string median = "cudamedian size=5";
+  const std::string gauss = "cudagauss sigma=1.5";
+  const std::vector<Stretch> stream = {{"RGBA", 3840, 2160, 6}};
+  Output want;
+  run(median + " backend=cpu ! " + gauss + " backend=cpu", stream, 29, want);
+  const bool by_environment = g_getenv("GST_CUDA_ENABLE_STREAM_ORDERED_ALLOC") != nullptr;
+  const struct {
+    gboolean prefer;
+    guint depth;
+  } cases[] = {{TRUE, 1}, {TRUE, 2}, {FALSE, 1}};
+  for (const auto &c : cases) {
+    if (!c.prefer && by_environment)
+      continue;
+    GstCudaContext *cuda_context = gst_cuda_context_new(0);
+    fail_unless(cuda_context != nullptr, "no CUDA context on device 0");
+    gboolean supported = FALSE;
+    g_object_get(cuda_context, "stream-ordered-alloc", &supported, nullptr);
+    fail_unless(supported, "device 0 has no stream-ordered allocation");
+    g_object_set(cuda_context, "prefer-stream-ordered-alloc", c.prefer, nullptr);
+    GstContext *context = gst_context_new_cuda_context(cuda_context);
+    gst_object_unref(cuda_context);
+
+    const std::string in_flight = " backend=cuda frames-in-flight=" + std::to_string(c.depth);
+    const std::string cuda = std::string(" ! ") + kCudaCaps + " ! ";
+    const std::string what = median + " ! " + gauss + ", 4K RGBA in CUDA memory, a context " +
+                             (c.prefer ? "preferring" : "not preferring") +
+                             " stream-ordered allocation, frames-in-flight=" +
+                             std::to_string(c.depth);
+    Output got;
+    StreamOrderedCount into_median, into_gauss;
+    Pipeline pipeline(app_line("cudaupload" + cuda + median + in_flight + " name=probed" + cuda +
+                               gauss + in_flight + cuda + "cudadownload ! video/x-raw"),
+                      got);
+    pipeline.share(context);
+    gst_context_unref(context);
+    GstElement *element = pipeline.element("probed");
+    for (auto [pad_name, count] : {std::pair{"sink", &into_median}, std::pair{"src", &into_gauss}}) {
+      GstPad *pad = gst_element_get_static_pad(element, pad_name);
+      gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, note_stream_ordered, count, nullptr);
+      gst_object_unref(pad);
+    }
+    gst_object_unref(element);
+    pipeline.feed(stream, 29);
+    pipeline.pull_to_eos();
+    check_same(got, want, what);
+    for (auto [pool, count] : {std::pair{"cudamedian's", &into_median},
+                               std::pair{"cudagauss's", &into_gauss}}) {
+      fail_unless_equals_int(count->buffers, 6);
+      fail_unless(count->stream_ordered == (c.prefer ? 6 : 0),
+                  "%s: %d of 6 buffers from the pool %s proposed were allocated stream-ordered",
+                  what.c_str(), count->stream_ordered.load(), pool);
+    }
+  }
+}
+GST_END_TEST;
+#endif
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -1148,6 +1259,9 @@ int main(int argc, char **argv) {
                                    CF_GPU_TEST(test_decoder_to_element),
 #ifdef CF_HAVE_GST_CUDA_STREAM
                                    CF_GPU_TEST(test_frames_leave_ordered),
+#endif
+#if GST_CHECK_VERSION(1, 26, 0)
+                                   CF_GPU_TEST(test_stream_ordered_allocation),
 #endif
                                },
                                argc, argv);
