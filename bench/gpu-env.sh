@@ -5,11 +5,28 @@
 # Puts what .gpu/ carries on the paths, each only where the host has none of its own:
 # the GStreamer sysroot of ../shared/gpu/prepare.sh (.gpu/gst-env.sh) and Highway
 # from bench/pack-highway.sh (.gpu/hwy.tgz, unpacked once into /tmp/hwy-sysroot).
+# CF_GST_SERIES picks a GStreamer whatever the host has: 1.22 the sysroot, 1.26 (or
+# another series) the tree of bench/make-gst-tree.sh, .gpu/gst-1.26.tgz, unpacked into
+# /tmp/gst-1.26 (again when the tarball is newer), with its own plugin registry.
+#   CF_GST_SERIES=1.26 source bench/gpu-env.sh
 _cf_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-if ! pkg-config --exists gstreamer-1.0 2>/dev/null || ! command -v gst-inspect-1.0 >/dev/null; then
+_cf_series=${CF_GST_SERIES:-}
+if [ -z "$_cf_series" ] && pkg-config --exists gstreamer-1.0 2>/dev/null && command -v gst-inspect-1.0 >/dev/null; then
+  :  # the host's own
+elif [ -z "$_cf_series" ] || [ "$_cf_series" = 1.22 ]; then
   # shellcheck disable=SC1091
   source "$_cf_root/.gpu/gst-env.sh" "$_cf_root/.gpu/gst-sysroot.tgz"  # its $1 is the sysroot
+elif [ ! -f "$_cf_root/.gpu/gst-$_cf_series.tgz" ]; then
+  echo "gpu-env.sh: no .gpu/gst-$_cf_series.tgz: run bench/make-gst-tree.sh on the build machine" >&2
+else
+  _cf_tree=/tmp/gst-$_cf_series
+  [ "$_cf_tree/.unpacked" -nt "$_cf_root/.gpu/gst-$_cf_series.tgz" ] ||
+    { mkdir -p "$_cf_tree" && tar xzf "$_cf_root/.gpu/gst-$_cf_series.tgz" -C "$_cf_tree" && touch "$_cf_tree/.unpacked"; }
+  # shellcheck disable=SC1090
+  source "$_cf_tree/gst-$_cf_series/gst-env.sh"
+  unset _cf_tree
 fi
+unset _cf_series
 if pkg-config --exists libhwy 2>/dev/null; then
   :  # the host's own
 elif [ ! -f "$_cf_root/.gpu/hwy.tgz" ]; then
