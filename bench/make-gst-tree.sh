@@ -125,8 +125,9 @@ for _ in 1 2 3; do  # the libraries' own needs, to a fixed point
   done
 done
 # Headers, pkg-config files and link names of what the .pc files require (GLib's and
-# ORC's chains), from Debian 12's dev packages
-devs=(libglib2.0-dev libpcre2-dev libffi-dev zlib1g-dev libmount-dev libblkid-dev libselinux1-dev libsepol-dev liborc-0.4-dev)
+# ORC's chains), from Debian 12's dev packages; and libgl-dev's GL/gl.h, which
+# gstreamer-cuda's headers include through the toolkit's cudaGL.h
+devs=(libglib2.0-dev libpcre2-dev libffi-dev zlib1g-dev libmount-dev libblkid-dev libselinux1-dev libsepol-dev liborc-0.4-dev libgl-dev)
 debs=$work/debs12
 if [ ! -d "$debs/root" ]; then
   mkdir -p "$debs" && (cd "$debs" && apt-get download -qq "${devs[@]}")
