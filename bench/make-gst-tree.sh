@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright (C) 2026 The gst-cudafilters authors
 
-# On the build machine (Debian 12): builds GStreamer 1.26.2 (the series Debian 13 ships)
-# from source, with only what the project needs, and packs it as a relocatable tree for
-# a GPU host that has CUDA but no GStreamer: `CF_GST_SERIES=1.26 source bench/gpu-env.sh`
-# there unpacks it and puts it on the paths.
-#   bench/make-gst-tree.sh [OUT.tgz]          (default .gpu/gst-1.26.tgz)
+# On the build machine (Debian 12): builds GStreamer 1.26.2 (the series Debian 13 ships),
+# or the release GST_VERSION names, from source, with only what the project needs, and
+# packs it as a relocatable tree for a GPU host that has CUDA but no GStreamer:
+# `CF_GST_SERIES=1.26 source bench/gpu-env.sh` there unpacks it and puts it on the paths.
+#   bench/make-gst-tree.sh [OUT.tgz]          (default .gpu/gst-SERIES.tgz, e.g. gst-1.26.tgz)
+#   GST_VERSION=1.28.6 GST_GIT=... bench/make-gst-tree.sh   (another release)
 # Why from source: Debian 13's binaries need glibc 2.41 and the GPU host has 2.39, so
 # they are rebuilt here against Debian 12's GLib (glibc 2.36), whose runtime libraries go
 # into the tree too: it needs nothing of the 1.22 sysroot nor of the host beyond glibc
@@ -16,21 +17,21 @@
 # typefind), good (isomp4, png), bad (its libraries, gstreamer-cuda and
 # gstreamer-analytics among them; nvcodec, videoparsers). nvcodec loads CUDA and NVDEC
 # at run time and needs no CUDA to build; no GL, X11, docs, tests or translations.
-# Sources: the 1.26.2 orig tarballs of Debian 13 (deb-src trixie from the registry that
-# this machine's apt sources name, fetched and checked by apt). Where the registry does
-# not serve one, GST_GIT=<clone of GStreamer's monorepo> takes the subproject from its
-# tag 1.26.2 instead (the orig tarballs are `meson dist` of that tag).
+# Sources: the orig tarballs of Debian 13 where it has the release (deb-src trixie from
+# the registry that this machine's apt sources name, fetched and checked by apt). Where
+# the registry does not serve one, GST_GIT=<clone of GStreamer's monorepo> takes the
+# subproject from the release's tag instead (the orig tarballs are `meson dist` of it).
 # Needs: flex bison gcc g++ ninja-build pkg-config python3-venv libglib2.0-dev
 # liborc-0.4-dev libpng-dev zlib1g-dev; meson >= 1.4 (otherwise pip puts 1.8.5 into a
 # venv in the work folder). Work folder (sources, builds, prefix; about 1 GB):
-# GST_TREE_WORK, default /tmp/gst-1.26-work; kept, so that a second run only repacks.
+# GST_TREE_WORK, default /tmp/gst-SERIES-work; kept, so that a second run only repacks.
 # About 15 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=$(realpath -m "${1:-.gpu/gst-1.26.tgz}")
-ver=1.26.2
-work=${GST_TREE_WORK:-/tmp/gst-1.26-work}
+ver=${GST_VERSION:-1.26.2}
 name=gst-${ver%.*}                 # the tree's top folder in the tarball
+out=$(realpath -m "${1:-.gpu/$name.tgz}")
+work=${GST_TREE_WORK:-/tmp/$name-work}
 prefix=$work/$name                 # installed here, then packed as it is
 mods=(gstreamer gst-plugins-base gst-plugins-good gst-plugins-bad)
 mkdir -p "$work"/{src,build}
@@ -69,10 +70,10 @@ for m in "${mods[@]}"; do
   orig=$work/src/${pkg}_$ver.orig.tar.xz
   if [ ! -f "$orig" ]; then
     $fetched_index || { apt-get "${apt_opts[@]}" update -qq; fetched_index=true; }
-    apt-cache "${apt_opts[@]}" showsrc "$pkg" | grep -q "^Version: $ver-" ||
-      { echo "make-gst-tree.sh: trixie has no $pkg $ver" >&2; exit 1; }
     # apt checks what it gets against the signed index; a file it cannot get is left out
-    (cd "$work/src" && apt-get "${apt_opts[@]}" source --download-only -qq "$pkg") >/dev/null 2>&1 || true
+    if apt-cache "${apt_opts[@]}" showsrc "$pkg" | grep -q "^Version: $ver-"; then
+      (cd "$work/src" && apt-get "${apt_opts[@]}" source --download-only -qq "$pkg") >/dev/null 2>&1 || true
+    fi
   fi
   if [ -f "$orig" ]; then
     echo "$m: $(basename "$orig") from $uri"
@@ -95,6 +96,9 @@ done
 common=(--prefix="$prefix" --libdir=lib --wrap-mode=nodownload --buildtype=release -Doptimization=2 -Dauto_features=disabled
   -Ddoc=disabled -Dexamples=disabled -Dtests=disabled -Dnls=disabled)
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+# ORC (videoconvert's SIMD) where Debian 12's 0.4.33 is new enough: 1.28 wants 0.4.34
+orc=enabled
+pkg-config --atleast-version=0.4.34 orc-0.4 || case $ver in 1.2[2-6].*) ;; *) orc=disabled ;; esac
 for m in "${mods[@]}"; do
   b=$work/build/$m
   [ -f "$b/.installed" ] && continue
@@ -102,7 +106,7 @@ for m in "${mods[@]}"; do
     gstreamer) opts=(-Dcheck=enabled -Dtools=enabled -Dcoretracers=enabled -Dbenchmarks=disabled -Dintrospection=disabled
       -Dlibunwind=disabled -Dlibdw=disabled -Dbash-completion=disabled -Dptp-helper=disabled) ;;
     gst-plugins-base) opts=(-Dapp=enabled -Dvideotestsrc=enabled -Dvideoconvertscale=enabled
-      -Dtypefind=enabled -Dorc=enabled -Dgl=disabled -Dtools=disabled -Dintrospection=disabled) ;;
+      -Dtypefind=enabled -Dorc=$orc -Dgl=disabled -Dtools=disabled -Dintrospection=disabled) ;;
     gst-plugins-good) opts=(-Disomp4=enabled -Dpng=enabled) ;;
     gst-plugins-bad) opts=(-Dnvcodec=enabled -Dvideoparsers=enabled -Dgl=disabled -Dtools=disabled -Dintrospection=disabled) ;;
   esac
@@ -154,8 +158,8 @@ sed -i "s|^prefix=$prefix\$|prefix=\${pcfiledir}/../..|; s|$prefix|\${prefix}|g"
 
 # --- the environment script, trimming, packing -----------------------------------------
 cat > "$prefix/gst-env.sh" <<'EOF'
-# Source to use this GStreamer (bench/gpu-env.sh does, with CF_GST_SERIES=1.26):
-#   source gst-1.26/gst-env.sh
+# Source to use this GStreamer (bench/gpu-env.sh does, with CF_GST_SERIES its series):
+#   source gst-SERIES/gst-env.sh
 # It comes first on every path; the plugin registry is kept beside the tree.
 _r=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH=$_r/bin:$PATH
