@@ -25,7 +25,7 @@
 # liborc-0.4-dev libpng-dev zlib1g-dev; meson >= 1.4 (otherwise pip puts 1.8.5 into a
 # venv in the work folder). Work folder (sources, builds, prefix; about 1 GB):
 # GST_TREE_WORK, default /tmp/gst-SERIES-work; kept, so that a second run only repacks.
-# About 15 minutes on 2 cores.
+# Under 10 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ver=${GST_VERSION:-1.26.2}
