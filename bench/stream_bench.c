@@ -1162,7 +1162,7 @@ write_device_json (const gchar * path, const gchar * device,
 /* ---- main ---- */
 
 /* --kernel-us "ELEMENT:FORMAT:WxH=US,...": ELEMENT cudamedian, cudagauss,
- * cudahist or chain. */
+ * cudahist, cudahist-meta (post-messages=false) or chain. */
 static gboolean
 parse_kernel_us (Options * opts)
 {
@@ -1222,7 +1222,8 @@ parse_options (int *argc, char ***argv, Options * opts)
     {"kernel-us", 0, 0, G_OPTION_ARG_STRING, &opts->kernel_us,
           "--memory cuda: kernel-only microseconds per frame of a case, "
           "comma-separated ELEMENT:FORMAT:WxH=US with ELEMENT cudamedian, "
-          "cudagauss, cudahist or chain (all three), e.g. "
+          "cudagauss, cudahist, cudahist-meta (post-messages=false) or chain (all "
+          "three), e.g. "
           "cudamedian:NV12:1920x1080=9.5 (the same for every depth). Given "
           "values are used instead of the traced ones",
         "LIST"},
@@ -1371,6 +1372,8 @@ device_main (Options * opts)
     {"cudamedian", "cudamedian", "cudamedian name=f", "cudamedian", FALSE, 0},
     {"cudagauss", "cudagauss", "cudagauss name=f", "cudagauss", FALSE, 0},
     {"cudahist", "cudahist", "cudahist name=f", "cudahist", FALSE, 0},
+    {"cudahist post-messages=false", "cudahist-meta", "cudahist name=f "
+          "post-messages=false", "cudahist", FALSE, 0},
     {"cudamedian ! cudagauss ! cudahist", "chain",
           "cudamedian name=f ! cudagauss name=f1 ! cudahist name=f2",
         "cudamedian", FALSE, 0},

@@ -28,6 +28,7 @@ error or a failed check; 2 bad options; 77 with --check or --probe, this
 Python lacks what the example needs (the test reports itself skipped).
 """
 import argparse
+import struct
 import sys
 
 SKIP = 77
@@ -102,9 +103,14 @@ def parse_args():
 # ---- reading a message ----
 
 def plain(value):
-    """A field's value with Gst.ValueArray turned into lists, nested too."""
+    """A field's value with Gst.ValueArray turned into lists, nested too, and
+    each channel's counts (a Gst.Buffer of guint32 in this machine's byte order)
+    into a list of ints."""
     if isinstance(value, (str, bytes)):
         return value
+    if hasattr(value, "extract_dup"):
+        data = value.extract_dup(0, value.get_size())
+        return list(struct.unpack("={}I".format(len(data) // 4), data))
     try:
         items = list(value)
     except TypeError:

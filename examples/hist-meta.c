@@ -188,22 +188,17 @@ get_uint (const GstStructure * s, const gchar * name, guint i, guint * out)
 static gboolean
 read_channel (const GstStructure * s, guint i, Channel * ch)
 {
-  const GValue *bins = array_entry (s, "bins", i, GST_TYPE_ARRAY);
+  const GValue *bins = array_entry (s, "bins", i, GST_TYPE_BUFFER);
   const GValue *mean = array_entry (s, "mean", i, G_TYPE_DOUBLE);
+  GstBuffer *counts;
 
   if (!bins || !mean)
     return FALSE;
-  ch->n_bins = gst_value_array_get_size (bins);
+  /* One guint32 a bin, in this machine's byte order. */
+  counts = gst_value_get_buffer (bins);
+  ch->n_bins = gst_buffer_get_size (counts) / sizeof (guint32);
   ch->bins = g_new (guint, ch->n_bins);
-  for (guint b = 0; b < ch->n_bins; b++) {
-    const GValue *count = gst_value_array_get_value (bins, b);
-    if (!G_VALUE_HOLDS_UINT (count)) {
-      g_printerr ("the meta's bins hold %s, not guint\n",
-          G_VALUE_TYPE_NAME (count));
-      return FALSE;
-    }
-    ch->bins[b] = g_value_get_uint (count);
-  }
+  gst_buffer_extract (counts, 0, ch->bins, ch->n_bins * sizeof (guint32));
   ch->mean = g_value_get_double (mean);
   return get_uint (s, "total", i, &ch->total) &&
       get_uint (s, "below", i, &ch->below) &&

@@ -78,6 +78,19 @@ const GValue *field(const GstStructure *s, const char *name) {
   return value;
 }
 
+// Channel `index`'s counts: a GstBuffer of guint32 in "bins".
+std::vector<uint32_t> counts_at(const GValue *bins, guint index) {
+  const GValue *counts = gst_value_array_get_value(bins, index);
+  fail_unless(GST_VALUE_HOLDS_BUFFER(counts), "bins hold %s, not GstBuffer",
+              G_VALUE_TYPE_NAME(counts));
+  GstBuffer *buffer = gst_value_get_buffer(counts);
+  const gsize size = gst_buffer_get_size(buffer);
+  fail_unless(size % sizeof(uint32_t) == 0, "bins of %zu bytes", size);
+  std::vector<uint32_t> values(size / sizeof(uint32_t));
+  gst_buffer_extract(buffer, 0, values.data(), size);
+  return values;
+}
+
 // The smallest v with at least percent % of the binned samples <= v, as the last
 // value of its bin (the element's documented rule), counted the slow way.
 guint expected_percentile(const std::vector<uint32_t> &bins, guint lower, guint upper,
@@ -143,11 +156,11 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
 
     const std::string channel = what + " channel " +
         g_value_get_string(gst_value_array_get_value(names, i));
-    const GValue *bins = gst_value_array_get_value(field(s, "bins"), i);
-    fail_unless_equals_int(gst_value_array_get_size(bins), config.bins);
+    const std::vector<uint32_t> bins = counts_at(field(s, "bins"), i);
+    fail_unless_equals_int(bins.size(), config.bins);
     for (guint b = 0; b < config.bins; b++)
-      fail_unless(uint_at(bins, b) == expected.bins[b], "%s: bin %u: %u, expected %u",
-                  channel.c_str(), b, uint_at(bins, b), expected.bins[b]);
+      fail_unless(bins[b] == expected.bins[b], "%s: bin %u: %u, expected %u",
+                  channel.c_str(), b, bins[b], expected.bins[b]);
     fail_unless_equals_int(uint_at(field(s, "total"), i), expected.summary.samples);
     fail_unless_equals_int(uint_at(field(s, "below"), i), expected.summary.below);
     fail_unless_equals_int(uint_at(field(s, "above"), i), expected.summary.above);
