@@ -7,7 +7,9 @@
 # in build-gpu-SERIES/ (release):
 #   bash bench/series.sh build [ARCH]        both builds at once (ARCH: 90)
 #   bash bench/series.sh test SERIES [ARGS]  meson test of that build, ARGS to it
-#                                            (e.g. --suite gpu)
+#                                            (e.g. --suite gpu); one series at a
+#                                            time (faults counts the device's
+#                                            memory in use)
 #   bash bench/series.sh bench OUT PASS [ARGS]
 #                                            stream-bench --memory cuda ARGS, then
 #                                            decode-bench, of each build in turn
