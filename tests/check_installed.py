@@ -12,6 +12,10 @@
       (.ci/package) ROOT holds a package's files (dpkg -x): the plugin is in
       GStreamer's own plugin folder (pkg-config's pluginsdir of gstreamer-1.0),
       and nothing else is installed outside /usr/share/doc.
+  check_installed.py system BUILD_DIR
+      (.ci/install-package) the package installed on this system: the plugin is
+      in GStreamer's own plugin folder, and gst-inspect-1.0 finds it there by
+      GStreamer's default search, with no plugin path set.
 
 Then, for the installed plugin: it exports only GStreamer's entry points
 (check_plugin_exports.py); gst-inspect-1.0 finds each element with only that
@@ -83,11 +87,15 @@ def package_plugin_dir(root):
 
 
 def gst_env(plugin_path, registry):
+    """GStreamer's plugins from `plugin_path` alone, or (None) from its default
+    search, and a registry of their own."""
     env = dict(os.environ)
-    for name in ("GST_PLUGIN_PATH", "GST_PLUGIN_LOADING_WHITELIST"):
+    for name in ("GST_PLUGIN_PATH", "GST_PLUGIN_PATH_1_0", "GST_PLUGIN_SYSTEM_PATH",
+                 "GST_PLUGIN_SYSTEM_PATH_1_0", "GST_PLUGIN_LOADING_WHITELIST"):
         env.pop(name, None)
-    env.update({"GST_PLUGIN_SYSTEM_PATH_1_0": "", "GST_PLUGIN_PATH_1_0": plugin_path,
-                "GST_REGISTRY_1_0": registry})
+    if plugin_path is not None:
+        env.update({"GST_PLUGIN_SYSTEM_PATH_1_0": "", "GST_PLUGIN_PATH_1_0": plugin_path})
+    env["GST_REGISTRY_1_0"] = registry
     return env
 
 
@@ -152,25 +160,29 @@ def demo_problems(plugin_dir, build_dir, scratch):
 
 
 def main(argv):
-    if len(argv) == 3 and argv[1] == "destdir":
-        build_dir, root = argv[2], None
-    elif len(argv) == 4 and argv[1] == "root":
-        root, build_dir = os.path.abspath(argv[2]), argv[3]
-    else:
+    modes = {"destdir": 3, "root": 4, "system": 3}
+    if len(argv) < 2 or modes.get(argv[1]) != len(argv):
         print(__doc__, file=sys.stderr)
         return 2
+    mode, build_dir = argv[1], argv[-1]
     with tempfile.TemporaryDirectory() as scratch:
-        if root is None:
+        if mode == "destdir":
             plugin_dir, problems = install_into_destdir(
                 build_dir, os.path.join(scratch, "destdir"))
+        elif mode == "root":
+            plugin_dir, problems = package_plugin_dir(os.path.abspath(argv[2]))
         else:
-            plugin_dir, problems = package_plugin_dir(root)
+            plugin_dir, problems = gstreamer_plugins_dir(), []
+            if not os.path.exists(os.path.join(plugin_dir, PLUGIN_FILE)):
+                problems.append(f"no {PLUGIN_FILE} in {plugin_dir}")
+        # system: GStreamer's default search, as users of the package have it
+        search_path = None if mode == "system" else plugin_dir
         if plugin_dir and not problems:
             problems += check_plugin_exports.problems_of(
                 os.path.join(plugin_dir, PLUGIN_FILE))
             problems += inspect_problems(
                 plugin_dir, build_dir,
-                gst_env(plugin_dir, os.path.join(scratch, "registry.bin")))
+                gst_env(search_path, os.path.join(scratch, "registry.bin")))
             problems += demo_problems(plugin_dir, build_dir, scratch)
     for problem in problems:
         print(problem, file=sys.stderr)
