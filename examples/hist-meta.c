@@ -196,6 +196,11 @@ read_channel (const GstStructure * s, guint i, Channel * ch)
     return FALSE;
   /* One guint32 a bin, in this machine's byte order. */
   counts = gst_value_get_buffer (bins);
+  if (gst_buffer_get_size (counts) % sizeof (guint32) != 0) {
+    g_printerr ("the meta's bins hold %" G_GSIZE_FORMAT " bytes, not guint32s\n",
+        gst_buffer_get_size (counts));
+    return FALSE;
+  }
   ch->n_bins = gst_buffer_get_size (counts) / sizeof (guint32);
   ch->bins = g_new (guint, ch->n_bins);
   gst_buffer_extract (counts, 0, ch->bins, ch->n_bins * sizeof (guint32));
