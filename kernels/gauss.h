@@ -25,6 +25,7 @@
 
 #include "executor.h"
 #include "plane.h"
+#include "regions.h"
 
 namespace cf {
 
@@ -57,6 +58,7 @@ struct GaussParams {
   GaussMode mode = GaussMode::Blur;
   int32_t amount_q8 = 256;   // unsharp: amount * 256, rounded; 0..kGaussMaxAmountQ8
   uint32_t threshold = 0;    // unsharp: smallest |detail| that is sharpened, a value
+  OutputRegion region;       // the pixels written (regions.h): the whole plane by default
 };
 
 // Odd tap counts up to kGaussMaxKernelSize of non-negative taps summing exactly to
@@ -66,9 +68,9 @@ constexpr int32_t kGaussMaxAmountQ8 = 2560;
 bool is_valid(const GaussParams &params, SampleFormat format);
 
 // Whether both backends take the call: valid params for the format, src and dst a
-// valid pair (is_valid_plane_pair). The CUDA backend also needs are_samples_aligned
-// and, for packed planes with channels not computed, pixels of nothing but their
-// channels (can_copy_pixels_whole, packed_cuda.h).
+// valid pair (is_valid_plane_pair), a valid region of them. The CUDA backend also
+// needs are_samples_aligned and, for packed planes with channels not computed, pixels
+// of nothing but their channels (can_copy_pixels_whole, packed_cuda.h).
 bool is_valid(const GaussParams &params, const Plane &src, const Plane &dst,
               SampleFormat format);
 

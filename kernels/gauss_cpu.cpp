@@ -370,6 +370,16 @@ cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,
                       const GaussParams &params, int threads) {
   if (!is_valid(params, src, dst, format))
     return cudaErrorInvalidValue;
+  if (!params.region.whole_plane) {
+    GaussParams whole_plane = params;
+    whole_plane.region = {};
+    return filter_boxes_cpu(src, dst, format, params.region,
+                            static_cast<int>(params.taps_x.size()) / 2,
+                            static_cast<int>(params.taps_y.size()) / 2,
+                            [&](const Plane &box_src, const Plane &box_dst) {
+                              return gauss_cpu(box_src, box_dst, format, whole_plane, threads);
+                            });
+  }
   if (!takes_rows_of(src, dst, format)) {
     // Pixels with bytes of no channel between them: each computed channel on its own.
     for (int c = 0; c < src.channels; ++c)

@@ -90,7 +90,8 @@ bool is_valid(const GaussParams &params, SampleFormat format) {
 
 bool is_valid(const GaussParams &params, const Plane &src, const Plane &dst,
               SampleFormat format) {
-  return is_valid(params, format) && is_valid_plane_pair(src, dst, format);
+  return is_valid(params, format) && is_valid_plane_pair(src, dst, format) &&
+         is_valid(params.region, src);
 }
 
 }  // namespace cf

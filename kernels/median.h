@@ -10,6 +10,7 @@
 
 #include "executor.h"
 #include "plane.h"
+#include "regions.h"
 
 namespace cf {
 
@@ -19,6 +20,11 @@ constexpr int kMedianMaxWindow = 31;
 struct MedianParams {
   int window = 3;  // odd, kMedianMinWindow..kMedianMaxWindow
   Border border;   // its constant a value of the format (plane.h), clamped to its range
+  OutputRegion region;  // the pixels written (regions.h): the whole plane by default
+
+  // {window, border} as before regions came, without a warning for the one left out.
+  MedianParams(int window_size = 3, Border window_border = {}, OutputRegion written = {})
+      : window(window_size), border(window_border), region(written) {}
 };
 
 inline bool is_valid(const MedianParams &params) {
@@ -27,12 +33,14 @@ inline bool is_valid(const MedianParams &params) {
 }
 
 // Whether both backends take the call: valid params, src and dst a valid pair
-// (is_valid_plane_pair, which checks the format too). The CUDA backend also needs
-// are_samples_aligned(src, dst, format) and, for packed planes with channels not
-// computed, pixels of nothing but their channels (can_copy_pixels_whole, packed_cuda.h).
+// (is_valid_plane_pair, which checks the format too), a valid region of them. The
+// CUDA backend also needs are_samples_aligned(src, dst, format) and, for packed planes
+// with channels not computed, pixels of nothing but their channels
+// (can_copy_pixels_whole, packed_cuda.h).
 inline bool is_valid(const MedianParams &params, const Plane &src, const Plane &dst,
                      SampleFormat format) {
-  return is_valid(params) && is_valid_plane_pair(src, dst, format);
+  return is_valid(params) && is_valid_plane_pair(src, dst, format) &&
+         is_valid(params.region, src);
 }
 
 // Both backends compute dst(x, y) = median of the window x window neighbourhood of

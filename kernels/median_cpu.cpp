@@ -630,6 +630,23 @@ cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
     if (!is_valid(plane.params, plane.src, plane.dst, plane.format))
       return cudaErrorInvalidValue;
   std::vector<MedianPlane> network_planes;
+  std::vector<MedianPlane> whole_planes;
+  for (const MedianPlane &plane : planes) {
+    if (plane.params.region.whole_plane) {
+      whole_planes.push_back(plane);
+      continue;
+    }
+    MedianParams whole_plane = plane.params;
+    whole_plane.region = {};
+    const int radius = plane.params.window / 2;
+    if (const cudaError_t err = filter_boxes_cpu(
+            plane.src, plane.dst, plane.format, plane.params.region, radius, radius,
+            [&](const Plane &box_src, const Plane &box_dst) {
+              return median_cpu(box_src, box_dst, plane.format, whole_plane, threads);
+            });
+        err != cudaSuccess)
+      return err;
+  }
   const auto filter = [&](const MedianPlane &plane) {
     if (plane.params.window <= median_network::kMaxNetworkWindow)
       network_planes.push_back(plane);
@@ -638,7 +655,7 @@ cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads) {
     else
       median_histogram_plane<uint16_t>(plane.src, plane.dst, plane.format, plane.params, threads);
   };
-  for (const MedianPlane &plane : planes) {
+  for (const MedianPlane &plane : whole_planes) {
     if (plane.src.channels == 1 ||
         (takes_network_rows(plane) && plane.params.window <= median_network::kMaxNetworkWindow)) {
       filter(plane);

@@ -14,6 +14,7 @@
 
 #include "frameplanes.h"
 #include "plane.h"
+#include "regions.h"
 
 /* One view of a frame to process: in device memory on the CUDA backend, host
  * memory on the CPU backend. */
@@ -25,6 +26,7 @@ struct ComponentView
   cf::Plane src;
   cf::Plane dst;                /* filters only: where the result goes */
   cf::SampleFormat format;      /* sample size, and P010's low padding bits */
+  cf::OutputRegion region;      /* filters only: the part of dst written */
 };
 
 /* The components of frames of `info` that an element processes: luma (plus

@@ -4,12 +4,34 @@
 #include "gstcudafilter.h"
 
 #include "cudafaults.h"
+#include "frameregions.h"
+
+enum
+{
+  PROP_0,
+  PROP_REGIONS,
+  PROP_REGION_TYPES,
+  PROP_REGION_PADDING,
+};
+
+/* Regions from upstream: the properties, and the streaming thread's part. */
+struct FilterRegions
+{
+  RegionProperties properties;
+  RegionCollector collector;
+  /* The frames' geometry, from the caps. */
+  GstVideoInfo info {};
+  /* The frame being submitted: whether it takes regions, and which. */
+  bool frame_from_meta = false;
+  std::vector<FrameRegion> frame_regions;
+};
 
 struct GstCudaFilterPrivate
 {
   /* Under the object lock; the border starts as the subclass's default. */
   GstCudaFilterBorder border;
   guint border_value;
+  FilterRegions *regions;
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaFilter, gst_cuda_filter,
@@ -137,20 +159,34 @@ gst_cuda_filter_border (GstCudaFilter * filter, cf::SampleFormat format)
   return border;
 }
 
-/* A frame's work: the samples no kernel writes copied through, then the
+/* A frame's work: the samples no kernel writes copied through (with regions,
+ * the whole frame: the kernels then write inside the boxes only), then the
  * subclass's kernels. */
 static FrameError
 gst_cuda_filter_process (GstCudaBaseFilter * base, const FrameWork & work)
 {
   auto *self = GST_CUDA_FILTER (base);
+  const FilterRegions & regions = *priv_of (self)->regions;
   const ProcessedComponents components =
       gst_cuda_base_filter_components (base, *work.input.info, false);
-  if (const guint planes = components.planes_to_copy ())
+  const guint planes = regions.frame_from_meta ? kAllPlanes :
+      components.planes_to_copy ();
+  if (planes != 0)
     if (const cudaError_t err = copy_planes (work.exec, work.output,
             work.input, planes))
       return FrameError::failed ("Copying unprocessed samples", err);
-  const std::vector<ComponentView> views = components.views (work.input,
+  if (regions.frame_from_meta && regions.frame_regions.empty ())
+    return FrameError ();
+  std::vector<ComponentView> views = components.views (work.input,
       &work.output);
+  /* Kept until the kernels are queued: they read the boxes at launch. */
+  std::vector<std::vector<cf::Box>> boxes (views.size ());
+  if (regions.frame_from_meta)
+    for (size_t i = 0; i < views.size (); i++) {
+      boxes[i] = component_boxes (regions.frame_regions, *work.input.info,
+          views[i].channel_components[0]);
+      views[i].region = cf::OutputRegion::inside (boxes[i]);
+    }
   const cudaError_t err = CF_CUDA (Kernel,
       GST_CUDA_FILTER_GET_CLASS (self)->filter_frame (self, views, work.exec));
   return FrameError::check (work.exec.on_device ? "Launching the kernels" :
@@ -163,8 +199,56 @@ static GstFlowReturn
 gst_cuda_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
+  FilterRegions & regions = *priv_of (GST_CUDA_FILTER (trans))->regions;
+  const RegionSettings settings =
+      regions.properties.settings (G_OBJECT (trans));
+  regions.frame_from_meta = settings.from_meta;
+  regions.frame_regions.clear ();
+  if (settings.from_meta)
+    regions.frame_regions = regions.collector.collect (GST_ELEMENT (trans),
+        inbuf, regions.info, settings);
   return gst_cuda_base_filter_submit (GST_CUDA_BASE_FILTER (trans), inbuf,
       outbuf);
+}
+
+static gboolean
+gst_cuda_filter_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
+    bool, FrameSizes *)
+{
+  priv_of (GST_CUDA_FILTER (base))->regions->info = info;
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_start (GstBaseTransform * trans)
+{
+  priv_of (GST_CUDA_FILTER (trans))->regions->collector.reset ();
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->start (trans);
+}
+
+static void
+gst_cuda_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  if (!priv_of (GST_CUDA_FILTER (object))->regions->properties.set (object,
+          value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  if (!priv_of (GST_CUDA_FILTER (object))->regions->properties.get (object,
+          value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gst_cuda_filter_finalize (GObject * object)
+{
+  delete priv_of (GST_CUDA_FILTER (object))->regions;
+  G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
 }
 
 /* The border starts as the subclass's default (only known now: during the
@@ -183,13 +267,23 @@ gst_cuda_filter_constructed (GObject * object)
 static void
 gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 {
-  G_OBJECT_CLASS (klass)->constructed = gst_cuda_filter_constructed;
+  auto *gobject_class = G_OBJECT_CLASS (klass);
+  gobject_class->constructed = gst_cuda_filter_constructed;
+  gobject_class->set_property = gst_cuda_filter_set_property;
+  gobject_class->get_property = gst_cuda_filter_get_property;
+  gobject_class->finalize = gst_cuda_filter_finalize;
+  RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES,
+      PROP_REGION_PADDING);
+  GST_BASE_TRANSFORM_CLASS (klass)->start =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_transform);
+  GST_CUDA_BASE_FILTER_CLASS (klass)->set_info = gst_cuda_filter_set_info;
   GST_CUDA_BASE_FILTER_CLASS (klass)->process = gst_cuda_filter_process;
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER,
       (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_REGIONS, (GstPluginAPIFlags) 0);
 }
 
 static void
@@ -197,4 +291,5 @@ gst_cuda_filter_init (GstCudaFilter * self)
 {
   priv_of (self)->border = GST_CUDA_FILTER_BORDER_REPLICATE;
   priv_of (self)->border_value = 0;
+  priv_of (self)->regions = new FilterRegions ();
 }

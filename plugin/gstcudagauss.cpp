@@ -119,6 +119,7 @@ gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
     cf::GaussParams params = cf::make_gauss_params (sigma, sigma_y, kernel_size,
         kernel_size, component.format,
         gst_cuda_filter_border (filter, component.format));
+    params.region = component.region;
     if (mode == GST_CUDA_GAUSS_MODE_UNSHARP) {
       params.mode = cf::GaussMode::Unsharp;
       params.amount_q8 = static_cast<int32_t> (amount * 256 + 0.5);

@@ -74,6 +74,7 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
     cf::MedianParams params;
     params.window = size;
     params.border = gst_cuda_filter_border (filter, component.format);
+    params.region = component.region;
     planes.push_back ({component.src, component.dst, component.format, params});
   }
   /* On the CPU all planes in one call: it runs them band by band (the planes

@@ -9,6 +9,10 @@
 
 #include <cuda_runtime_api.h>
 
+#ifdef CF_HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
+
 #include <algorithm>
 #include <optional>
 #include <random>
@@ -149,10 +153,15 @@ std::optional<std::string> first_other_byte_changed(const GstVideoFrame &in,
   return std::nullopt;
 }
 
-// Checks out against the reference median of in, sample by sample.
+// Whether the filter writes a component's sample at (x, y): everywhere, or inside
+// the regions only.
+using WrittenFn = std::function<bool(int component, int x, int y)>;
+
+// Checks out against the reference of in, sample by sample: the filtered value where
+// the filter writes, in's elsewhere.
 void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
                      const FilterUnderTest &filter, bool include_chroma,
-                     const std::string &what) {
+                     const std::string &what, const WrittenFn &written = {}) {
   GstVideoFrame in_frame, out_frame;
   fail_unless(gst_video_frame_map(&in_frame, const_cast<GstVideoInfo *>(&info), in,
                                   GST_MAP_READ));
@@ -167,16 +176,16 @@ void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
     TestImage expected(src.width, src.height, depth);
     if (filtered)
       filter.reference(src, expected.plane(), depth);
-    const cf::Plane &want = filtered ? expected.plane() : src;
     for (int y = 0; y < src.height; y++) {
       for (int x = 0; x < src.width; x++) {
+        const bool changed = filtered && (!written || written(c, x, y));
         const uint32_t g = read_sample(got, depth, x, y);
-        const uint32_t e = read_sample(want, depth, x, y);
+        const uint32_t e = read_sample(changed ? expected.plane() : src, depth, x, y);
         if (g != e) {
           gst_video_frame_unmap(&in_frame);
           gst_video_frame_unmap(&out_frame);
           fail("%s: component %u at (%d, %d): got %u, expected %u (%s)", what.c_str(), c,
-               x, y, g, e, filtered ? "filtered" : "passed through");
+               x, y, g, e, changed ? "filtered" : "passed through");
         }
       }
     }
@@ -241,6 +250,128 @@ void check_include_chroma(const char *backend, const FilterUnderTest &filter) {
   for (const char *format : {"I420", "YV12", "NV12", "NV21", "Y42B", "Y444", "YUY2", "UYVY"})
     for (int width : {17, 18})
       check_frame(backend, filter, format, width, 9, seed++, true);
+}
+
+namespace {
+
+// A region as a detector attaches it, unchecked: a region-of-interest meta (whose
+// box is unsigned) or, where the plugin takes them, an analytics object detection.
+struct TestRegion {
+  gint64 x, y, width, height;
+  const char *type;
+  bool detection;
+};
+
+// Regions of every kind the element must survive on a width x height frame: two
+// overlapping, some reaching out of the frame at each side, wider and taller than the
+// frame, empty ones, one far outside, one of a type not selected, a 1x1 one.
+std::vector<TestRegion> test_regions(gint64 width, gint64 height) {
+  std::vector<TestRegion> regions = {
+      {3, 2, 7, 5, "face", false},          {6, 4, 9, 6, "plate", false},
+      {0, 0, 2, 1, "face", false},          {width - 2, height - 1, 10, 10, "face", false},
+      {width - 1, 0, 5, 1, "plate", false}, {0, height - 2, 1, G_MAXUINT, "face", false},
+      {2, height / 2, G_MAXUINT, 1, "face", false}, {10, 5, 0, 4, "face", false},
+      {4, 6, 3, 0, "plate", false},         {G_MAXUINT - 3, 2, 8, 8, "face", false},
+      {1, 1, width, height, "car", false},  {width / 2, height / 3, 1, 1, "plate", false}};
+#ifdef CF_HAVE_GST_ANALYTICS
+  for (const TestRegion &detection : std::initializer_list<TestRegion>{
+           {-3, -2, 6, 5, "face", true},  {width - 4, 3, 2, 3, "plate", true},
+           {5, 5, 4, 4, "car", true},     {-10, -10, 5, 5, "face", true},
+           {2, height - 3, 4, -2, "face", true}})
+    regions.push_back(detection);
+#endif
+  return regions;
+}
+
+void attach(GstBuffer *buffer, const std::vector<TestRegion> &regions) {
+  for (const TestRegion &r : regions) {
+    if (!r.detection) {
+      gst_buffer_add_video_region_of_interest_meta(buffer, r.type, guint(r.x), guint(r.y),
+                                                   guint(r.width), guint(r.height));
+      continue;
+    }
+#ifdef CF_HAVE_GST_ANALYTICS
+    GstAnalyticsRelationMeta *meta = gst_buffer_get_analytics_relation_meta(buffer);
+    if (!meta)
+      meta = gst_buffer_add_analytics_relation_meta(buffer);
+    GstAnalyticsODMtd detection;
+    fail_unless(gst_analytics_relation_meta_add_od_mtd(meta, g_quark_from_string(r.type),
+                                                       gint(r.x), gint(r.y), gint(r.width),
+                                                       gint(r.height), 0.9f, &detection));
+#endif
+  }
+}
+
+// Whether (x, y) of `component` lies in a selected region ("face" or "plate"), each
+// padded by `padding` and clipped to the frame; chroma samples covered in part are in.
+bool in_test_region(const GstVideoInfo &info, const std::vector<TestRegion> &regions,
+                    gint64 padding, int component, int x, int y) {
+  const int w_sub = info.finfo->w_sub[component];
+  const int h_sub = info.finfo->h_sub[component];
+  for (const TestRegion &r : regions) {
+    if (g_str_equal(r.type, "car") || r.width <= 0 || r.height <= 0)
+      continue;
+    const gint64 x0 = std::max<gint64>(0, r.x - padding);
+    const gint64 y0 = std::max<gint64>(0, r.y - padding);
+    const gint64 x1 = std::min<gint64>(GST_VIDEO_INFO_WIDTH(&info), r.x + r.width + padding);
+    const gint64 y1 = std::min<gint64>(GST_VIDEO_INFO_HEIGHT(&info), r.y + r.height + padding);
+    // Chroma sample x covers luma pixels x << w_sub .. ((x + 1) << w_sub) - 1.
+    if ((gint64(x + 1) << w_sub) > x0 && (gint64(x) << w_sub) < x1 &&
+        (gint64(y + 1) << h_sub) > y0 && (gint64(y) << h_sub) < y1)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_regions(const char *backend, const FilterUnderTest &filter) {
+  struct Case {
+    const char *format;
+    int width;
+    int height;
+    bool include_chroma;
+  };
+  std::vector<Case> cases;
+  for (const char *format : kFormats)
+    cases.push_back({format, 33, 21, false});
+  for (const char *format : {"I420", "NV21", "Y42B", "YUY2", "UYVY"})
+    cases.push_back({format, 32, 17, true});
+  uint32_t seed = 300;
+  for (const Case &c : cases) {
+    const std::string what = describe(filter, c.format, c.width, c.height) +
+                             (c.include_chroma ? " include-chroma" : "") + " regions=meta";
+    GstHarness *h = make_harness(backend, filter, 1,
+                                 std::string("regions=meta region-types=face,plate "
+                                             "region-padding=1") +
+                                     (c.include_chroma ? " include-chroma=true" : ""));
+    gst_harness_set_src_caps_str(h, caps_string(c.format, c.width, c.height).c_str());
+    const GstVideoInfo info = video_info(c.format, c.width, c.height);
+    const std::vector<TestRegion> regions = test_regions(c.width, c.height);
+    GstBuffer *with_regions = random_frame(h, info, seed++, frame_pts(0));
+    attach(with_regions, regions);
+    GstBuffer *without = random_frame(h, info, seed++, frame_pts(1));
+    for (GstBuffer *in : {with_regions, without}) {
+      gst_buffer_ref(in);
+      fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+    }
+    fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+    GstBuffer *out = gst_harness_pull(h);
+    fail_unless(out != nullptr, "%s: no output", what.c_str());
+    expect_filtered(with_regions, out, info, filter, c.include_chroma, what,
+                    [&](int component, int x, int y) {
+                      return in_test_region(info, regions, 1, component, x, y);
+                    });
+    gst_buffer_unref(out);
+    out = gst_harness_pull(h);
+    fail_unless(out != nullptr, "%s: no output for the frame without regions", what.c_str());
+    expect_filtered(without, out, info, filter, c.include_chroma, what + ", no regions",
+                    [](int, int, int) { return false; });
+    gst_buffer_unref(out);
+    gst_buffer_unref(with_regions);
+    gst_buffer_unref(without);
+    gst_harness_teardown(h);
+  }
 }
 
 namespace {

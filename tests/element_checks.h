@@ -84,6 +84,11 @@ void check_every_format(const char *backend, const std::vector<FilterUnderTest> 
 void check_large_frames(const char *backend, const FilterUnderTest &filter);
 // include-chroma on planar, semi-planar and packed YUV, even and odd widths.
 void check_include_chroma(const char *backend, const FilterUnderTest &filter);
+// regions=meta with region-types and region-padding: frames of every format (and
+// with include-chroma) carrying regions of interest (and analytics object detections
+// where the plugin takes them) of every kind, in and out of the frame, filtered
+// inside the regions and unchanged elsewhere; a frame without regions unchanged.
+void check_regions(const char *backend, const FilterUnderTest &filter);
 // Input in host memory the element did not provide (its proposed pool ignored), at
 // 2 frames in flight with include-chroma, every output checked, and `also_check` (if any) called on each
 // input and output: a pool of its own whose buffers come back round after round (as

@@ -115,6 +115,15 @@ GST_START_TEST(test_kernel_shapes) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_regions) {
+  GaussConfig wide;
+  wide.sigma = 2.5;
+  wide.border = "constant";
+  wide.border_value = 200;
+  cftest::check_regions(kBackend, gauss(wide));
+}
+GST_END_TEST;
+
 GST_START_TEST(test_foreign_input) { cftest::check_foreign_input(kBackend, kDefault); }
 GST_END_TEST;
 
@@ -177,6 +186,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_large_frames),
           CF_TEST(test_include_chroma),
           CF_TEST(test_kernel_shapes),
+          CF_TEST(test_regions),
           CF_TEST(test_foreign_input),
           CF_TEST(test_eos_drain),
           CF_TEST(test_flush),

@@ -67,6 +67,9 @@ GST_END_TEST;
 GST_START_TEST(test_foreign_input) { cftest::check_foreign_input(kBackend, median(3, "replicate")); }
 GST_END_TEST;
 
+GST_START_TEST(test_regions) { cftest::check_regions(kBackend, median(5, "reflect-101")); }
+GST_END_TEST;
+
 GST_START_TEST(test_eos_drain) { cftest::check_eos_drain(kBackend, kDefault); }
 GST_END_TEST;
 
@@ -129,6 +132,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_every_format),
           CF_TEST(test_large_frames),
           CF_TEST(test_include_chroma),
+          CF_TEST(test_regions),
           CF_TEST(test_window_sizes),
           CF_TEST(test_foreign_input),
           CF_TEST(test_eos_drain),

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "frameregions.h"
+
+#include <algorithm>
+
+#ifdef CF_HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (cf_regions_debug);
+#define GST_CAT_DEFAULT cf_regions_debug
+
+GType
+gst_cuda_regions_get_type (void)
+{
+  static GType type;
+  static const GEnumValue values[] = {
+    {GST_CUDA_REGIONS_FRAME, "The whole frame", "frame"},
+    {GST_CUDA_REGIONS_META,
+        "The regions of interest and object detections each buffer carries",
+        "meta"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type)) {
+    GST_DEBUG_CATEGORY_INIT (cf_regions_debug, "cudaregions", 0,
+        "Regions from upstream metas");
+    g_once_init_leave (&type, g_enum_register_static ("GstCudaRegions",
+            values));
+  }
+  return type;
+}
+
+void
+RegionProperties::install (GObjectClass * klass, guint regions_id,
+    guint types_id, guint padding_id)
+{
+  const auto flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  g_object_class_install_property (klass, regions_id,
+      g_param_spec_enum ("regions", "Regions",
+          "Where the element works: the whole frame, or only the boxes of the "
+          "GstVideoRegionOfInterestMeta (and, on GStreamer 1.24 and later, of "
+          "the analytics object detections) of each buffer",
+          GST_TYPE_CUDA_REGIONS, GST_CUDA_REGIONS_FRAME, flags));
+  g_object_class_install_property (klass, types_id,
+      g_param_spec_string ("region-types", "Region types",
+          "regions=meta: comma-separated types of the regions to take (the "
+          "region of interest's type, or the detection's label, such as "
+          "\"face,license-plate\"); empty takes every type", "", flags));
+  if (padding_id == 0)
+    return;
+  g_object_class_install_property (klass, padding_id,
+      g_param_spec_uint ("region-padding", "Region padding",
+          "regions=meta: pixels added on every side of each box (clipped to "
+          "the frame)", 0, G_MAXUINT16, 0, flags));
+}
+
+/* The quarks of a comma-separated list of names, spaces around them ignored. */
+static std::vector<GQuark>
+parse_types (const gchar * list)
+{
+  std::vector<GQuark> quarks;
+  gchar **names = g_strsplit (list ? list : "", ",", -1);
+  for (gchar **name = names; *name; name++)
+    if (*g_strstrip (*name))
+      quarks.push_back (g_quark_from_string (*name));
+  g_strfreev (names);
+  return quarks;
+}
+
+bool
+RegionProperties::set (GObject * object, const GValue * value,
+    GParamSpec * pspec)
+{
+  const gchar *name = g_param_spec_get_name (pspec);
+  GST_OBJECT_LOCK (object);
+  bool known = true;
+  if (g_str_equal (name, "regions")) {
+    mode_ = static_cast<GstCudaRegions> (g_value_get_enum (value));
+  } else if (g_str_equal (name, "region-types")) {
+    const gchar *types = g_value_get_string (value);
+    types_ = types ? types : "";
+    type_quarks_ = parse_types (types);
+  } else if (g_str_equal (name, "region-padding")) {
+    padding_ = g_value_get_uint (value);
+  } else {
+    known = false;
+  }
+  GST_OBJECT_UNLOCK (object);
+  return known;
+}
+
+bool
+RegionProperties::get (GObject * object, GValue * value,
+    GParamSpec * pspec) const
+{
+  const gchar *name = g_param_spec_get_name (pspec);
+  GST_OBJECT_LOCK (object);
+  bool known = true;
+  if (g_str_equal (name, "regions"))
+    g_value_set_enum (value, mode_);
+  else if (g_str_equal (name, "region-types"))
+    g_value_set_string (value, types_.c_str ());
+  else if (g_str_equal (name, "region-padding"))
+    g_value_set_uint (value, padding_);
+  else
+    known = false;
+  GST_OBJECT_UNLOCK (object);
+  return known;
+}
+
+RegionSettings
+RegionProperties::settings (GObject * object) const
+{
+  RegionSettings settings;
+  GST_OBJECT_LOCK (object);
+  settings.from_meta = mode_ == GST_CUDA_REGIONS_META;
+  if (settings.from_meta) {
+    settings.types = type_quarks_;
+    settings.padding = padding_;
+  }
+  GST_OBJECT_UNLOCK (object);
+  return settings;
+}
+
+/* A box of the frame from a meta's x, y, width and height (any of them out of
+ * range), padded and clipped; false where nothing of it lies in the frame. */
+static bool
+clip_box (GstElement * element, gint64 x, gint64 y, gint64 width,
+    gint64 height, const GstVideoInfo & info, guint padding, cf::Box * box)
+{
+  const gint64 frame_width = GST_VIDEO_INFO_WIDTH (&info);
+  const gint64 frame_height = GST_VIDEO_INFO_HEIGHT (&info);
+  const gint64 x0 = std::max<gint64> (0, x - padding);
+  const gint64 y0 = std::max<gint64> (0, y - padding);
+  const gint64 x1 = std::min (frame_width, x + width + padding);
+  const gint64 y1 = std::min (frame_height, y + height + padding);
+  if (width <= 0 || height <= 0 || x1 <= x0 || y1 <= y0) {
+    GST_DEBUG_OBJECT (element, "box %" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+        " %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT " holds nothing of the "
+        "%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT " frame: skipped", x, y,
+        width, height, frame_width, frame_height);
+    return false;
+  }
+  if (x < 0 || y < 0 || x + width > frame_width || y + height > frame_height)
+    GST_DEBUG_OBJECT (element, "box %" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+        " %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT " reaches beyond the "
+        "%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT " frame: clipped", x, y,
+        width, height, frame_width, frame_height);
+  *box = cf::Box {(int) x0, (int) y0, (int) (x1 - x0), (int) (y1 - y0)};
+  return true;
+}
+
+static bool
+type_selected (const RegionSettings & settings, GQuark type)
+{
+  return settings.types.empty () || std::find (settings.types.begin (),
+      settings.types.end (), type) != settings.types.end ();
+}
+
+/* Appends one meta's region where its type is selected and its box holds
+ * part of the frame. */
+static void
+add_region (GstElement * element, const GstVideoInfo & info,
+    const RegionSettings & settings, gint id, GQuark type, gint64 x, gint64 y,
+    gint64 width, gint64 height, std::vector<FrameRegion> & regions)
+{
+  FrameRegion region {id, type, {}};
+  if (type_selected (settings, type) && clip_box (element, x, y, width, height,
+          info, settings.padding, &region.box))
+    regions.push_back (region);
+}
+
+#ifdef CF_HAVE_GST_ANALYTICS
+static void
+add_detections (GstElement * element, GstBuffer * buffer,
+    const GstVideoInfo & info, const RegionSettings & settings,
+    std::vector<FrameRegion> & regions)
+{
+  GstAnalyticsRelationMeta *meta =
+      gst_buffer_get_analytics_relation_meta (buffer);
+  if (!meta)
+    return;
+  gpointer state = nullptr;
+  GstAnalyticsODMtd detection;
+  while (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_od_mtd_get_mtd_type (), &detection)) {
+    gint x, y, width, height;
+    gfloat confidence;
+    if (gst_analytics_od_mtd_get_location (&detection, &x, &y, &width, &height,
+            &confidence))
+      add_region (element, info, settings, (gint) detection.id,
+          gst_analytics_od_mtd_get_obj_type (&detection), x, y, width, height,
+          regions);
+  }
+}
+#endif
+
+std::vector<FrameRegion>
+RegionCollector::collect (GstElement * element, GstBuffer * buffer,
+    const GstVideoInfo & info, const RegionSettings & settings)
+{
+  std::vector<FrameRegion> regions;
+  gpointer state = nullptr;
+  while (GstMeta * meta = gst_buffer_iterate_meta_filtered (buffer, &state,
+          GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
+    const auto *roi = reinterpret_cast<GstVideoRegionOfInterestMeta *> (meta);
+    add_region (element, info, settings, roi->id, roi->roi_type, roi->x,
+        roi->y, roi->w, roi->h, regions);
+  }
+#ifdef CF_HAVE_GST_ANALYTICS
+  add_detections (element, buffer, info, settings, regions);
+#endif
+  if (regions.size () <= kMaxFrameRegions)
+    return regions;
+  if (!warned_over_limit_) {
+    warned_over_limit_ = true;
+    GST_ELEMENT_WARNING (element, STREAM, FAILED,
+        ("A frame carries %zu regions; only the first %u are used",
+            regions.size (), kMaxFrameRegions), (nullptr));
+  }
+  regions.resize (kMaxFrameRegions);
+  return regions;
+}
+
+std::vector<cf::Box>
+component_boxes (const std::vector<FrameRegion> & regions,
+    const GstVideoInfo & info, int component)
+{
+  const int w_sub = info.finfo->w_sub[component];
+  const int h_sub = info.finfo->h_sub[component];
+  std::vector<cf::Box> boxes;
+  boxes.reserve (regions.size ());
+  for (const FrameRegion & region : regions) {
+    const cf::Box & box = region.box;
+    /* GST_VIDEO_SUB_SCALE rounds up: a sample the box covers in part is in. */
+    const int x0 = box.x >> w_sub;
+    const int y0 = box.y >> h_sub;
+    const int x1 = GST_VIDEO_SUB_SCALE (w_sub, box.x + box.width);
+    const int y1 = GST_VIDEO_SUB_SCALE (h_sub, box.y + box.height);
+    boxes.push_back ({x0, y0, x1 - x0, y1 - y0});
+  }
+  return boxes;
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* Regions from upstream: the detections a buffer carries, as boxes of its
+ * frame that an element filters or counts. Every GStreamer version carries
+ * GstVideoRegionOfInterestMeta (a type name and a box); from 1.24 the
+ * object-detection entries of GstAnalyticsRelationMeta (a label and a box)
+ * count too, where the plugin is built with gstreamer-analytics-1.0.
+ *
+ * Boxes come from other elements and are never trusted: each is padded,
+ * clipped to the frame (a meta left from a frame of another size, after a caps
+ * change, is clipped like any other), skipped when nothing of it is left, and
+ * a frame takes at most kMaxFrameRegions of them. */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <string>
+#include <vector>
+
+#include "regions.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GST_CUDA_REGIONS_FRAME,
+  GST_CUDA_REGIONS_META,
+} GstCudaRegions;
+
+#define GST_TYPE_CUDA_REGIONS (gst_cuda_regions_get_type ())
+GType gst_cuda_regions_get_type (void);
+
+G_END_DECLS
+
+/* Regions a frame takes at most: those beyond, in the metas' order, are
+ * ignored (with a warning, once per stream). */
+constexpr guint kMaxFrameRegions = 256;
+
+/* What the region properties say, at one moment. */
+struct RegionSettings
+{
+  bool from_meta = false;       /* regions=meta */
+  std::vector<GQuark> types;    /* empty: every type */
+  guint padding = 0;            /* pixels added on every side */
+};
+
+/* The properties `regions`, `region-types` and (for filters)
+ * `region-padding` of one element. Their values are under the element's
+ * object lock. */
+class RegionProperties
+{
+public:
+  /* Installs them on `klass` with these ids; `padding_id` 0: no
+   * region-padding. */
+  static void install (GObjectClass * klass, guint regions_id, guint types_id,
+      guint padding_id);
+
+  /* FALSE for a property that is none of them. */
+  bool set (GObject * object, const GValue * value, GParamSpec * pspec);
+  bool get (GObject * object, GValue * value, GParamSpec * pspec) const;
+
+  RegionSettings settings (GObject * object) const;
+
+private:
+  GstCudaRegions mode_ = GST_CUDA_REGIONS_FRAME;
+  std::string types_;
+  std::vector<GQuark> type_quarks_;
+  guint padding_ = 0;
+};
+
+/* One region of a frame: the meta's id and type, and its box in the frame's
+ * (luma) pixels, padded and clipped, never empty. */
+struct FrameRegion
+{
+  gint id;
+  GQuark type;
+  cf::Box box;
+};
+
+/* Collects the regions of frames, in the metas' order: region-of-interest
+ * metas first, then object detections. Warns once per stream (until reset)
+ * when a frame carries more than kMaxFrameRegions. */
+class RegionCollector
+{
+public:
+  std::vector<FrameRegion> collect (GstElement * element, GstBuffer * buffer,
+      const GstVideoInfo & info, const RegionSettings & settings);
+  void reset () { warned_over_limit_ = false; }
+
+private:
+  bool warned_over_limit_ = false;
+};
+
+/* The regions' boxes in the samples of `component`, whose plane may be
+ * subsampled: every sample a box touches is inside. */
+std::vector<cf::Box> component_boxes (const std::vector<FrameRegion> & regions,
+    const GstVideoInfo & info, int component);
