@@ -6,8 +6,9 @@
 // with elements among cudamedian, cudagauss and cudahist on the CPU backend, mostly
 // while PLAYING: new caps, frames of many sizes and layouts (padded, tight,
 // overlapping and bottom-up strides in a GstVideoMeta, too few bytes, several
-// memories, read-only foreign memory), every property set to values in and out of
-// range, flushes, EOS, renegotiation, state changes and latency queries.
+// memories, read-only foreign memory), regions of interest in and out of the frame
+// and by the hundred, every property set to values in and out of range, flushes,
+// EOS, renegotiation, state changes and latency queries.
 //
 // Element errors on the bus are fine: bad input must end as one. A failure aborts
 // with a message: a sanitizer report, a g_critical, a step that hangs, a frame
@@ -269,6 +270,20 @@ bool choose_value(Choices &in, GParamSpec *pspec, GValue *value) {
     g_value_set_float(value, choose_number(in, spec->minimum, spec->maximum, spec->default_value));
   } else if (G_IS_PARAM_SPEC_BOOLEAN(pspec)) {
     g_value_set_boolean(value, in.flag());
+  } else if (G_IS_PARAM_SPEC_STRING(pspec)) {
+    // region-types: lists of the types the frames' regions carry, spaces and
+    // empty names among them, and bytes of any value.
+    static const char *const kLists[] = {"", "face", "face,plate", " plate , ,car,",
+                                         ",,,"};
+    const guint pick = in.below(G_N_ELEMENTS(kLists) + 1);
+    if (pick < G_N_ELEMENTS(kLists)) {
+      g_value_set_string(value, kLists[pick]);
+    } else {
+      std::string bytes;
+      for (int n = in.below(12); n > 0; n--)
+        bytes += char(1 + in.below(255));
+      g_value_set_string(value, bytes.c_str());
+    }
   } else if (G_IS_PARAM_SPEC_ENUM(pspec)) {
     GEnumClass *enums = G_PARAM_SPEC_ENUM(pspec)->enum_class;
     const guint pick = in.below(enums->n_values + 1);  // one past: not a value
@@ -365,6 +380,23 @@ Layout choose_layout(Choices &in, const GstVideoInfo &info) {
   return layout;
 }
 
+// Regions of interest as a detector might attach them: none, a few, or more than a
+// frame takes (kMaxFrameRegions), with boxes in, across and far outside frames of
+// any size this fuzzer makes, empty ones, of the types region-types names and others.
+void add_regions(Choices &in, GstBuffer *buffer) {
+  static const char *const kTypes[] = {"face", "plate", "car"};
+  const int count = in.below(8) == 0 ? in.below(600) : in.below(6);
+  for (int i = 0; i < count; i++) {
+    const bool anywhere = in.below(8) == 0;
+    const guint x = anywhere ? in.u32() : in.below(kMaxSide + 8);
+    const guint y = anywhere ? in.u32() : in.below(kMaxSide + 8);
+    const guint width = anywhere ? in.u32() : in.below(kMaxSide + 8);
+    const guint height = anywhere ? in.u32() : in.below(kMaxSide + 8);
+    gst_buffer_add_video_region_of_interest_meta(buffer, kTypes[in.below(3)], x, y, width,
+                                                 height);
+  }
+}
+
 // A frame for `info` (nullptr: no caps yet) in one of several shapes.
 GstBuffer *make_frame(Choices &in, const GstVideoInfo *info) {
   const gsize frame_size = info ? GST_VIDEO_INFO_SIZE(info) : 1 + in.below(4096);
@@ -436,6 +468,7 @@ GstBuffer *make_frame(Choices &in, const GstVideoInfo *info) {
                                    GST_VIDEO_INFO_N_PLANES(info), layout.offsets,
                                    layout.strides);
   }
+  add_regions(in, buffer);
   return buffer;
 }
 
@@ -505,6 +538,8 @@ void build(Run &run, Choices &in) {
     GstElement *filter = gst_element_factory_make(kElements[in.below(3)], nullptr);
     trace("element %s", GST_ELEMENT_NAME(filter));
     gst_util_set_object_arg(G_OBJECT(filter), "backend", "cpu");
+    if (in.flag() && g_object_class_find_property(G_OBJECT_GET_CLASS(filter), "regions"))
+      gst_util_set_object_arg(G_OBJECT(filter), "regions", "meta");
     gst_bin_add(GST_BIN(run.pipeline), filter);
     if (!gst_element_link(previous, filter))
       fail("could not link the pipeline");
