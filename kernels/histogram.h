@@ -18,6 +18,7 @@
 
 #include "executor.h"
 #include "plane.h"
+#include "regions.h"
 
 namespace cf {
 
@@ -104,6 +105,78 @@ inline cudaError_t histogram(const Executor &exec, const Plane &src, SampleForma
   if (exec.on_device)
     return histogram_cuda(src, format, params, outputs, workspace, exec.stream);
   return histogram_cpu(src, format, params, outputs, exec.cpu_threads);
+}
+
+// ---------------------------------------------------------------------------------
+// Histograms of boxes: one histogram per box and counted channel, of one plane in one
+// call (the plugin counts each detected object's box, besides the frame's region).
+//
+// Each box (regions.h: x, y, width, height in src's pixels) is counted as the region of
+// a histogram call would be: the same bins, lower and upper, the same below, above,
+// min, max, sum and samples. params.roi_* are not used (a box is the region). Boxes may
+// overlap: a sample in several boxes counts in each.
+//
+// Outputs: outputs[b * counted + k] for box b and the k-th counted channel of
+// src.channel_mask (ascending), counted = the channels in the mask.
+
+// Whether the boxes can be counted on src: count >= 0, boxes not null where count > 0,
+// each box non-empty, within the plane and of fewer than 2^32 samples.
+bool are_valid_boxes(const Box *boxes, int count, const Plane &src);
+
+// Whether outputs (not null where count > 0) has bins and a summary (not null) for every
+// counted channel of src of each of `count` boxes.
+bool are_valid_box_outputs(const Plane &src, int count, const HistogramOutput *outputs);
+
+// Boxes histogram_boxes_cuda counts in one kernel launch at most, for src, format and
+// bins; more are counted in launches of this many, one after the other on the stream.
+// One launch counts every channel of 8-bit pixels of 1, 2 or 4 side-by-side channels at
+// addresses that are multiples of their size (as histogram_cuda): 109 boxes of 1
+// channel (GRAY8, NV12's Y), 76 of 2 (NV12's UV), 47 of 4 (RGBA), the most that a
+// kernel's 4 KiB of parameters hold (the limit every driver takes); other planes are
+// counted channel by channel, a launch per channel and 109 boxes, fewer for 16-bit
+// samples of many bins, whose counts per box fill the workspace (31 boxes for 65536
+// bins). 0 for planes, formats or bins histogram_boxes_cuda refuses.
+int histogram_boxes_cuda_batch(const Plane &src, SampleFormat format, int bins);
+
+// Device workspace histogram_boxes_cuda needs for `boxes` boxes of `bins` bins, any
+// plane (a histogram_cuda workspace does not serve). Not more than 8 MiB and a box's
+// counts.
+size_t histogram_boxes_cuda_workspace_bytes(int bins, int boxes);
+
+// Counts the boxes of src (device memory) into outputs (device memory, or host memory
+// mapped into the device; each output word written once, at the end of its box),
+// queued on `stream`: one kernel launch for up to histogram_boxes_cuda_batch boxes.
+// Nothing needs clearing beforehand. workspace: device memory of at least
+// histogram_boxes_cuda_workspace_bytes(params.bins, count) bytes, zeroed once after
+// allocation (cudaMemset) and left zeroed again by every call, as histogram_cuda's;
+// not shared by calls that may run at the same time. boxes and outputs: host memory,
+// read during the call. src's samples must be aligned to their size
+// (are_samples_aligned). count 0: nothing queued.
+// Returns the first launch error; cudaErrorInvalidValue, with nothing queued, for
+// invalid params (is_valid, roi_* aside), boxes (are_valid_boxes), unaligned samples or
+// null pointers.
+cudaError_t histogram_boxes_cuda(const Plane &src, SampleFormat format,
+                                 const HistogramParams &params, const Box *boxes, int count,
+                                 const HistogramOutput *outputs, void *workspace,
+                                 cudaStream_t stream);
+
+// The same on the host (outputs in host memory, no workspace), with `threads` threads
+// (0: one per core), for samples at any alignment. cudaSuccess once done;
+// cudaErrorInvalidValue, leaving the outputs as they were, for invalid params, boxes or
+// null pointers.
+cudaError_t histogram_boxes_cpu(const Plane &src, SampleFormat format,
+                                const HistogramParams &params, const Box *boxes, int count,
+                                const HistogramOutput *outputs, int threads = 0);
+
+// outputs and src in device memory with exec.on_device (and the workspace of
+// histogram_boxes_cuda), host memory otherwise (workspace unused).
+inline cudaError_t histogram_boxes(const Executor &exec, const Plane &src, SampleFormat format,
+                                   const HistogramParams &params, const Box *boxes, int count,
+                                   const HistogramOutput *outputs, void *workspace) {
+  if (exec.on_device)
+    return histogram_boxes_cuda(src, format, params, boxes, count, outputs, workspace,
+                                exec.stream);
+  return histogram_boxes_cpu(src, format, params, boxes, count, outputs, exec.cpu_threads);
 }
 
 // Planes of one counted channel: its bins and summary.

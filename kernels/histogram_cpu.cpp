@@ -141,4 +141,27 @@ cudaError_t histogram_cpu(const Plane &src, SampleFormat format, const Histogram
   return cudaSuccess;
 }
 
+cudaError_t histogram_boxes_cpu(const Plane &src, SampleFormat format,
+                                const HistogramParams &params, const Box *boxes, int count,
+                                const HistogramOutput *outputs, int threads) {
+  HistogramParams without_roi = params;  // boxes take the region's place
+  without_roi.roi_x = without_roi.roi_y = without_roi.roi_width = without_roi.roi_height = 0;
+  if (!is_valid(without_roi, src, format) || !are_valid_boxes(boxes, count, src) ||
+      !are_valid_box_outputs(src, count, outputs))
+    return cudaErrorInvalidValue;
+  const size_t values = size_t{max_sample_value(format)} + 1;
+  const HistogramOutput *output = outputs;
+  // Box by box, each as the region of a histogram: the same counts by construction.
+  for (int b = 0; b < count; ++b) {
+    const HistogramRegion region{boxes[b].x, boxes[b].y, boxes[b].width, boxes[b].height};
+    const std::vector<uint32_t> counts =
+        format.depth == SampleDepth::U8 ? count_values<uint8_t>(src, region, format, threads)
+                                        : count_values<uint16_t>(src, region, format, threads);
+    for (int c = 0; c < src.channels; ++c)
+      if (src.channel_mask & (1u << c))
+        bin_counts(counts.data() + c * values, values, format, params, region, *output++);
+  }
+  return cudaSuccess;
+}
+
 }  // namespace cf

@@ -42,6 +42,9 @@
 // warp first combines its lanes' adds to one bin (__match_any_sync), or to one value
 // across the warp, since same-address atomics from every multiprocessor queue at one
 // L2 slice.
+//
+// Histograms of many boxes of a plane (histogram_boxes_cuda) reuse these counters, a
+// launch for a batch of boxes: see the section at the end.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -169,8 +172,8 @@ template <typename Sample>
 struct PackedRows {
   static constexpr int kSamples = Chunk<Sample>::kSamples;
 
-  // At most, whatever the row's alignment.
-  static int items_per_row(int width) {
+  // At most, whatever the row's alignment (the box kernels find their items with it too).
+  __host__ __device__ static int items_per_row(int width) {
     return int((int64_t(width) * int(sizeof(Sample)) + 2 * kChunkBytes - 2) / kChunkBytes);
   }
 
@@ -220,7 +223,9 @@ template <typename Sample>
 struct StridedRows {
   static constexpr int kSamples = Chunk<Sample>::kSamples;
 
-  static int items_per_row(int width) { return (width + kSamples - 1) / kSamples; }
+  __host__ __device__ static int items_per_row(int width) {
+    return (width + kSamples - 1) / kSamples;
+  }
 
   __device__ static Chunk<Sample> load_chunk(const Region &region, unsigned y, int c) {
     const unsigned x = unsigned(c) * kSamples;
@@ -1008,6 +1013,665 @@ cudaError_t histogram_cuda(const Plane &src, SampleFormat format, const Histogra
         return err;
       ++output;
     }
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------------------------
+// Histograms of boxes (histogram_boxes_cuda).
+//
+// One launch counts a batch of boxes. Its grid is a list of tiles, each a run of
+// tile_items consecutive items (chunks of rows, as above) of one box: box i's tiles are
+// blocks first_tile[i] .. first_tile[i + 1] - 1, so that a block finds its box by a
+// binary search of the batch, which every block reads alike from the kernel's
+// parameters. The host picks the smallest tile that keeps the tiles within one wave of
+// resident blocks, so boxes of any sizes spread over every multiprocessor, as one
+// frame's region does. Each box has its own totals in the workspace: a block counts its
+// tile in shared memory as the whole-frame kernels do, adds its counts to its box's
+// totals, and the last of the box's blocks (the box's own ticket) turns them into the
+// box's results and leaves them zeroed. Every box's results are written once, by one
+// block, while other boxes' blocks still count.
+//
+// The batch travels in the kernel's parameters, which hold 4 KiB on every driver:
+// batches of more boxes than that holds take several launches (histogram_boxes_cuda_batch).
+
+namespace {
+
+// Bytes of a batch in the kernel's parameters, of the 4 KiB every device takes: the rest
+// leaves room for the kernel's other parameters.
+constexpr size_t kBoxBatchBytes = 3968;
+
+// At most this much workspace for the boxes of one launch; 16-bit samples of many bins
+// take fewer boxes a launch.
+constexpr size_t kBoxWorkspaceBudget = size_t{8} << 20;
+
+// C: channels of a pixel counted at once (1 where a plane is counted channel by channel).
+template <int C>
+struct BoxBatch {
+  static constexpr int kCapacity =
+      int((kBoxBatchBytes - 4 * sizeof(uint32_t)) /
+          (sizeof(uint32_t) + sizeof(Box) + C * sizeof(HistogramOutput)));
+  int count;                             // boxes of the batch, 1..kCapacity
+  unsigned counted;                      // channel mask
+  uint32_t tile_items;                   // items of a tile (a box's last may hold fewer)
+  uint32_t first_tile[kCapacity + 1];    // [count]: the grid's blocks
+  Box boxes[kCapacity];
+  HistogramOutput outputs[kCapacity][C];  // box i's of channel c, by channel
+};
+static_assert(sizeof(BoxBatch<1>) <= kBoxBatchBytes && sizeof(BoxBatch<2>) <= kBoxBatchBytes &&
+                  sizeof(BoxBatch<4>) <= kBoxBatchBytes,
+              "a batch fits the kernel's parameters");
+static_assert(BoxBatch<1>::kCapacity == 109 && BoxBatch<2>::kCapacity == 76 &&
+                  BoxBatch<4>::kCapacity == 47,
+              "histogram.h says how many boxes a launch counts");
+
+// A box's totals in the workspace: Totals, then (at kCountsOffset) its counts: value
+// counts of channel c at c * kValues for 8-bit samples, slot_count(bins) for 16-bit.
+size_t box_workspace_stride(int bins) {
+  const size_t counts = std::max<size_t>(slot_count(std::clamp(bins, 1, kHistogramMaxBins16)),
+                                         kMaxChannels * kValues);
+  return (kCountsOffset + counts * sizeof(uint32_t) + 255) / 256 * 256;
+}
+
+// Boxes of a launch: those a batch holds (capacity), fewer where their totals would
+// pass kBoxWorkspaceBudget.
+int boxes_per_launch(int bins, int capacity) {
+  const size_t budget = std::max<size_t>(1, kBoxWorkspaceBudget / box_workspace_stride(bins));
+  return int(std::min<size_t>(size_t(capacity), budget));
+}
+
+// The samples of src (a plane, or one channel of one) the kernels read.
+struct PlaneView {
+  const uint8_t *data;
+  ptrdiff_t row_pitch;
+  int pixel_stride;
+};
+
+// A block's tile: items first_item .. first_item + items - 1 of box `box`, one of its
+// `tiles` tiles.
+struct Tile {
+  int box;
+  unsigned tiles;
+  uint64_t first_item;
+  unsigned items;
+};
+
+// The batch's box of this block: the last whose first tile is this block or one before
+// (first_tile increases strictly, every box having a tile at least). Every thread finds
+// the same: no divergence, and the batch is read alike.
+template <int C>
+__device__ int find_box(const BoxBatch<C> &batch) {
+  int low = 0;
+  int high = batch.count - 1;
+  while (low < high) {
+    const int middle = (low + high + 1) / 2;
+    if (batch.first_tile[middle] <= blockIdx.x)
+      low = middle;
+    else
+      high = middle - 1;
+  }
+  return low;
+}
+
+// This block's tile of box `box`, whose rows hold items_per_row items each (as the host
+// counted them).
+template <int C>
+__device__ Tile find_tile(const BoxBatch<C> &batch, int box, unsigned items_per_row,
+                          unsigned height) {
+  Tile tile;
+  tile.box = box;
+  tile.tiles = batch.first_tile[box + 1] - batch.first_tile[box];
+  tile.first_item = uint64_t(blockIdx.x - batch.first_tile[box]) * batch.tile_items;
+  const uint64_t left = uint64_t(height) * items_per_row - tile.first_item;
+  tile.items = unsigned(left < batch.tile_items ? left : batch.tile_items);
+  return tile;
+}
+
+// Items of a box's rows, for the reader of each kind of plane (the host and the kernels
+// must agree).
+template <typename Rows>
+__host__ __device__ unsigned box_items_per_row(int width) {
+  return unsigned(Rows::items_per_row(width));
+}
+
+// The 16-byte aligned chunks that a row of 8-bit pixels of C channels touches at most,
+// whatever its alignment (count_packed_tile).
+template <int C>
+__host__ __device__ unsigned packed_items_per_row(int width) {
+  return unsigned((int64_t(width) * C + 2 * kChunkBytes - 2) / kChunkBytes);
+}
+
+__device__ Region box_region(const PlaneView &plane, const Box &box, unsigned items_per_row) {
+  return {plane.data + ptrdiff_t(box.y) * plane.row_pitch + ptrdiff_t(box.x) * plane.pixel_stride,
+          plane.row_pitch,
+          plane.pixel_stride,
+          box.width,
+          unsigned(box.height),
+          int(items_per_row)};
+}
+
+// Whether this block is its box's last to finish: is_last_block, over the box's tiles.
+__device__ bool is_last_tile(Totals *totals, unsigned tiles) {
+  __shared__ bool is_last;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    const bool last = atomicInc(&totals->ticket, tiles - 1) == tiles - 1;
+    if (last)
+      __threadfence();
+    is_last = last;
+  }
+  __syncthreads();
+  return is_last;
+}
+
+// As for_each_chunk, over the items of a tile: item first_item + threadIdx.x, then every
+// blockDim.x-th after it, up to first_item + items. Every lane of a warp takes the same
+// number of turns (those past the end with a chunk of no valid sample), so that count
+// may hold warp-wide steps.
+template <typename Sample, typename Rows, typename Count>
+__device__ void for_each_tile_chunk(const Region &region, uint64_t first_item, unsigned items,
+                                    Count count) {
+  const unsigned lane = threadIdx.x % kLanes;
+  const unsigned warp_first = threadIdx.x - lane;
+  const unsigned turns =
+      warp_first < items ? (items - warp_first + blockDim.x - 1) / blockDim.x : 0;
+  const unsigned per_row = unsigned(region.items_per_row);
+  const uint64_t item = first_item + threadIdx.x;
+  unsigned y = unsigned(item / per_row);
+  unsigned c = unsigned(item % per_row);
+  const unsigned step_rows = blockDim.x / per_row;
+  const unsigned step_items = blockDim.x % per_row;
+  for (unsigned turn = 0; turn < turns; ++turn) {
+    Chunk<Sample> chunk;
+    if (threadIdx.x + turn * blockDim.x < items) {
+      chunk = Rows::load_chunk(region, y, int(c));
+    } else {
+      chunk.valid = 0;
+      chunk.run = false;
+#pragma unroll
+      for (int k = 0; k < Chunk<Sample>::kSamples; ++k)
+        chunk.sample[k] = 0;
+    }
+    count(chunk);
+    y += step_rows;
+    c += step_items;
+    if (c >= per_row) {
+      c -= per_row;
+      ++y;
+    }
+  }
+}
+
+// 8-bit pixels of C channels at addresses that are multiples of C, a tile's items of a
+// box whose rows start at `first`: item (y, c) is the c-th 16-byte aligned chunk from
+// the one that holds row y's first sample. Chunks within the row are counted whole
+// (ValueCounter::add_chunk), kLoadsInFlight loaded before any is counted; those it
+// holds in part sample by sample, reading nothing outside it.
+template <int C>
+__device__ void count_packed_tile(const uint8_t *first, ptrdiff_t row_pitch, unsigned row_bytes,
+                                  unsigned per_row, uint64_t first_item, unsigned items,
+                                  const ValueCounter<C> &counter) {
+  if (threadIdx.x >= items)
+    return;
+  const unsigned turns = (items - threadIdx.x + kValueThreads - 1) / kValueThreads;
+  const uint64_t item = first_item + threadIdx.x;
+  unsigned y = unsigned(item / per_row);
+  unsigned c = unsigned(item % per_row);
+  const unsigned step_rows = kValueThreads / per_row;
+  const unsigned step_items = kValueThreads % per_row;
+  for (unsigned turn = 0; turn < turns; turn += kLoadsInFlight) {
+    uint4 loaded[kLoadsInFlight];
+    uintptr_t rows[kLoadsInFlight];
+    uintptr_t chunks[kLoadsInFlight];
+    bool whole[kLoadsInFlight];
+#pragma unroll
+    for (int k = 0; k < kLoadsInFlight; ++k) {
+      whole[k] = false;
+      rows[k] = 0;
+      chunks[k] = 0;
+      if (turn + k < turns) {
+        const uintptr_t row =
+            reinterpret_cast<uintptr_t>(first) + uintptr_t(ptrdiff_t(y) * row_pitch);
+        const uintptr_t chunk = (row & ~uintptr_t(kChunkBytes - 1)) + uintptr_t(c) * kChunkBytes;
+        rows[k] = row;
+        chunks[k] = chunk;
+        whole[k] = chunk >= row && chunk + kChunkBytes <= row + row_bytes;
+        if (whole[k])
+          loaded[k] = __ldg(reinterpret_cast<const uint4 *>(chunk));
+        y += step_rows;
+        c += step_items;
+        if (c >= per_row) {
+          c -= per_row;
+          ++y;
+        }
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < kLoadsInFlight; ++k) {
+      if (turn + k >= turns)
+        continue;
+      if (whole[k]) {
+        counter.add_chunk(loaded[k]);
+        continue;
+      }
+      // The chunk is 16-byte aligned: its byte b is channel b % C.
+#pragma unroll
+      for (int b = 0; b < kChunkBytes; ++b) {
+        const uintptr_t at = chunks[k] + b;
+        if (at >= rows[k] && at < rows[k] + row_bytes)
+          counter.add(__ldg(reinterpret_cast<const uint8_t *>(at)), b % C);
+      }
+    }
+  }
+}
+
+// The last block of a box: its value totals (emptied) to bins, below, above, sum, min
+// and max, kValues threads a channel, as finish_values. counts: the box's value totals.
+template <int C>
+__device__ void finish_box_values(const Binning &binning, uint32_t samples, uint32_t *counts,
+                                  const BoxBatch<C> &batch, int box, uint32_t *slots) {
+  static_assert(kValues % kLanes == 0 && C * kValues <= kValueThreads,
+                "whole warps, one value of one channel each");
+  __shared__ BlockTotals block[C];
+  const int c = threadIdx.x / kValues;
+  const uint32_t value = threadIdx.x % kValues;
+  const bool counted = c < C && ((batch.counted >> c) & 1u);
+  const int bins = binning.bins;
+  uint32_t *const channel_slots = slots + c * slot_count(bins);
+  if (counted) {
+    for (int slot = value; slot < slot_count(bins); slot += kValues)
+      channel_slots[slot] = 0;
+    if (value == 0)
+      block[c] = {0, 0xffffffffu, 0};
+  }
+  __syncthreads();
+  if (counted) {
+    const uint32_t count = atomicExch(&counts[c * kValues + value], 0u);
+    if (count != 0)
+      atomicAdd(&channel_slots[binning.slot(value)], count);
+    add_to_block(block[c], uint64_t(value) * count, count != 0 ? value : 0xffffffffu,
+                 count != 0 ? value : 0);
+  }
+  __syncthreads();
+  if (!counted)
+    return;
+  const HistogramOutput output = batch.outputs[box][c];
+  for (int bin = value; bin < bins; bin += kValues)
+    output.bins[bin] = channel_slots[bin];
+  if (value == 0) {
+    HistogramSummary summary;
+    summary.sum = block[c].sum;
+    summary.samples = samples;
+    summary.below = channel_slots[below_slot(bins)];
+    summary.above = channel_slots[above_slot(bins)];
+    summary.min = block[c].min;  // a box is never empty
+    summary.max = block[c].max;
+    *output.summary = summary;
+  }
+}
+
+// 8-bit samples, counted by value: kPacked, pixels of C channels (1, 2 or 4) at
+// addresses that are multiples of C; else one channel (C = 1) of any pixel stride.
+// Needs value_shared_bytes(C) of dynamic shared memory.
+template <int C, bool kPacked>
+__global__ void __launch_bounds__(kValueThreads, 1)
+    value_boxes_kernel(const __grid_constant__ BoxBatch<C> batch, PlaneView plane,
+                       Binning binning, uint8_t *workspace, unsigned box_stride) {
+  static_assert(kPacked || C == 1, "strided pixels channel by channel");
+  static_assert(C * slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= value_shared_bytes(C),
+                "the slots fit the sub-histograms");
+  extern __shared__ uint4 shared_memory[];  // 16-byte aligned
+
+  constexpr int kCountVectors = kValueCountsBytes / 16;
+  static_assert(kValues * kCountVectors % kValueThreads == 0, "whole turns");
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    uint4 *const counts = shared_memory + channel_counts_offset(c) / 16;
+#pragma unroll
+    for (int turn = 0; turn < kValues * kCountVectors / kValueThreads; ++turn) {
+      const unsigned vector = turn * kValueThreads + threadIdx.x;
+      counts[vector / kCountVectors * (kValueBytes / 16) + vector % kCountVectors] =
+          make_uint4(0, 0, 0, 0);
+    }
+  }
+  __syncthreads();
+
+  const int box_index = find_box(batch);
+  const Box box = batch.boxes[box_index];
+  const unsigned per_row = kPacked ? packed_items_per_row<C>(box.width)
+                                   : box_items_per_row<StridedRows<uint8_t>>(box.width);
+  const Tile tile = find_tile(batch, box_index, per_row, unsigned(box.height));
+
+  const ValueCounter<C> counter(shared_memory, threadIdx.x % kLanes, batch.counted);
+  if constexpr (kPacked) {
+    const uint8_t *first = plane.data + ptrdiff_t(box.y) * plane.row_pitch + ptrdiff_t(box.x) * C;
+    count_packed_tile<C>(first, plane.row_pitch, unsigned(box.width) * C, per_row,
+                         tile.first_item, tile.items, counter);
+  } else {
+    const Region region = box_region(plane, box, per_row);
+    for_each_tile_chunk<uint8_t, StridedRows<uint8_t>>(
+        region, tile.first_item, tile.items, [&](const Chunk<uint8_t> &chunk) {
+#pragma unroll
+          for (int k = 0; k < Chunk<uint8_t>::kSamples; ++k)
+            if (chunk.is_valid(k))
+              counter.add(chunk.sample[k], 0);
+        });
+  }
+  __syncthreads();
+
+  uint8_t *const box_space = workspace + size_t(tile.box) * box_stride;
+  Totals *const totals = reinterpret_cast<Totals *>(box_space);
+  uint32_t *const counts = reinterpret_cast<uint32_t *>(box_space + kCountsOffset);
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    if ((batch.counted >> c) & 1u)
+      merge_values(shared_memory + channel_counts_offset(c) / 16, counts + c * kValues);
+  if (is_last_tile(totals, tile.tiles))  // the slots reuse the sub-histograms, done with now
+    finish_box_values<C>(binning, uint32_t(box.width) * uint32_t(box.height), counts, batch,
+                         tile.box, reinterpret_cast<uint32_t *>(shared_memory));
+}
+
+// 16-bit samples of one channel, as slot_histogram_kernel, per box.
+template <typename Rows, bool kInShared>
+__global__ void __launch_bounds__(kThreads)
+    slot_boxes_kernel(const __grid_constant__ BoxBatch<1> batch, PlaneView plane,
+                      Binning binning, int replicas, int padding_bits, uint8_t *workspace,
+                      unsigned box_stride) {
+  extern __shared__ uint4 shared_memory[];  // 16-byte aligned
+  BlockTotals &block = *reinterpret_cast<BlockTotals *>(shared_memory);
+  uint32_t *const sub_histograms =
+      reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(shared_memory) + kBlockTotalsBytes);
+  const int bins = binning.bins;
+  const unsigned lane = threadIdx.x % kLanes;
+
+  for (int i = threadIdx.x; i < slot_count(bins) * replicas; i += kThreads)
+    sub_histograms[i] = 0;
+  if (threadIdx.x == 0)
+    block = {0, 0xffffffffu, 0};
+  __syncthreads();
+
+  const int box_index = find_box(batch);
+  const Box box = batch.boxes[box_index];
+  const unsigned per_row = box_items_per_row<Rows>(box.width);
+  const Tile tile = find_tile(batch, box_index, per_row, unsigned(box.height));
+  const Region region = box_region(plane, box, per_row);
+
+  uint8_t *const box_space = workspace + size_t(tile.box) * box_stride;
+  Totals *const totals = reinterpret_cast<Totals *>(box_space);
+  uint32_t *const counts = reinterpret_cast<uint32_t *>(box_space + kCountsOffset);
+
+  const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
+                        uint32_t(replicas)};
+  ThreadTotals mine;
+  for_each_tile_chunk<uint16_t, Rows>(
+      region, tile.first_item, tile.items, [&](const Chunk<uint16_t> &samples_read) {
+        Chunk<uint16_t> chunk = samples_read;
+        chunk.to_values(padding_bits);
+        mine.add(chunk);
+        if constexpr (kInShared)
+          count_shared(replica, chunk, binning);
+        else
+          count_global(counts, chunk, binning);
+      });
+  add_to_block(block, mine.sum, mine.min, mine.max);
+  __syncthreads();
+
+  if constexpr (kInShared) {
+    for (int slot = threadIdx.x; slot < slot_count(bins); slot += kThreads) {
+      const uint32_t *slot_replicas = sub_histograms + slot * replicas;
+      uint32_t count = 0;
+      for (int r = 0; r < replicas; ++r)
+        count += slot_replicas[(r + slot) & (replicas - 1)];
+      if (count != 0)
+        atomicAdd(&counts[slot], count);
+    }
+  }
+  if (threadIdx.x == 0 && block.min != 0xffffffffu) {  // the block counted samples
+    if (block.sum != 0)
+      atomicAdd(&totals->sum, block.sum);
+    atomicMax(&totals->min_complement, ~block.min);
+    atomicMax(&totals->max, block.max);
+  }
+
+  if (!is_last_tile(totals, tile.tiles))
+    return;
+  const HistogramOutput output = batch.outputs[tile.box][0];
+  for (int bin = threadIdx.x; bin < bins; bin += kThreads)
+    output.bins[bin] = atomicExch(&counts[bin], 0u);
+  if (threadIdx.x == 0) {
+    HistogramSummary summary;
+    summary.sum = atomicExch(&totals->sum, 0ull);
+    summary.samples = uint32_t(box.width) * uint32_t(box.height);
+    summary.below = atomicExch(&counts[below_slot(bins)], 0u);
+    summary.above = atomicExch(&counts[above_slot(bins)], 0u);
+    summary.min = ~atomicExch(&totals->min_complement, 0u);
+    summary.max = atomicExch(&totals->max, 0u);
+    *output.summary = summary;
+  }
+}
+
+// Splits the batch's boxes of items[i] items into tiles: the fewest items a tile (at
+// least min_items, one per thread) that keep the tiles within `blocks` (one wave of
+// resident blocks, or one tile a box where the boxes are more). Returns the tiles.
+template <int C>
+uint32_t plan_tiles(BoxBatch<C> &batch, const uint64_t *items, int blocks, unsigned min_items) {
+  constexpr uint64_t kMaxTileItems = uint64_t{1} << 30;
+  const uint64_t most = *std::max_element(items, items + batch.count);
+  const auto tiles_of = [&](uint64_t tile_items) {
+    uint64_t tiles = 0;
+    for (int i = 0; i < batch.count; ++i)
+      tiles += (items[i] + tile_items - 1) / tile_items;
+    return tiles;
+  };
+  const uint64_t limit = uint64_t(std::max(blocks, batch.count));
+  // The smallest tile within the limit: tiles_of decreases as the tile grows, and a
+  // tile of `most` items (one a box) is within it.
+  uint64_t low = std::min<uint64_t>(min_items, most);
+  uint64_t high = std::max<uint64_t>(low, std::min(most, kMaxTileItems));
+  while (low < high) {
+    const uint64_t middle = low + (high - low) / 2;
+    if (tiles_of(middle) <= limit)
+      high = middle;
+    else
+      low = middle + 1;
+  }
+  batch.tile_items = uint32_t(std::max<uint64_t>(low, 1));
+  uint32_t tiles = 0;
+  for (int i = 0; i < batch.count; ++i) {
+    batch.first_tile[i] = tiles;
+    tiles += uint32_t((items[i] + batch.tile_items - 1) / batch.tile_items);
+  }
+  batch.first_tile[batch.count] = tiles;
+  return tiles;
+}
+
+// Counts `count` boxes in batches of at most `per_launch`: fill(batch, first box) fills
+// a batch's boxes, outputs and channel mask, items(box) says how many items a box has,
+// launch(batch, blocks) launches the kernel.
+template <int C, typename Fill, typename Items, typename Launch>
+cudaError_t launch_batches(const Box *boxes, int count, int per_launch, int resident,
+                           unsigned min_items, const Fill &fill, const Items &items_of,
+                           const Launch &launch) {
+  if (resident <= 0)
+    return cudaErrorInvalidConfiguration;  // the kernel fits no multiprocessor
+  for (int first = 0; first < count; first += per_launch) {
+    BoxBatch<C> batch{};
+    batch.count = std::min(per_launch, count - first);
+    uint64_t items[BoxBatch<C>::kCapacity];
+    for (int i = 0; i < batch.count; ++i) {
+      batch.boxes[i] = boxes[first + i];
+      items[i] = items_of(boxes[first + i]);
+    }
+    fill(batch, first);
+    const uint32_t tiles = plan_tiles(batch, items, resident, min_items);
+    if (const cudaError_t e = launch(batch, tiles); e != cudaSuccess)
+      return e;
+  }
+  return cudaSuccess;
+}
+
+// Outputs of the k-th counted channel of each box: outputs[b * counted + k].
+struct BoxOutputs {
+  const HistogramOutput *outputs;
+  int counted;  // channels of each box
+};
+
+// 8-bit pixels of C channels counted whole (counts_pixels_whole), or (kPacked false)
+// the k-th counted channel of src as `plane`, a plane of one channel.
+template <int C, bool kPacked>
+cudaError_t launch_value_boxes(const Plane &plane, const HistogramParams &params,
+                               const Box *boxes, int count, const BoxOutputs &outputs, int k,
+                               void *workspace, cudaStream_t stream) {
+  const auto kernel = value_boxes_kernel<C, kPacked>;
+  int resident = 0;
+  if (const cudaError_t e =
+          resident_blocks(kernel, kValueThreads, value_shared_bytes(C), &resident);
+      e != cudaSuccess)
+    return e;
+  const PlaneView view{plane.data, plane.row_pitch, plane.pixel_stride};
+  const Binning binning = make_binning(params);
+  const unsigned stride = unsigned(box_workspace_stride(params.bins));
+  const unsigned mask = kPacked ? plane.channel_mask : 1u;
+  return launch_batches<C>(
+      boxes, count, boxes_per_launch(params.bins, BoxBatch<C>::kCapacity), resident,
+      kValueThreads,
+      [&](BoxBatch<C> &batch, int first) {
+        batch.counted = mask;
+        for (int i = 0; i < batch.count; ++i) {
+          const HistogramOutput *box_outputs =
+              outputs.outputs + size_t(first + i) * outputs.counted;
+          for (int c = 0, j = 0; c < C; ++c)
+            if ((mask >> c) & 1u)
+              batch.outputs[i][c] = box_outputs[kPacked ? j++ : k];
+        }
+      },
+      [&](const Box &box) {
+        const unsigned per_row = kPacked ? packed_items_per_row<C>(box.width)
+                                         : box_items_per_row<StridedRows<uint8_t>>(box.width);
+        return uint64_t(box.height) * per_row;
+      },
+      [&](const BoxBatch<C> &batch, uint32_t blocks) {
+        kernel<<<blocks, kValueThreads, value_shared_bytes(C), stream>>>(
+            batch, view, binning, static_cast<uint8_t *>(workspace), stride);
+        return cudaGetLastError();
+      });
+}
+
+// 16-bit samples of `plane`, the k-th counted channel of src as a plane of one.
+template <typename Rows>
+cudaError_t launch_slot_boxes(const Plane &plane, SampleFormat format,
+                              const HistogramParams &params, const Box *boxes, int count,
+                              const BoxOutputs &outputs, int k, void *workspace,
+                              cudaStream_t stream) {
+  int device = 0;
+  int max_shared = 0;
+  int resident = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    return e;
+  if (const cudaError_t e =
+          cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+      e != cudaSuccess)
+    return e;
+  const int replicas = replicas_for(params.bins, size_t(max_shared));
+  const auto kernel =
+      replicas != 0 ? slot_boxes_kernel<Rows, true> : slot_boxes_kernel<Rows, false>;
+  const size_t shared_bytes = kBlockTotalsBytes + sub_histogram_bytes(params.bins, replicas);
+  if (const cudaError_t e = resident_blocks(kernel, kThreads, shared_bytes, &resident);
+      e != cudaSuccess)
+    return e;
+  const PlaneView view{plane.data, plane.row_pitch, plane.pixel_stride};
+  const Binning binning = make_binning(params);
+  const unsigned stride = unsigned(box_workspace_stride(params.bins));
+  return launch_batches<1>(
+      boxes, count, boxes_per_launch(params.bins, BoxBatch<1>::kCapacity), resident, kThreads,
+      [&](BoxBatch<1> &batch, int first) {
+        batch.counted = 1;
+        for (int i = 0; i < batch.count; ++i)
+          batch.outputs[i][0] = outputs.outputs[size_t(first + i) * outputs.counted + k];
+      },
+      [&](const Box &box) {
+        return uint64_t(box.height) * box_items_per_row<Rows>(box.width);
+      },
+      [&](const BoxBatch<1> &batch, uint32_t blocks) {
+        kernel<<<blocks, kThreads, shared_bytes, stream>>>(batch, view, binning, replicas,
+                                                            format.padding_bits,
+                                                            static_cast<uint8_t *>(workspace),
+                                                            stride);
+        return cudaGetLastError();
+      });
+}
+
+}  // namespace
+
+int histogram_boxes_cuda_batch(const Plane &src, SampleFormat format, int bins) {
+  HistogramParams params;
+  params.bins = bins;
+  params.upper = 0;
+  if (!is_valid(params, src, format) || !are_samples_aligned(src, format))
+    return 0;
+  if (format.depth == SampleDepth::U8 && counts_pixels_whole(src))
+    switch (src.channels) {
+    case 2:
+      return boxes_per_launch(bins, BoxBatch<2>::kCapacity);
+    case 4:
+      return boxes_per_launch(bins, BoxBatch<4>::kCapacity);
+    }
+  return boxes_per_launch(bins, BoxBatch<1>::kCapacity);
+}
+
+size_t histogram_boxes_cuda_workspace_bytes(int bins, int boxes) {
+  const int batch =
+      std::min(std::max(boxes, 0), boxes_per_launch(bins, BoxBatch<1>::kCapacity));
+  return size_t(batch) * box_workspace_stride(bins);
+}
+
+cudaError_t histogram_boxes_cuda(const Plane &src, SampleFormat format,
+                                 const HistogramParams &params, const Box *boxes, int count,
+                                 const HistogramOutput *outputs, void *workspace,
+                                 cudaStream_t stream) {
+  HistogramParams without_roi = params;  // boxes take the region's place
+  without_roi.roi_x = without_roi.roi_y = without_roi.roi_width = without_roi.roi_height = 0;
+  if (!is_valid(without_roi, src, format) || !are_samples_aligned(src, format) ||
+      !are_valid_boxes(boxes, count, src) || !are_valid_box_outputs(src, count, outputs) ||
+      (count > 0 && workspace == nullptr))
+    return cudaErrorInvalidValue;
+  if (count == 0)
+    return cudaSuccess;
+  int counted = 0;
+  for (int c = 0; c < src.channels; ++c)
+    counted += (src.channel_mask >> c) & 1u;
+  const BoxOutputs box_outputs{outputs, counted};
+  if (format.depth == SampleDepth::U8 && counts_pixels_whole(src)) {
+    switch (src.channels) {
+    case 1:
+      return launch_value_boxes<1, true>(src, params, boxes, count, box_outputs, 0, workspace,
+                                         stream);
+    case 2:
+      return launch_value_boxes<2, true>(src, params, boxes, count, box_outputs, 0, workspace,
+                                         stream);
+    case 4:
+      return launch_value_boxes<4, true>(src, params, boxes, count, box_outputs, 0, workspace,
+                                         stream);
+    }
+  }
+  for (int c = 0, k = 0; c < src.channels; ++c) {
+    if (!((src.channel_mask >> c) & 1u))
+      continue;
+    const Plane channel = channel_plane(src, c, format);
+    cudaError_t err = cudaSuccess;
+    if (format.depth == SampleDepth::U8)
+      err = launch_value_boxes<1, false>(channel, params, boxes, count, box_outputs, k,
+                                         workspace, stream);
+    else if (channel.pixel_stride == int(sizeof(uint16_t)))
+      err = launch_slot_boxes<PackedRows<uint16_t>>(channel, format, params, boxes, count,
+                                                    box_outputs, k, workspace, stream);
+    else
+      err = launch_slot_boxes<StridedRows<uint16_t>>(channel, format, params, boxes, count,
+                                                     box_outputs, k, workspace, stream);
+    if (err != cudaSuccess)
+      return err;
+    ++k;
+  }
   return cudaSuccess;
 }
 

@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The gst-cudafilters authors
 
 // What both histogram backends accept, in one place.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -42,6 +43,30 @@ bool are_valid_outputs(const Plane &src, const HistogramOutput *outputs) {
         return false;
       ++output;
     }
+  return true;
+}
+
+bool are_valid_boxes(const Box *boxes, int count, const Plane &src) {
+  if (count < 0 || (count > 0 && boxes == nullptr))
+    return false;
+  // Every count of a box fits its uint32.
+  return std::all_of(boxes, boxes + count, [&](const Box &box) {
+    return is_within(box, src) &&
+           uint64_t(box.width) * uint64_t(box.height) <= std::numeric_limits<uint32_t>::max();
+  });
+}
+
+bool are_valid_box_outputs(const Plane &src, int count, const HistogramOutput *outputs) {
+  if (count == 0)
+    return true;
+  if (outputs == nullptr || count < 0)
+    return false;
+  int counted = 0;
+  for (int c = 0; c < src.channels; ++c)
+    counted += (src.channel_mask >> c) & 1u;
+  for (int b = 0; b < count; ++b)
+    if (!are_valid_outputs(src, outputs + size_t(b) * counted))
+      return false;
   return true;
 }
 

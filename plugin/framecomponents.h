@@ -27,6 +27,16 @@ struct ComponentView
   cf::Plane dst;                /* filters only: where the result goes */
   cf::SampleFormat format;      /* sample size, and P010's low padding bits */
   cf::OutputRegion region;      /* filters only: the part of dst written */
+
+  /* The first channel's component that is one: the view's components share
+   * one size. */
+  int first_component () const
+  {
+    int c = 0;
+    while (channel_components[c] < 0)
+      c++;
+    return channel_components[c];
+  }
 };
 
 /* The components of frames of `info` that an element processes: luma (plus

@@ -34,16 +34,18 @@ gst_cuda_regions_get_type (void)
 
 void
 RegionProperties::install (GObjectClass * klass, guint regions_id,
-    guint types_id, guint padding_id)
+    guint types_id, guint padding_id, GParamFlags regions_mutable)
 {
   const auto flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
   g_object_class_install_property (klass, regions_id,
       g_param_spec_enum ("regions", "Regions",
-          "Where the element works: the whole frame, or only the boxes of the "
+          "Where the element works: the whole frame, or the boxes of the "
           "GstVideoRegionOfInterestMeta (and, on GStreamer 1.24 and later, of "
           "the analytics object detections) of each buffer",
-          GST_TYPE_CUDA_REGIONS, GST_CUDA_REGIONS_FRAME, flags));
+          GST_TYPE_CUDA_REGIONS, GST_CUDA_REGIONS_FRAME,
+          static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              regions_mutable)));
   g_object_class_install_property (klass, types_id,
       g_param_spec_string ("region-types", "Region types",
           "regions=meta: comma-separated types of the regions to take (the "
@@ -198,31 +200,33 @@ add_detections (GstElement * element, GstBuffer * buffer,
 }
 #endif
 
-std::vector<FrameRegion>
-RegionCollector::collect (GstElement * element, GstBuffer * buffer,
-    const GstVideoInfo & info, const RegionSettings & settings)
+void
+RegionSelection::select (GstElement * element, GstBuffer * buffer)
 {
-  std::vector<FrameRegion> regions;
+  const RegionSettings settings = properties.settings (G_OBJECT (element));
+  from_meta_ = settings.from_meta;
+  regions_.clear ();
+  if (!from_meta_)
+    return;
   gpointer state = nullptr;
   while (GstMeta * meta = gst_buffer_iterate_meta_filtered (buffer, &state,
           GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     const auto *roi = reinterpret_cast<GstVideoRegionOfInterestMeta *> (meta);
-    add_region (element, info, settings, roi->id, roi->roi_type, roi->x,
-        roi->y, roi->w, roi->h, regions);
+    add_region (element, info_, settings, roi->id, roi->roi_type, roi->x,
+        roi->y, roi->w, roi->h, regions_);
   }
 #ifdef CF_HAVE_GST_ANALYTICS
-  add_detections (element, buffer, info, settings, regions);
+  add_detections (element, buffer, info_, settings, regions_);
 #endif
-  if (regions.size () <= kMaxFrameRegions)
-    return regions;
+  if (regions_.size () <= kMaxFrameRegions)
+    return;
   if (!warned_over_limit_) {
     warned_over_limit_ = true;
     GST_ELEMENT_WARNING (element, STREAM, FAILED,
         ("A frame carries %zu regions; only the first %u are used",
-            regions.size (), kMaxFrameRegions), (nullptr));
+            regions_.size (), kMaxFrameRegions), (nullptr));
   }
-  regions.resize (kMaxFrameRegions);
-  return regions;
+  regions_.resize (kMaxFrameRegions);
 }
 
 std::vector<cf::Box>

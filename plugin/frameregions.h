@@ -52,9 +52,11 @@ class RegionProperties
 {
 public:
   /* Installs them on `klass` with these ids; `padding_id` 0: no
-   * region-padding. */
+   * region-padding. `regions_mutable`: when `regions` may change
+   * (GST_PARAM_MUTABLE_PLAYING, or _READY where the results are sized for
+   * regions at the caps). */
   static void install (GObjectClass * klass, guint regions_id, guint types_id,
-      guint padding_id);
+      guint padding_id, GParamFlags regions_mutable);
 
   /* FALSE for a property that is none of them. */
   bool set (GObject * object, const GValue * value, GParamSpec * pspec);
@@ -78,18 +80,32 @@ struct FrameRegion
   cf::Box box;
 };
 
-/* Collects the regions of frames, in the metas' order: region-of-interest
- * metas first, then object detections. Warns once per stream (until reset)
- * when a frame carries more than kMaxFrameRegions. */
-class RegionCollector
+/* An element's regions from upstream: its region properties, and the regions
+ * of the frame being submitted, collected in the metas' order
+ * (region-of-interest metas first, then object detections). Warns once per
+ * stream (until reset) when a frame carries more than kMaxFrameRegions. */
+class RegionSelection
 {
 public:
-  std::vector<FrameRegion> collect (GstElement * element, GstBuffer * buffer,
-      const GstVideoInfo & info, const RegionSettings & settings);
+  RegionProperties properties;
+
+  /* The caps are set: frames of `info` follow. */
+  void set_info (const GstVideoInfo & info) { info_ = info; }
+  /* A new stream. */
   void reset () { warned_over_limit_ = false; }
+  /* A frame is about to be submitted: takes what the properties say now and,
+   * with regions=meta, the regions of `buffer`. */
+  void select (GstElement * element, GstBuffer * buffer);
+
+  /* The last selected frame's, until the next select. */
+  bool from_meta () const { return from_meta_; }
+  const std::vector<FrameRegion> & regions () const { return regions_; }
 
 private:
+  GstVideoInfo info_ {};
   bool warned_over_limit_ = false;
+  bool from_meta_ = false;
+  std::vector<FrameRegion> regions_;
 };
 
 /* The regions' boxes in the samples of `component`, whose plane may be

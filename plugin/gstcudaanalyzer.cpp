@@ -5,8 +5,29 @@
 
 #include "cudafaults.h"
 
-G_DEFINE_ABSTRACT_TYPE (GstCudaAnalyzer, gst_cuda_analyzer,
+enum
+{
+  PROP_0,
+  PROP_REGIONS,
+  PROP_REGION_TYPES,
+};
+
+struct GstCudaAnalyzerPrivate
+{
+  RegionSelection *regions;
+  /* Regions the results are sized for, at the caps (streaming thread). */
+  guint max_regions;
+};
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaAnalyzer, gst_cuda_analyzer,
     GST_TYPE_CUDA_BASE_FILTER);
+
+static GstCudaAnalyzerPrivate *
+priv_of (GstCudaAnalyzer * self)
+{
+  return static_cast<GstCudaAnalyzerPrivate *>
+      (gst_cuda_analyzer_get_instance_private (self));
+}
 
 static gboolean
 gst_cuda_analyzer_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
@@ -14,8 +35,12 @@ gst_cuda_analyzer_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
 {
   auto *self = GST_CUDA_ANALYZER (base);
   auto *klass = GST_CUDA_ANALYZER_GET_CLASS (self);
+  GstCudaAnalyzerPrivate *priv = priv_of (self);
   sizes->state = klass->frame_state_size;
-  return klass->set_info (self, info, &sizes->results,
+  priv->regions->set_info (info);
+  priv->max_regions = priv->regions->properties.settings (G_OBJECT (self)).
+      from_meta ? kMaxFrameRegions : 0;
+  return klass->set_info (self, info, priv->max_regions, &sizes->results,
       on_device ? &sizes->workspace : nullptr);
 }
 
@@ -29,8 +54,13 @@ gst_cuda_analyzer_process (GstCudaBaseFilter * base, const FrameWork & work)
   const std::vector<ComponentView> views =
       gst_cuda_base_filter_components (base, *work.input.info,
       include_alpha).views (work.input, nullptr);
+  /* regions=meta set after the caps sized the results waits for the next. */
+  const RegionSelection & selection = *priv_of (self)->regions;
+  const bool with_regions = selection.from_meta () &&
+      priv_of (self)->max_regions > 0;
   const cudaError_t err = CF_CUDA (Kernel, klass->analyze_frame (self, views,
-          work.exec, work.results, work.workspace, work.state));
+          with_regions ? &selection.regions () : nullptr, work.exec,
+          work.results, work.workspace, work.state));
   return FrameError::check (work.exec.on_device ? "Launching the kernels" :
       "Analysing on the CPU", err);
 }
@@ -49,14 +79,58 @@ gst_cuda_analyzer_finish_frame (GstCudaBaseFilter * base, GstBuffer * frame,
 static GstFlowReturn
 gst_cuda_analyzer_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
 {
+  priv_of (GST_CUDA_ANALYZER (trans))->regions->select (GST_ELEMENT (trans),
+      buffer);
   return gst_cuda_base_filter_submit (GST_CUDA_BASE_FILTER (trans), buffer,
       buffer);
+}
+
+static gboolean
+gst_cuda_analyzer_start (GstBaseTransform * trans)
+{
+  priv_of (GST_CUDA_ANALYZER (trans))->regions->reset ();
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_analyzer_parent_class)->start
+      (trans);
+}
+
+static void
+gst_cuda_analyzer_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  if (!priv_of (GST_CUDA_ANALYZER (object))->regions->properties.set (object,
+          value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gst_cuda_analyzer_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  if (!priv_of (GST_CUDA_ANALYZER (object))->regions->properties.get (object,
+          value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gst_cuda_analyzer_finalize (GObject * object)
+{
+  delete priv_of (GST_CUDA_ANALYZER (object))->regions;
+  G_OBJECT_CLASS (gst_cuda_analyzer_parent_class)->finalize (object);
 }
 
 static void
 gst_cuda_analyzer_class_init (GstCudaAnalyzerClass * klass)
 {
+  auto *gobject_class = G_OBJECT_CLASS (klass);
   auto *base_class = GST_CUDA_BASE_FILTER_CLASS (klass);
+  gobject_class->set_property = gst_cuda_analyzer_set_property;
+  gobject_class->get_property = gst_cuda_analyzer_get_property;
+  gobject_class->finalize = gst_cuda_analyzer_finalize;
+  /* The results are sized for regions at the caps. */
+  RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES, 0,
+      static_cast<GParamFlags> (GST_PARAM_MUTABLE_READY));
+  GST_BASE_TRANSFORM_CLASS (klass)->start =
+      GST_DEBUG_FUNCPTR (gst_cuda_analyzer_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform_ip =
       GST_DEBUG_FUNCPTR (gst_cuda_analyzer_transform_ip);
   base_class->set_info = gst_cuda_analyzer_set_info;
@@ -66,6 +140,7 @@ gst_cuda_analyzer_class_init (GstCudaAnalyzerClass * klass)
 }
 
 static void
-gst_cuda_analyzer_init (GstCudaAnalyzer *)
+gst_cuda_analyzer_init (GstCudaAnalyzer * self)
 {
+  priv_of (self)->regions = new RegionSelection ();
 }

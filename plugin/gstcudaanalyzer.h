@@ -5,11 +5,14 @@
  * on untouched), the private base class of cudahist, as GStreamer keeps level
  * and videoanalyse apart from transforms. It works in place: GstBaseTransform
  * gives it no output pool, and its frames leave as they came, writable for
- * the results a subclass attaches to them. */
+ * the results a subclass attaches to them. It installs `regions` and
+ * `region-types` (frameregions.h): with regions=meta a subclass analyses the
+ * frame's regions too. */
 #pragma once
 
 #include <vector>
 
+#include "frameregions.h"
 #include "gstcudabasefilter.h"
 
 G_BEGIN_DECLS
@@ -24,21 +27,25 @@ struct _GstCudaAnalyzerClass
 {
   GstCudaBaseFilterClass parent_class;
 
-  /* Caps are set: the bytes of one frame's results and, on the CUDA backend
+  /* Caps are set: the bytes of one frame's results, for up to `max_regions`
+   * regions besides the frame (0: regions=frame), and, on the CUDA backend
    * (workspace_size not NULL), of the device workspace of one frame in
    * flight. FALSE (after posting an error) refuses the caps. */
   gboolean (*set_info) (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
-      gsize * result_size, gsize * workspace_size);
+      guint max_regions, gsize * result_size, gsize * workspace_size);
   /* Whether alpha is among the components analysed (NULL: never). */
   gboolean (*includes_alpha) (GstCudaAnalyzer * analyzer);
-  /* Runs the kernels that put each view's results into `results` (host
-   * memory; on CUDA pinned and mapped, addressed as the device sees it, for
-   * the kernels to write; `workspace`: device memory, CUDA only), and writes
-   * into `frame_state` (frame_state_size bytes, kept with the frame) what
-   * attach_results needs to know of how this frame was analysed: properties
-   * may change meanwhile. Returns the first error, as filter_frame. */
+  /* Runs the kernels that put each view's results, the frame's and those of
+   * each of `regions` (NULL: regions=frame; at most the caps' max_regions),
+   * into `results` (host memory; on CUDA pinned and mapped, addressed as the
+   * device sees it, for the kernels to write; `workspace`: device memory, CUDA
+   * only), and writes into `frame_state` (frame_state_size bytes, kept with
+   * the frame) what attach_results needs to know of how this frame was
+   * analysed: properties may change meanwhile. Returns the first error, as
+   * filter_frame. */
   cudaError_t (*analyze_frame) (GstCudaAnalyzer * analyzer,
-      const std::vector<ComponentView> & views, const cf::Executor & exec,
+      const std::vector<ComponentView> & views,
+      const std::vector<FrameRegion> * regions, const cf::Executor & exec,
       void *results, void *workspace, gpointer frame_state);
   /* With each frame, in order, just before it goes downstream (writable, for
    * metas), its results in host memory and its frame_state. Frames dropped at

@@ -14,24 +14,12 @@ enum
   PROP_REGION_PADDING,
 };
 
-/* Regions from upstream: the properties, and the streaming thread's part. */
-struct FilterRegions
-{
-  RegionProperties properties;
-  RegionCollector collector;
-  /* The frames' geometry, from the caps. */
-  GstVideoInfo info {};
-  /* The frame being submitted: whether it takes regions, and which. */
-  bool frame_from_meta = false;
-  std::vector<FrameRegion> frame_regions;
-};
-
 struct GstCudaFilterPrivate
 {
   /* Under the object lock; the border starts as the subclass's default. */
   GstCudaFilterBorder border;
   guint border_value;
-  FilterRegions *regions;
+  RegionSelection *regions;
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaFilter, gst_cuda_filter,
@@ -166,25 +154,25 @@ static FrameError
 gst_cuda_filter_process (GstCudaBaseFilter * base, const FrameWork & work)
 {
   auto *self = GST_CUDA_FILTER (base);
-  const FilterRegions & regions = *priv_of (self)->regions;
+  const RegionSelection & regions = *priv_of (self)->regions;
   const ProcessedComponents components =
       gst_cuda_base_filter_components (base, *work.input.info, false);
-  const guint planes = regions.frame_from_meta ? kAllPlanes :
+  const guint planes = regions.from_meta () ? kAllPlanes :
       components.planes_to_copy ();
   if (planes != 0)
     if (const cudaError_t err = copy_planes (work.exec, work.output,
             work.input, planes))
       return FrameError::failed ("Copying unprocessed samples", err);
-  if (regions.frame_from_meta && regions.frame_regions.empty ())
+  if (regions.from_meta () && regions.regions ().empty ())
     return FrameError ();
   std::vector<ComponentView> views = components.views (work.input,
       &work.output);
   /* Kept until the kernels are queued: they read the boxes at launch. */
   std::vector<std::vector<cf::Box>> boxes (views.size ());
-  if (regions.frame_from_meta)
+  if (regions.from_meta ())
     for (size_t i = 0; i < views.size (); i++) {
-      boxes[i] = component_boxes (regions.frame_regions, *work.input.info,
-          views[i].channel_components[0]);
+      boxes[i] = component_boxes (regions.regions (), *work.input.info,
+          views[i].first_component ());
       views[i].region = cf::OutputRegion::inside (boxes[i]);
     }
   const cudaError_t err = CF_CUDA (Kernel,
@@ -199,14 +187,8 @@ static GstFlowReturn
 gst_cuda_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
-  FilterRegions & regions = *priv_of (GST_CUDA_FILTER (trans))->regions;
-  const RegionSettings settings =
-      regions.properties.settings (G_OBJECT (trans));
-  regions.frame_from_meta = settings.from_meta;
-  regions.frame_regions.clear ();
-  if (settings.from_meta)
-    regions.frame_regions = regions.collector.collect (GST_ELEMENT (trans),
-        inbuf, regions.info, settings);
+  priv_of (GST_CUDA_FILTER (trans))->regions->select (GST_ELEMENT (trans),
+      inbuf);
   return gst_cuda_base_filter_submit (GST_CUDA_BASE_FILTER (trans), inbuf,
       outbuf);
 }
@@ -215,14 +197,14 @@ static gboolean
 gst_cuda_filter_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
     bool, FrameSizes *)
 {
-  priv_of (GST_CUDA_FILTER (base))->regions->info = info;
+  priv_of (GST_CUDA_FILTER (base))->regions->set_info (info);
   return TRUE;
 }
 
 static gboolean
 gst_cuda_filter_start (GstBaseTransform * trans)
 {
-  priv_of (GST_CUDA_FILTER (trans))->regions->collector.reset ();
+  priv_of (GST_CUDA_FILTER (trans))->regions->reset ();
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->start (trans);
 }
 
@@ -273,7 +255,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   gobject_class->get_property = gst_cuda_filter_get_property;
   gobject_class->finalize = gst_cuda_filter_finalize;
   RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES,
-      PROP_REGION_PADDING);
+      PROP_REGION_PADDING,
+      static_cast<GParamFlags> (GST_PARAM_MUTABLE_PLAYING));
   GST_BASE_TRANSFORM_CLASS (klass)->start =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform =
@@ -291,5 +274,5 @@ gst_cuda_filter_init (GstCudaFilter * self)
 {
   priv_of (self)->border = GST_CUDA_FILTER_BORDER_REPLICATE;
   priv_of (self)->border_value = 0;
-  priv_of (self)->regions = new FilterRegions ();
+  priv_of (self)->regions = new RegionSelection ();
 }

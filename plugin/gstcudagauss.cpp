@@ -26,6 +26,16 @@
  * YUV formats: luma only unless #GstCudaBaseFilter:include-chroma is set; RGB
  * formats: each colour channel; alpha is passed through unchanged.
  *
+ * With #GstCudaFilter:regions=meta only the regions of each buffer are
+ * blurred (privacy masking): the boxes of its GstVideoRegionOfInterestMeta
+ * (and, on GStreamer 1.24 and later, of its analytics object detections), of
+ * the types in #GstCudaFilter:region-types, grown by
+ * #GstCudaFilter:region-padding and clipped to the frame; at most 256 a frame.
+ * Inside them each sample is what the whole frame's blur gives there, samples
+ * outside the boxes feeding it as usual; everything else passes unchanged, and
+ * a frame without regions passes as it came. The work follows the boxes'
+ * area.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! cudagauss sigma=2 frames-in-flight=1 ! videoconvert ! autovideosink
@@ -36,6 +46,9 @@
  * |[
  * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! video/x-raw,format=NV12 ! cudagauss mode=unsharp sigma=1.5 amount=0.8 threshold=4 ! videoconvert ! autovideosink
  * ]| Sharpening decoded video, leaving flat areas (detail under 4) alone.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! video/x-raw,format=NV12 ! cudagauss regions=meta region-types=face region-padding=16 sigma=12 include-chroma=true ! videoconvert ! autovideosink
+ * ]| Blurring every face OpenCV's facedetect finds, with a margin around it.
  */
 #include "gstcudagauss.h"
 

@@ -42,6 +42,18 @@
  * 1 %, 50 % and 99 % of the binned samples are <= v, resolved to the last value
  * of v's bin; exact with one value per bin).
  *
+ * With #GstCudaAnalyzer:regions=meta (set before the caps: the results are
+ * sized for it), each region of the buffer is counted too: the boxes of its
+ * GstVideoRegionOfInterestMeta (and, on GStreamer 1.24 and later, of its
+ * analytics object detections) of the types in #GstCudaAnalyzer:region-types,
+ * clipped to the frame, at most 256 a frame. The field "regions" then holds
+ * an array of structures named "region", one per region in the metas' order
+ * (regions of interest first, then detections): "id" (gint, the meta's),
+ * "type" (string), "x", "y", "width", "height" (guint, luma pixels, clipped)
+ * and the per-channel fields above, of the samples that cover the box (the
+ * roi-* properties apply to the frame's results only). A frame without
+ * regions gets an empty array.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 -m v4l2src ! videoconvert ! cudahist frames-in-flight=1 ! videoconvert ! autovideosink
@@ -52,6 +64,9 @@
  * |[
  * gst-launch-1.0 -m v4l2src ! videoconvert ! video/x-raw,format=NV12 ! cudahist roi-x=480 roi-y=270 roi-width=960 roi-height=540 bins=64 ! fakesink
  * ]| Metering the centre of a 1080p camera for auto exposure.
+ * |[
+ * gst-launch-1.0 -m v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! cudahist regions=meta region-types=face bins=32 ! fakesink
+ * ]| The exposure of each face OpenCV's facedetect finds.
  */
 #include "gstcudahist.h"
 
@@ -107,6 +122,7 @@ struct _GstCudaHist
   /* streaming thread */
   GstVideoInfo info;
   guint caps_bins;              /* bins the results are sized for */
+  guint caps_max_regions;       /* and regions */
   gboolean warned_empty_roi;
   guint frames_since_message;
   GstClockTime last_message_time;
@@ -124,6 +140,8 @@ struct HistFrameState
   guint upper;
   guint n_channels;
   gint channels[GST_VIDEO_MAX_COMPONENTS];      /* component indices */
+  guint n_regions;
+  FrameRegion regions[kMaxFrameRegions];
 };
 
 /* Results of one channel within a frame's results: bins, then the summary. */
@@ -131,6 +149,21 @@ static gsize
 channel_result_size (guint bins)
 {
   return GST_ROUND_UP_8 (bins * sizeof (uint32_t)) + sizeof (cf::HistogramSummary);
+}
+
+/* A frame's results: a block of every channel's for the frame (roi-*), then
+ * one for each region. */
+static gsize
+block_size (guint bins)
+{
+  return GST_VIDEO_MAX_COMPONENTS * channel_result_size (bins);
+}
+
+/* The device workspace: the frame's counts', then the regions'. */
+static gsize
+frame_workspace_size (guint bins)
+{
+  return GST_ROUND_UP_N (cf::histogram_cuda_workspace_bytes (bins), 256);
 }
 
 static const gchar *
@@ -145,7 +178,7 @@ channel_name (const GstVideoInfo & info, int component)
 
 static gboolean
 gst_cuda_hist_set_info (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
-    gsize * result_size, gsize * workspace_size)
+    guint max_regions, gsize * result_size, gsize * workspace_size)
 {
   auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
@@ -161,9 +194,11 @@ gst_cuda_hist_set_info (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
   }
   self->info = info;
   self->caps_bins = bins;
-  *result_size = GST_VIDEO_MAX_COMPONENTS * channel_result_size (bins);
+  self->caps_max_regions = max_regions;
+  *result_size = (1 + max_regions) * block_size (bins);
   if (workspace_size)
-    *workspace_size = cf::histogram_cuda_workspace_bytes (bins);
+    *workspace_size = frame_workspace_size (bins) + (max_regions ?
+        cf::histogram_boxes_cuda_workspace_bytes (bins, max_regions) : 0);
   return TRUE;
 }
 
@@ -237,11 +272,75 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
   return cudaSuccess;
 }
 
+/* Where counted channel `index` of block `block` (0: the frame's, 1 + r:
+ * region r's) lies within a frame's results: its bins, then its summary. */
+static cf::HistogramOutput
+output_at (void *results, guint bins, gsize block, gsize index)
+{
+  auto *bytes = static_cast<guint8 *> (results) + block * block_size (bins) +
+      index * channel_result_size (bins);
+  return {reinterpret_cast<uint32_t *> (bytes),
+    reinterpret_cast<cf::HistogramSummary *> (bytes +
+        GST_ROUND_UP_8 (bins * sizeof (uint32_t)))};
+}
+
+/* The index among the frame's counted components of each channel `view`
+ * counts, in the view's channel order. */
+static std::vector<gsize>
+channel_indices (const ComponentView & view, const std::vector<int> & components)
+{
+  std::vector<gsize> indices;
+  for (int c = 0; c < view.src.channels; ++c)
+    if (view.src.channel_mask & (1u << c))
+      indices.push_back (std::find (components.begin (), components.end (),
+              view.channel_components[c]) - components.begin ());
+  return indices;
+}
+
+/* Counts every region in `view`'s channels, all in one call. */
+static cudaError_t
+count_regions (GstCudaHist * self, const ComponentView & view,
+    const cf::HistogramParams & params, const std::vector<FrameRegion> & regions,
+    const std::vector<gsize> & indices, const cf::Executor & exec,
+    void *results, void *workspace)
+{
+  const std::vector<cf::Box> boxes = component_boxes (regions, self->info,
+      view.first_component ());
+  std::vector<cf::HistogramOutput> outputs;
+  outputs.reserve (boxes.size () * indices.size ());
+  for (gsize r = 0; r < boxes.size (); r++)
+    for (gsize index : indices)
+      outputs.push_back (output_at (results, params.bins, 1 + r, index));
+  void *boxes_workspace = workspace ? static_cast<guint8 *> (workspace) +
+      frame_workspace_size (params.bins) : nullptr;
+  return cf::histogram_boxes (exec, view.src, view.format, params,
+      boxes.data (), boxes.size (), outputs.data (), boxes_workspace);
+}
+
+/* Counts the frame's region of interest (roi-*) in `view`'s channels. */
+static cudaError_t
+count_frame (GstCudaHist * self, const ComponentView & view,
+    cf::HistogramParams & params, const guint (&roi)[4],
+    const std::vector<gsize> & indices, const cf::Executor & exec,
+    void *results, void *workspace)
+{
+  std::vector<cf::HistogramOutput> outputs;
+  for (gsize index : indices)
+    outputs.push_back (output_at (results, params.bins, 0, index));
+  /* The channels of a view share their size: any one scales the region. */
+  scale_roi (self->info, view.first_component (), roi[0], roi[1], roi[2],
+      roi[3], params);
+  if (params.roi_width <= 0 || params.roi_height <= 0)
+    return count_nothing (self, outputs, exec, roi);
+  return cf::histogram (exec, view.src, view.format, params, outputs.data (),
+      workspace);
+}
+
 static cudaError_t
 gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
     const std::vector<ComponentView> & views,
-    const cf::Executor & exec, void *results, void *workspace,
-    gpointer frame_state)
+    const std::vector<FrameRegion> * regions, const cf::Executor & exec,
+    void *results, void *workspace, gpointer frame_state)
 {
   auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
@@ -256,33 +355,23 @@ gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
   const std::vector<int> components = counted_components (views);
   counted->n_channels = components.size ();
   std::copy (components.begin (), components.end (), counted->channels);
+  counted->n_regions = regions ? regions->size () : 0;
+  if (regions)
+    std::copy (regions->begin (), regions->end (), counted->regions);
 
   cf::HistogramParams params;
   params.bins = self->caps_bins;
-  const gsize channel_bytes = channel_result_size (params.bins);
   for (const auto & view : views) {
     params.upper = MIN (range_max, cf::max_sample_value (view.format));
     params.lower = MIN (range_min, params.upper);
     counted->lower = params.lower;
     counted->upper = params.upper;
-    std::vector<cf::HistogramOutput> outputs;
-    for (int c = 0; c < view.src.channels; ++c) {
-      if (!(view.src.channel_mask & (1u << c)))
-        continue;
-      /* The channels of a view share their size: any one scales the region. */
-      const int component = view.channel_components[c];
-      scale_roi (self->info, component, roi[0], roi[1], roi[2], roi[3], params);
-      auto *bytes = static_cast<guint8 *> (results) + channel_bytes *
-          (std::find (components.begin (), components.end (), component) -
-          components.begin ());
-      outputs.push_back ({reinterpret_cast<uint32_t *> (bytes),
-              reinterpret_cast<cf::HistogramSummary *> (bytes +
-                  GST_ROUND_UP_8 (params.bins * sizeof (uint32_t)))});
-    }
-    const cudaError_t err = params.roi_width <= 0 || params.roi_height <= 0 ?
-        count_nothing (self, outputs, exec, roi) :
-        cf::histogram (exec, view.src, view.format, params, outputs.data (),
-        workspace);
+    const std::vector<gsize> indices = channel_indices (view, components);
+    cudaError_t err = count_frame (self, view, params, roi, indices, exec,
+        results, workspace);
+    if (err == cudaSuccess && counted->n_regions > 0)
+      err = count_regions (self, view, params, *regions, indices, exec,
+          results, workspace);
     if (err != cudaSuccess)
       return err;
   }
@@ -381,22 +470,60 @@ append_channel (GstCudaHist * self, const guint8 * bytes, int component,
           upper, 99));
 }
 
-/* Sets the fields of both the meta and the message, for one frame's results,
- * on `fields`. */
+/* Sets the per-channel fields of one block of results (the frame's or a
+ * region's) on `fields`. */
 static void
-set_results (GstCudaHist * self, const guint8 * bytes,
+set_channel_fields (GstCudaHist * self, const guint8 * block,
     const HistFrameState & counted, GstStructure * fields)
 {
   GValue arrays[N_CHANNEL_FIELDS] = { };
   for (GValue & array : arrays)
     gst_value_array_init (&array, 4);
   for (guint i = 0; i < counted.n_channels; i++)
-    append_channel (self, bytes + i * channel_result_size (self->caps_bins),
+    append_channel (self, block + i * channel_result_size (self->caps_bins),
         counted.channels[i], counted, arrays);
-  gst_structure_set (fields, "range-min", G_TYPE_UINT, counted.lower,
-      "range-max", G_TYPE_UINT, counted.upper, nullptr);
   for (int f = 0; f < N_CHANNEL_FIELDS; f++)
     gst_structure_take_value (fields, channel_field_names[f], &arrays[f]);
+}
+
+/* The "regions" field: a structure per region, its box (clipped) and its
+ * per-channel fields. */
+static void
+set_regions (GstCudaHist * self, const guint8 * bytes,
+    const HistFrameState & counted, GstStructure * fields)
+{
+  GValue array = G_VALUE_INIT;
+  gst_value_array_init (&array, counted.n_regions);
+  for (guint r = 0; r < counted.n_regions; r++) {
+    const FrameRegion & region = counted.regions[r];
+    GstStructure *results = gst_structure_new ("region",
+        "id", G_TYPE_INT, region.id,
+        "type", G_TYPE_STRING, g_quark_to_string (region.type),
+        "x", G_TYPE_UINT, (guint) region.box.x,
+        "y", G_TYPE_UINT, (guint) region.box.y,
+        "width", G_TYPE_UINT, (guint) region.box.width,
+        "height", G_TYPE_UINT, (guint) region.box.height, nullptr);
+    set_channel_fields (self, bytes + (1 + r) * block_size (self->caps_bins),
+        counted, results);
+    GValue v = G_VALUE_INIT;
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, results);
+    gst_value_array_append_and_take_value (&array, &v);
+  }
+  gst_structure_take_value (fields, "regions", &array);
+}
+
+/* Sets the fields of both the meta and the message, for one frame's results,
+ * on `fields`. */
+static void
+set_results (GstCudaHist * self, const guint8 * bytes,
+    const HistFrameState & counted, GstStructure * fields)
+{
+  gst_structure_set (fields, "range-min", G_TYPE_UINT, counted.lower,
+      "range-max", G_TYPE_UINT, counted.upper, nullptr);
+  set_channel_fields (self, bytes, counted, fields);
+  if (self->caps_max_regions > 0)
+    set_regions (self, bytes, counted, fields);
 }
 
 /* Attaches an empty GstCudaHistMeta to `buffer`: its structure, to fill. */

@@ -13,6 +13,14 @@
  * YUV formats: luma only unless #GstCudaBaseFilter:include-chroma is set; RGB
  * formats: each colour channel; alpha is passed through unchanged.
  *
+ * With #GstCudaFilter:regions=meta only the regions of each buffer are
+ * filtered: the boxes of its GstVideoRegionOfInterestMeta (and, on GStreamer
+ * 1.24 and later, of its analytics object detections), of the types in
+ * #GstCudaFilter:region-types, grown by #GstCudaFilter:region-padding and
+ * clipped to the frame; at most 256 a frame. Inside them each sample is what
+ * the whole frame's filter gives there; everything else passes unchanged, and
+ * a frame without regions passes as it came.
+ *
  * Frames in host memory go up to the GPU from pinned buffers, several at once
  * (#GstCudaBaseFilter:frames-in-flight) so that transfers overlap the kernels;
  * buffers of an upstream pool that come back again are pinned where they are.
@@ -28,6 +36,9 @@
  * |[
  * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! video/x-raw,format=NV12 ! cudamedian size=5 include-chroma=true ! videoconvert ! autovideosink
  * ]| 5x5 on luma and chroma of decoded video.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! cudamedian regions=meta region-types=face size=9 include-chroma=true ! videoconvert ! autovideosink
+ * ]| Smearing the faces OpenCV's facedetect finds, and nothing else.
  */
 #include "gstcudamedian.h"
 

@@ -252,19 +252,6 @@ void check_include_chroma(const char *backend, const FilterUnderTest &filter) {
       check_frame(backend, filter, format, width, 9, seed++, true);
 }
 
-namespace {
-
-// A region as a detector attaches it, unchecked: a region-of-interest meta (whose
-// box is unsigned) or, where the plugin takes them, an analytics object detection.
-struct TestRegion {
-  gint64 x, y, width, height;
-  const char *type;
-  bool detection;
-};
-
-// Regions of every kind the element must survive on a width x height frame: two
-// overlapping, some reaching out of the frame at each side, wider and taller than the
-// frame, empty ones, one far outside, one of a type not selected, a 1x1 one.
 std::vector<TestRegion> test_regions(gint64 width, gint64 height) {
   std::vector<TestRegion> regions = {
       {3, 2, 7, 5, "face", false},          {6, 4, 9, 6, "plate", false},
@@ -283,11 +270,13 @@ std::vector<TestRegion> test_regions(gint64 width, gint64 height) {
   return regions;
 }
 
-void attach(GstBuffer *buffer, const std::vector<TestRegion> &regions) {
-  for (const TestRegion &r : regions) {
+void attach_regions(GstBuffer *buffer, std::vector<TestRegion> &regions) {
+  gint next_id = 100;
+  for (TestRegion &r : regions) {
     if (!r.detection) {
-      gst_buffer_add_video_region_of_interest_meta(buffer, r.type, guint(r.x), guint(r.y),
-                                                   guint(r.width), guint(r.height));
+      GstVideoRegionOfInterestMeta *meta = gst_buffer_add_video_region_of_interest_meta(
+          buffer, r.type, guint(r.x), guint(r.y), guint(r.width), guint(r.height));
+      meta->id = r.id = next_id++;
       continue;
     }
 #ifdef CF_HAVE_GST_ANALYTICS
@@ -298,32 +287,39 @@ void attach(GstBuffer *buffer, const std::vector<TestRegion> &regions) {
     fail_unless(gst_analytics_relation_meta_add_od_mtd(meta, g_quark_from_string(r.type),
                                                        gint(r.x), gint(r.y), gint(r.width),
                                                        gint(r.height), 0.9f, &detection));
+    r.id = gint(detection.id);
 #endif
   }
 }
 
-// Whether (x, y) of `component` lies in a selected region ("face" or "plate"), each
-// padded by `padding` and clipped to the frame; chroma samples covered in part are in.
-bool in_test_region(const GstVideoInfo &info, const std::vector<TestRegion> &regions,
-                    gint64 padding, int component, int x, int y) {
-  const int w_sub = info.finfo->w_sub[component];
-  const int h_sub = info.finfo->h_sub[component];
-  for (const TestRegion &r : regions) {
-    if (g_str_equal(r.type, "car") || r.width <= 0 || r.height <= 0)
-      continue;
-    const gint64 x0 = std::max<gint64>(0, r.x - padding);
-    const gint64 y0 = std::max<gint64>(0, r.y - padding);
-    const gint64 x1 = std::min<gint64>(GST_VIDEO_INFO_WIDTH(&info), r.x + r.width + padding);
-    const gint64 y1 = std::min<gint64>(GST_VIDEO_INFO_HEIGHT(&info), r.y + r.height + padding);
-    // Chroma sample x covers luma pixels x << w_sub .. ((x + 1) << w_sub) - 1.
-    if ((gint64(x + 1) << w_sub) > x0 && (gint64(x) << w_sub) < x1 &&
-        (gint64(y + 1) << h_sub) > y0 && (gint64(y) << h_sub) < y1)
-      return true;
-  }
-  return false;
+std::vector<ExpectedRegion> expected_regions(const GstVideoInfo &info,
+                                             const std::vector<TestRegion> &regions,
+                                             gint64 padding) {
+  std::vector<ExpectedRegion> expected;
+  for (bool detections : {false, true})
+    for (const TestRegion &r : regions) {
+      if (r.detection != detections || g_str_equal(r.type, "car") || r.width <= 0 ||
+          r.height <= 0)
+        continue;
+      const ExpectedRegion region{
+          r.id, r.type, std::max<gint64>(0, r.x - padding), std::max<gint64>(0, r.y - padding),
+          std::min<gint64>(GST_VIDEO_INFO_WIDTH(&info), r.x + r.width + padding),
+          std::min<gint64>(GST_VIDEO_INFO_HEIGHT(&info), r.y + r.height + padding)};
+      if (region.x1 > region.x0 && region.y1 > region.y0)
+        expected.push_back(region);
+    }
+  return expected;
 }
 
-}  // namespace
+bool covers(const GstVideoInfo &info, const ExpectedRegion &region, int component, int x,
+            int y) {
+  const int w_sub = info.finfo->w_sub[component];
+  const int h_sub = info.finfo->h_sub[component];
+  // Sample x of a subsampled component covers luma pixels x << w_sub ..
+  // ((x + 1) << w_sub) - 1.
+  return (gint64(x + 1) << w_sub) > region.x0 && (gint64(x) << w_sub) < region.x1 &&
+         (gint64(y + 1) << h_sub) > region.y0 && (gint64(y) << h_sub) < region.y1;
+}
 
 void check_regions(const char *backend, const FilterUnderTest &filter) {
   struct Case {
@@ -347,9 +343,10 @@ void check_regions(const char *backend, const FilterUnderTest &filter) {
                                      (c.include_chroma ? " include-chroma=true" : ""));
     gst_harness_set_src_caps_str(h, caps_string(c.format, c.width, c.height).c_str());
     const GstVideoInfo info = video_info(c.format, c.width, c.height);
-    const std::vector<TestRegion> regions = test_regions(c.width, c.height);
+    std::vector<TestRegion> regions = test_regions(c.width, c.height);
     GstBuffer *with_regions = random_frame(h, info, seed++, frame_pts(0));
-    attach(with_regions, regions);
+    attach_regions(with_regions, regions);
+    const std::vector<ExpectedRegion> boxes = expected_regions(info, regions, 1);
     GstBuffer *without = random_frame(h, info, seed++, frame_pts(1));
     for (GstBuffer *in : {with_regions, without}) {
       gst_buffer_ref(in);
@@ -360,7 +357,10 @@ void check_regions(const char *backend, const FilterUnderTest &filter) {
     fail_unless(out != nullptr, "%s: no output", what.c_str());
     expect_filtered(with_regions, out, info, filter, c.include_chroma, what,
                     [&](int component, int x, int y) {
-                      return in_test_region(info, regions, 1, component, x, y);
+                      return std::any_of(boxes.begin(), boxes.end(),
+                                         [&](const ExpectedRegion &box) {
+                                           return covers(info, box, component, x, y);
+                                         });
                     });
     gst_buffer_unref(out);
     out = gst_harness_pull(h);

@@ -84,6 +84,39 @@ void check_every_format(const char *backend, const std::vector<FilterUnderTest> 
 void check_large_frames(const char *backend, const FilterUnderTest &filter);
 // include-chroma on planar, semi-planar and packed YUV, even and odd widths.
 void check_include_chroma(const char *backend, const FilterUnderTest &filter);
+// A region as a detector attaches it, unchecked: a region-of-interest meta (whose
+// box is unsigned) or, where the plugin takes them, an analytics object detection.
+struct TestRegion {
+  gint64 x, y, width, height;
+  const char *type;
+  bool detection;
+  gint id = 0;  // set by attach_regions
+};
+
+// Regions of every kind an element must survive on a width x height frame: two
+// overlapping, some reaching out of the frame at each side, wider and taller than the
+// frame, empty ones, one far outside, one of a type not selected ("car"), a 1x1 one;
+// analytics detections too where the plugin takes them.
+std::vector<TestRegion> test_regions(gint64 width, gint64 height);
+// Attaches them to `buffer`, setting each one's id.
+void attach_regions(GstBuffer *buffer, std::vector<TestRegion> &regions);
+
+// A region as the element must take it with region-types=face,plate: its id and type
+// and its box in luma pixels (x0 .. x1 - 1, y0 .. y1 - 1), padded and clipped.
+struct ExpectedRegion {
+  gint id;
+  const char *type;
+  gint64 x0, y0, x1, y1;
+};
+// Those of `regions`, in the element's order (region-of-interest metas, then
+// detections), each padded by `padding`; empty ones and cars left out.
+std::vector<ExpectedRegion> expected_regions(const GstVideoInfo &info,
+                                             const std::vector<TestRegion> &regions,
+                                             gint64 padding);
+// Whether sample (x, y) of `component` covers a pixel of the region.
+bool covers(const GstVideoInfo &info, const ExpectedRegion &region, int component, int x,
+            int y);
+
 // regions=meta with region-types and region-padding: frames of every format (and
 // with include-chroma) carrying regions of interest (and analytics object detections
 // where the plugin takes them) of every kind, in and out of the frame, filtered

@@ -4,6 +4,7 @@
 #include "histogram_cases.h"
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <utility>
 
@@ -366,6 +367,328 @@ const std::vector<InvalidHistogramCall> &invalid_histogram_calls() {
        cf::SampleFormat(static_cast<SampleDepth>(7), 0)},
   };
   return calls;
+}
+
+// ---------------------------------------------------------------------------------
+// Boxes.
+
+namespace {
+
+// How a box test's plane lies: `channels` side by side (packed: a TestImage of width *
+// channels samples seen as pixels), or one channel of pixels `sample_stride` samples
+// apart; row_padding and misalignment in bytes.
+struct BoxLayout {
+  int channels;
+  unsigned mask;
+  int sample_stride;  // 0: packed pixels of `channels` samples
+  int row_padding;
+  int misalignment;
+};
+
+std::string describe_layout(const BoxLayout &layout) {
+  return std::to_string(layout.channels) + " channels mask " + std::to_string(layout.mask) +
+         (layout.sample_stride != 0 ? " stride " + std::to_string(layout.sample_stride) : "") +
+         " row padding " + std::to_string(layout.row_padding) + " misaligned by " +
+         std::to_string(layout.misalignment);
+}
+
+// 8-bit: the pixels counted whole on the GPU (1, 2 and 4 channels at aligned addresses)
+// and those counted channel by channel (odd pitches, misaligned, 3 channels, strided).
+// 16-bit samples stay 2-byte aligned, as in every real format.
+std::vector<BoxLayout> box_layouts(cf::SampleFormat format) {
+  if (format.depth == cf::SampleDepth::U8)
+    return {{1, 0x1, 0, 0, 0}, {1, 0x1, 0, 5, 1}, {1, 0x1, 3, 7, 0}, {2, 0x3, 0, 0, 0},
+            {2, 0x2, 0, 3, 0}, {4, 0xf, 0, 4, 0}, {4, 0x7, 0, 0, 1}, {4, 0xe, 0, 0, 0},
+            {3, 0x5, 0, 0, 0}};
+  return {{1, 0x1, 0, 0, 0}, {1, 0x1, 0, 6, 0}, {1, 0x1, 3, 2, 0},
+          {2, 0x3, 0, 0, 0}, {4, 0x7, 0, 4, 0}, {3, 0x6, 0, 0, 0}};
+}
+
+// A plane of `layout` and its storage.
+struct BoxImage {
+  BoxImage(int width, int height, cf::SampleFormat format, const BoxLayout &layout)
+      : samples(layout.sample_stride != 0 ? width : width * layout.channels, height, format,
+                layout.sample_stride * cf::bytes_per_sample(format), layout.row_padding,
+                layout.misalignment),
+        plane(samples.plane()) {
+    if (layout.sample_stride == 0) {
+      plane.width = width;
+      plane.pixel_stride = layout.channels * cf::bytes_per_sample(format);
+      plane.channels = layout.channels;
+      plane.channel_mask = layout.mask;
+    }
+  }
+  TestImage samples;
+  cf::Plane plane;
+};
+
+struct BoxSet {
+  std::string name;
+  std::vector<cf::Box> boxes;
+};
+
+// `count` boxes of random places and sizes within a width x height plane, none larger
+// than max_width x max_height.
+std::vector<cf::Box> random_boxes(int width, int height, int count, int max_width,
+                                  int max_height, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::vector<cf::Box> boxes;
+  for (int i = 0; i < count; ++i) {
+    cf::Box box;
+    box.x = std::uniform_int_distribution<int>(0, width - 1)(generator);
+    box.y = std::uniform_int_distribution<int>(0, height - 1)(generator);
+    box.width =
+        std::uniform_int_distribution<int>(1, std::min(max_width, width - box.x))(generator);
+    box.height =
+        std::uniform_int_distribution<int>(1, std::min(max_height, height - box.y))(generator);
+    boxes.push_back(box);
+  }
+  return boxes;
+}
+
+// columns x rows boxes that tile the plane, each `scale` of its cell's width and height
+// (centred), the last column and row to the plane's edges where scale is 1.
+std::vector<cf::Box> grid_boxes(int width, int height, int columns, int rows, double scale) {
+  std::vector<cf::Box> boxes;
+  for (int j = 0; j < rows; ++j)
+    for (int i = 0; i < columns; ++i) {
+      const int x0 = int(int64_t(width) * i / columns);
+      const int x1 = int(int64_t(width) * (i + 1) / columns);
+      const int y0 = int(int64_t(height) * j / rows);
+      const int y1 = int(int64_t(height) * (j + 1) / rows);
+      const int w = std::max(1, int((x1 - x0) * scale));
+      const int h = std::max(1, int((y1 - y0) * scale));
+      boxes.push_back({x0 + (x1 - x0 - w) / 2, y0 + (y1 - y0 - h) / 2, w, h});
+    }
+  return boxes;
+}
+
+std::vector<BoxSet> box_sets(int width, int height, uint32_t seed) {
+  const int w = width;
+  const int h = height;
+  std::vector<BoxSet> sets = {
+      {"whole plane", {{0, 0, w, h}}},
+      {"1x1 in the corners",
+       {{0, 0, 1, 1}, {w - 1, 0, 1, 1}, {0, h - 1, 1, 1}, {w - 1, h - 1, 1, 1}}},
+      {"300 random", random_boxes(w, h, 300, w, h, seed)},
+  };
+  if (w >= 3 && h >= 3) {
+    sets.push_back({"one", {{w / 4, h / 3, std::max(1, w / 2), std::max(1, h / 2)}}});
+    sets.push_back({"overlapping",
+                    {{0, 0, w / 2 + 1, h / 2 + 1},
+                     {w / 3, h / 3, w - w / 3, h - h / 3},
+                     {w / 3, h / 3, w - w / 3, h - h / 3},
+                     {1, 1, w - 2, h - 2},
+                     {0, 0, w, h}}});
+    sets.push_back({"tiling the plane", grid_boxes(w, h, 3, 2, 1.0)});
+    sets.push_back({"rows and columns",
+                    {{0, 0, w, 1}, {0, h - 1, w, 1}, {0, 0, 1, h}, {w - 1, 0, 1, h},
+                     {w / 2, 0, 1, h}, {0, h / 2, w, 1}, {w - 2, h - 2, 2, 2}}});
+  }
+  return sets;
+}
+
+struct BoxParams {
+  int bins;
+  Range range;
+};
+
+std::vector<BoxParams> box_params(cf::SampleFormat format) {
+  if (format.depth == cf::SampleDepth::U8)
+    return {{256, {0, 255}}, {7, {100, 149}}, {1, {128, 128}}, {4096, {0, 255}}, {256, {0, 99}}};
+  if (format.padding_bits != 0)
+    return {{1024, {0, 1023}}, {7, {300, 723}}, {65536, {0, 1023}}, {256, {900, 1023}}};
+  return {{256, {0, 65535}},
+          {7, {20000, 45535}},
+          {65536, {0, 65535}},
+          {20000, {0, 65535}},
+          {1, {32768, 32768}}};
+}
+
+struct BoxCase {
+  int width;
+  int height;
+  cf::SampleFormat format;
+  BoxLayout layout;
+  const ImageGenerator *image;
+  uint32_t seed;
+  cf::HistogramParams params;
+  BoxSet set;
+};
+
+int counted_channels(const cf::Plane &plane) {
+  int counted = 0;
+  for (int c = 0; c < plane.channels; ++c)
+    counted += (plane.channel_mask >> c) & 1u;
+  return counted;
+}
+
+std::optional<std::string> check_box_case(const BoxHistogramCounter &count, const BoxCase &test) {
+  BoxImage src(test.width, test.height, test.format, test.layout);
+  test.image->fill(src.samples, test.seed);
+  const int counted = counted_channels(src.plane);
+  std::vector<HistogramResult> got(test.set.boxes.size() * counted,
+                                   unwritten_result(test.params.bins, kGuardBins));
+  const std::vector<uint8_t> src_before = src.samples.bytes();
+  count(src.plane, test.format, test.params, test.set.boxes, got);
+  const std::string what = describe(test.params) + " (ignored), " +
+                           std::to_string(test.width) + "x" + std::to_string(test.height) +
+                           " " + describe_layout(test.layout) + ", image " + test.image->name +
+                           " (seed " + std::to_string(test.seed) + "), src " +
+                           src.samples.describe() + ", boxes " + test.set.name + ": ";
+  if (src.samples.bytes() != src_before)
+    return what + "src was modified";
+  for (size_t b = 0; b < test.set.boxes.size(); ++b) {
+    const cf::Box &box = test.set.boxes[b];
+    cf::HistogramParams params = test.params;
+    params.roi_x = box.x;
+    params.roi_y = box.y;
+    params.roi_width = box.width;
+    params.roi_height = box.height;
+    for (int c = 0, k = 0; c < src.plane.channels; ++c) {
+      if (!((src.plane.channel_mask >> c) & 1u))
+        continue;
+      const HistogramResult expected = reference_histogram(
+          cf::channel_plane(src.plane, c, test.format), test.format, params);
+      if (const auto difference = first_difference(got[b * counted + k], expected))
+        return what + "box " + std::to_string(b) + " " + describe(box) + ", channel " +
+               std::to_string(c) + ": " + *difference;
+      ++k;
+    }
+  }
+  return std::nullopt;
+}
+
+void run_box_cases(const BoxHistogramCounter &count, const std::vector<BoxCase> &cases) {
+  run_cases("box histograms", cases.size(),
+            [&](size_t index) { return check_box_case(count, cases[index]); });
+}
+
+// Fields a box histogram must ignore.
+cf::HistogramParams with_junk_roi(cf::HistogramParams params) {
+  params.roi_x = -3;
+  params.roi_y = 1 << 20;
+  params.roi_width = -1;
+  params.roi_height = 7;
+  return params;
+}
+
+}  // namespace
+
+void check_box_histogram_matrix(const BoxHistogramCounter &count) {
+  constexpr int kSizes[][2] = {{1, 1}, {17, 9}, {64, 33}, {300, 20}};
+  std::vector<BoxCase> cases;
+  uint32_t seed = 501;
+  size_t combination = 0;  // rotates params and images over the other choices
+  for (const auto &size : kSizes)
+    for (const cf::SampleFormat format :
+         {cf::SampleFormat(cf::SampleDepth::U8), cf::SampleFormat(cf::SampleDepth::U16), kP010}) {
+      const std::vector<BoxParams> params = box_params(format);
+      std::vector<const ImageGenerator *> images = {
+          generator_named("random"), generator_named("two-value"),
+          generator_named("constant-max"), generator_named("horizontal-ramp")};
+      if (format.padding_bits != 0)
+        images.push_back(generator_named("random-padding-bits"));
+      for (const BoxLayout &layout : box_layouts(format))
+        for (const BoxSet &set : box_sets(size[0], size[1], seed)) {
+          // Two of the params for each, in turn.
+          for (int turn = 0; turn < 2; ++turn) {
+            const BoxParams &chosen = params[(2 * combination + turn) % params.size()];
+            cases.push_back({size[0], size[1], format, layout,
+                             images[(combination + turn) % images.size()], seed++,
+                             with_junk_roi(params_of(chosen.bins, chosen.range, {0, 0, 0, 0})),
+                             set});
+          }
+          ++combination;
+        }
+    }
+  run_box_cases(count, cases);
+}
+
+void check_box_histogram_large_frames(const BoxHistogramCounter &count) {
+  using cf::SampleDepth;
+  const BoxLayout gray{1, 0x1, 0, 0, 0};
+  const BoxLayout uv{2, 0x3, 0, 0, 0};
+  const BoxLayout rgba{4, 0x7, 0, 0, 0};
+  const BoxLayout strided{1, 0x1, 2, 4, 0};
+  const int w = 1921;
+  const int h = 1081;
+  const BoxSet grid{"8x8 grid", grid_boxes(w, h, 8, 8, 1.0)};
+  const BoxSet half{"8x8 over half the frame", grid_boxes(w, h, 8, 8, 0.7071)};
+  const BoxSet random{"300 random", random_boxes(w, h, 300, w / 4, h / 4, 77)};
+  const BoxSet uv_grid{"8x8 grid", grid_boxes(961, 541, 8, 8, 1.0)};
+  const BoxSet uv_random{"300 random", random_boxes(961, 541, 300, 961 / 3, 541 / 3, 78)};
+  const auto params = [](int bins, Range range) {
+    return with_junk_roi(params_of(bins, range, {0, 0, 0, 0}));
+  };
+  run_box_cases(count, {
+      {w, h, SampleDepth::U8, gray, generator_named("random"), 601, params(256, {0, 255}), grid},
+      {w, h, SampleDepth::U8, gray, generator_named("random"), 602, params(256, {0, 255}), half},
+      {w, h, SampleDepth::U8, gray, generator_named("random"), 603, params(256, {0, 255}), random},
+      {w, h, SampleDepth::U8, gray, generator_named("constant-max"), 604,
+       params(4096, {0, 255}), grid},
+      {w, h, SampleDepth::U8, strided, generator_named("salt-and-pepper-on-ramp"), 605,
+       params(7, {0, 99}), random},
+      {961, 541, SampleDepth::U8, uv, generator_named("random"), 606, params(256, {0, 255}),
+       uv_grid},
+      {961, 541, SampleDepth::U8, uv, generator_named("two-value"), 607, params(1, {128, 128}),
+       uv_random},
+      {w, h, SampleDepth::U8, rgba, generator_named("random"), 608, params(256, {0, 255}), grid},
+      {w, h, SampleDepth::U8, rgba, generator_named("random"), 609, params(100, {10, 240}),
+       random},
+      {w, h, SampleDepth::U16, gray, generator_named("random"), 610, params(65536, {0, 65535}),
+       random},
+      {w, h, SampleDepth::U16, strided, generator_named("two-value"), 611,
+       params(256, {0, 65535}), half},
+      {w, h, SampleDepth::U16, gray, generator_named("vertical-ramp"), 612,
+       params(20000, {0, 65535}), grid},
+      {w, h, kP010, gray, generator_named("random-padding-bits"), 613, params(1024, {0, 1023}),
+       grid},
+      {961, 541, kP010, uv, generator_named("random-padding-bits"), 614,
+       params(65536, {300, 723}), uv_random},
+  });
+}
+
+const std::vector<InvalidBoxes> &invalid_box_sets() {
+  constexpr int kMax = std::numeric_limits<int>::max();
+  static const std::vector<InvalidBoxes> sets = {
+      {"box left of the plane", {{0, 0, 17, 9}, {-1, 0, 2, 2}}},
+      {"box above the plane", {{-0, -1, 2, 2}, {0, 0, 17, 9}}},
+      {"box of width 0", {{3, 3, 0, 2}}},
+      {"box of height 0", {{3, 3, 2, 0}, {0, 0, 1, 1}}},
+      {"box of negative width", {{3, 3, -1, 2}}},
+      {"box of negative height", {{0, 0, 1, 1}, {3, 3, 2, -3}}},
+      {"box wider than the plane", {{0, 0, 18, 9}}},
+      {"box taller than the plane", {{0, 0, 1, 1}, {0, 1, 17, 9}, {0, 0, 1, 1}}},
+      {"box starting right of the plane", {{17, 0, 1, 1}}},
+      {"box starting below the plane", {{0, 9, 1, 1}}},
+      {"box whose end passes INT_MAX", {{16, 0, kMax, 1}}},
+      {"box at INT_MAX", {{kMax, kMax, 1, 1}}},
+      {"box at INT_MIN", {{std::numeric_limits<int>::min(), 0, 1, 1}}},
+  };
+  return sets;
+}
+
+bool changes_only_roi(const InvalidHistogramCall &call) {
+  TestImage src(17, 9, call.valid_format);
+  cf::Plane plane = src.plane();
+  const cf::Plane before = plane;
+  cf::HistogramParams params = full_range_params(call.valid_format);
+  call.change(plane, params);
+  cf::HistogramParams without_roi = params;
+  without_roi.roi_x = without_roi.roi_y = without_roi.roi_width = without_roi.roi_height = 0;
+  const cf::HistogramParams valid = full_range_params(call.valid_format);
+  return call.format == call.valid_format && plane.data == before.data &&
+         plane.width == before.width && plane.height == before.height &&
+         plane.row_pitch == before.row_pitch && plane.pixel_stride == before.pixel_stride &&
+         without_roi.bins == valid.bins && without_roi.lower == valid.lower &&
+         without_roi.upper == valid.upper &&
+         cf::is_valid(without_roi, plane, call.format);
+}
+
+std::string describe(const cf::Box &box) {
+  return "(" + std::to_string(box.x) + ", " + std::to_string(box.y) + ") " +
+         std::to_string(box.width) + "x" + std::to_string(box.height);
 }
 
 cf::HistogramParams full_range_params(cf::SampleFormat format) {

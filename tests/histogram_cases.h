@@ -11,6 +11,7 @@
 
 #include "histogram.h"
 #include "reference_histogram.h"
+#include "regions.h"
 
 namespace cftest {
 
@@ -70,5 +71,42 @@ struct InvalidHistogramCall {
   cf::SampleFormat format = valid_format;
 };
 const std::vector<InvalidHistogramCall> &invalid_histogram_calls();
+
+// Boxes: counts src's boxes (host memory) with cf::histogram_boxes_cpu's contract into
+// results[b * counted + k] (box b, k-th counted channel), each holding params.bins bins
+// then guards, failing the running test where the backend refuses the call. A device
+// backend copies in and out inside.
+using BoxHistogramCounter = std::function<void(
+    const cf::Plane &src, cf::SampleFormat format, const cf::HistogramParams &params,
+    const std::vector<cf::Box> &boxes, std::vector<HistogramResult> &results)>;
+
+// Each box's results against reference_histogram of that box as the region, channel by
+// channel: 8-bit, 16-bit and P010 samples; planes of one channel (packed, padded rows,
+// misaligned, strided) and packed planes of 2, 3 and 4 channels with several masks;
+// sizes 1x1 to 300x20; box sets of one box, the whole plane, 1x1 boxes in the corners,
+// overlapping boxes (one twice), boxes that tile the plane and touch its edges,
+// one-row and one-column boxes, and 300 random ones (beyond a launch's boxes); bins 1,
+// 7, 256 and 4096 (8-bit), up to 65536 (16-bit); params' roi fields set, to be ignored.
+void check_box_histogram_matrix(const BoxHistogramCounter &count);
+
+// 1921x1081 frames: an 8x8 grid of boxes, boxes over half the frame, 300 random ones;
+// GRAY8, NV12's UV (2 channels), RGBA, 16-bit and P010 samples (65536 bins over 300
+// boxes: many launches of few boxes on the GPU).
+void check_box_histogram_large_frames(const BoxHistogramCounter &count);
+
+// Invalid boxes on a 17x9 plane, each set refused whole (cudaErrorInvalidValue, nothing
+// written), valid boxes before and after the invalid one.
+struct InvalidBoxes {
+  const char *what;
+  std::vector<cf::Box> boxes;
+};
+const std::vector<InvalidBoxes> &invalid_box_sets();
+
+// Whether an invalid call's change touches only params' roi fields, which box
+// histograms do not use (so such calls are valid for them).
+bool changes_only_roi(const InvalidHistogramCall &call);
+
+// "(3, 4) 5x6"
+std::string describe(const cf::Box &box);
 
 }  // namespace cftest

@@ -8,6 +8,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -114,15 +115,8 @@ guint expected_percentile(const std::vector<uint32_t> &bins, guint lower, guint 
   }
 }
 
-// Checks the meta of `out` against the reference counts of `in`'s channels.
-void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
-                 const HistConfig &config, const std::string &what) {
-  GstCustomMeta *meta = gst_buffer_get_custom_meta(out, "GstCudaHistMeta");
-  fail_unless(meta != nullptr, "%s: no GstCudaHistMeta", what.c_str());
-  const GstStructure *s = gst_custom_meta_get_structure(meta);
-
-  GstVideoFrame frame;
-  fail_unless(gst_video_frame_map(&frame, const_cast<GstVideoInfo *>(&info), in, GST_MAP_READ));
+// The channels cudahist counts in frames of `info` with `config`, in its order.
+std::vector<int> counted_channels(const GstVideoInfo &info, const HistConfig &config) {
   std::vector<int> channels;
   for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++) {
     if (c == GST_VIDEO_COMP_A && !config.include_alpha)
@@ -131,6 +125,19 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
       continue;
     channels.push_back(c);
   }
+  return channels;
+}
+
+// Sets the rectangle of component c's plane that a histogram counts.
+using RoiOf = std::function<void(int c, const cf::Plane &plane, cf::HistogramParams &params)>;
+
+// Checks the per-channel fields of `s` (the frame's, or a region's) against the
+// reference counts of each counted channel of `frame` in the rectangle roi_of gives.
+void expect_channel_fields(const GstStructure *s, GstVideoFrame &frame,
+                           const HistConfig &config, const RoiOf &roi_of,
+                           const std::string &what) {
+  const GstVideoInfo &info = frame.info;
+  const std::vector<int> channels = counted_channels(info, config);
   const GValue *names = field(s, "channels");
   fail_unless_equals_int(gst_value_array_get_size(names), channels.size());
 
@@ -144,14 +151,7 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
     params.bins = config.bins;
     params.upper = std::min(config.range_max, cf::max_sample_value(depth));
     params.lower = std::min(config.range_min, params.upper);
-    const guint w_sub = info.finfo->w_sub[c];
-    const guint h_sub = info.finfo->h_sub[c];
-    params.roi_x = subsampled(config.roi[0], w_sub);
-    params.roi_y = subsampled(config.roi[1], h_sub);
-    params.roi_width = config.roi[2] ?
-        std::min(subsampled(config.roi[0] + config.roi[2], w_sub), plane.width) - params.roi_x : 0;
-    params.roi_height = config.roi[3] ?
-        std::min(subsampled(config.roi[1] + config.roi[3], h_sub), plane.height) - params.roi_y : 0;
+    roi_of(c, plane, params);
     const cftest::HistogramResult expected = cftest::reference_histogram(plane, depth, params);
 
     const std::string channel = what + " channel " +
@@ -161,11 +161,15 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
     for (guint b = 0; b < config.bins; b++)
       fail_unless(bins[b] == expected.bins[b], "%s: bin %u: %u, expected %u",
                   channel.c_str(), b, bins[b], expected.bins[b]);
-    fail_unless_equals_int(uint_at(field(s, "total"), i), expected.summary.samples);
-    fail_unless_equals_int(uint_at(field(s, "below"), i), expected.summary.below);
-    fail_unless_equals_int(uint_at(field(s, "above"), i), expected.summary.above);
-    fail_unless_equals_int(uint_at(field(s, "min"), i), expected.summary.min);
-    fail_unless_equals_int(uint_at(field(s, "max"), i), expected.summary.max);
+    const struct {
+      const char *name;
+      uint32_t value;
+    } summary[] = {{"total", expected.summary.samples}, {"below", expected.summary.below},
+                   {"above", expected.summary.above},   {"min", expected.summary.min},
+                   {"max", expected.summary.max}};
+    for (const auto &f : summary)
+      fail_unless(uint_at(field(s, f.name), i) == f.value, "%s: %s %u, expected %u",
+                  channel.c_str(), f.name, uint_at(field(s, f.name), i), f.value);
     const double mean = g_value_get_double(gst_value_array_get_value(field(s, "mean"), i));
     fail_unless(std::abs(mean - double(expected.summary.sum) / expected.summary.samples) < 1e-9,
                 "%s: mean %f", channel.c_str(), mean);
@@ -178,7 +182,73 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
                              expected_percentile(expected.bins, params.lower, params.upper,
                                                  p.percent));
   }
+}
+
+// The frame's own rectangle: roi-* in luma pixels, subsampled.
+RoiOf frame_roi(const GstVideoInfo &info, const HistConfig &config) {
+  return [&info, &config](int c, const cf::Plane &plane, cf::HistogramParams &params) {
+    const guint w_sub = info.finfo->w_sub[c];
+    const guint h_sub = info.finfo->h_sub[c];
+    params.roi_x = subsampled(config.roi[0], w_sub);
+    params.roi_y = subsampled(config.roi[1], h_sub);
+    params.roi_width = config.roi[2] ?
+        std::min(subsampled(config.roi[0] + config.roi[2], w_sub), plane.width) - params.roi_x : 0;
+    params.roi_height = config.roi[3] ?
+        std::min(subsampled(config.roi[1] + config.roi[3], h_sub), plane.height) - params.roi_y : 0;
+  };
+}
+
+// A region's rectangle: every sample that covers one of its pixels.
+RoiOf region_roi(const GstVideoInfo &info, const cftest::ExpectedRegion &region) {
+  return [&info, &region](int c, const cf::Plane &, cf::HistogramParams &params) {
+    const guint w_sub = info.finfo->w_sub[c];
+    const guint h_sub = info.finfo->h_sub[c];
+    params.roi_x = int(region.x0 >> w_sub);
+    params.roi_y = int(region.y0 >> h_sub);
+    params.roi_width = subsampled(guint(region.x1), w_sub) - params.roi_x;
+    params.roi_height = subsampled(guint(region.y1), h_sub) - params.roi_y;
+  };
+}
+
+// Checks results (the meta's or a message's) against the reference counts of `in`'s
+// channels: the frame's and, where `regions` is given, each region's.
+void expect_results(const GstStructure *s, GstBuffer *in, const GstVideoInfo &info,
+                    const HistConfig &config, const std::string &what,
+                    const std::vector<cftest::ExpectedRegion> *regions) {
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, const_cast<GstVideoInfo *>(&info), in, GST_MAP_READ));
+  expect_channel_fields(s, frame, config, frame_roi(info, config), what);
+  fail_unless(gst_structure_has_field(s, "regions") == (regions != nullptr),
+              "%s: a regions field without regions=meta, or none with it", what.c_str());
+  for (size_t r = 0; regions && r < regions->size(); r++) {
+    const GValue *list = field(s, "regions");
+    fail_unless_equals_int(gst_value_array_get_size(list), regions->size());
+    const cftest::ExpectedRegion &want = (*regions)[r];
+    const GstStructure *got = gst_value_get_structure(gst_value_array_get_value(list, r));
+    gint id = -1;
+    guint x = 0, y = 0, width = 0, height = 0;
+    fail_unless(gst_structure_get(got, "id", G_TYPE_INT, &id, "x", G_TYPE_UINT, &x, "y",
+                                  G_TYPE_UINT, &y, "width", G_TYPE_UINT, &width, "height",
+                                  G_TYPE_UINT, &height, nullptr),
+                "%s: region %zu: %" GST_PTR_FORMAT, what.c_str(), r, got);
+    fail_unless_equals_int(id, want.id);
+    fail_unless_equals_string(gst_structure_get_string(got, "type"), want.type);
+    fail_unless(x == want.x0 && y == want.y0 && width == want.x1 - want.x0 &&
+                    height == want.y1 - want.y0,
+                "%s: region %zu at %u,%u %ux%u", what.c_str(), r, x, y, width, height);
+    expect_channel_fields(got, frame, config, region_roi(info, want),
+                          what + " region " + std::to_string(r));
+  }
   gst_video_frame_unmap(&frame);
+}
+
+// The same for the meta of `out`.
+void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
+                 const HistConfig &config, const std::string &what,
+                 const std::vector<cftest::ExpectedRegion> *regions = nullptr) {
+  GstCustomMeta *meta = gst_buffer_get_custom_meta(out, "GstCudaHistMeta");
+  fail_unless(meta != nullptr, "%s: no GstCudaHistMeta", what.c_str());
+  expect_results(gst_custom_meta_get_structure(meta), in, info, config, what, regions);
 }
 
 // One random frame through a fresh harness: the frame unchanged and the very same
@@ -282,6 +352,55 @@ GST_START_TEST(test_counts) {
     check_counts(format, 40, 30, roi, seed++);
   roi.roi[2] = roi.roi[3] = 1000;
   check_counts("I420", 40, 30, roi, seed++);
+}
+GST_END_TEST;
+
+// regions=meta: the frame's histogram as before, and one per region of the types
+// asked, in the meta and in the message, for every kind of region (partly outside,
+// empty, overlapping, not selected); frames without regions get an empty list.
+GST_START_TEST(test_regions) {
+  HistConfig config;
+  config.bins = 16;
+  config.roi[0] = 2;
+  config.include_chroma = true;
+  uint32_t seed = 400;
+  for (const char *format : {"GRAY8", "GRAY16_LE", "I420", "NV12", "YUY2", "Y444", "RGBA",
+                             "xRGB", "RGB"}) {
+    const std::string what = std::string(format) + " regions=meta";
+    GstHarness *h = make_harness(config, "regions=meta region-types=face,plate");
+    GstBus *bus = gst_bus_new();
+    gst_element_set_bus(h->element, bus);
+    gst_harness_set_src_caps_str(h, caps_string(format, 35, 22).c_str());
+    const GstVideoInfo info = video_info(format, 35, 22);
+    std::vector<cftest::TestRegion> regions = cftest::test_regions(35, 22);
+    GstBuffer *in = random_frame(h, info, seed++, frame_pts(0));
+    cftest::attach_regions(in, regions);
+    const std::vector<cftest::ExpectedRegion> expected = cftest::expected_regions(info, regions, 0);
+    GstBuffer *bare = random_frame(h, info, seed++, frame_pts(1));
+    for (GstBuffer *frame : {in, bare}) {
+      gst_buffer_ref(frame);
+      fail_unless_equals_int(gst_harness_push(h, frame), GST_FLOW_OK);
+    }
+    const std::vector<cftest::ExpectedRegion> none;
+    for (GstBuffer *frame : {in, bare}) {
+      GstBuffer *out = gst_harness_pull(h);
+      fail_unless(out != nullptr, "%s: no output", what.c_str());
+      expect_meta(frame, out, info, config, what, frame == in ? &expected : &none);
+      gst_buffer_unref(out);
+    }
+    for (GstBuffer *frame : {in, bare}) {
+      GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT);
+      fail_unless(message != nullptr, "%s: no message", what.c_str());
+      expect_results(gst_message_get_structure(message), frame, info, config,
+                     what + " message", frame == in ? &expected : &none);
+      gst_message_unref(message);
+    }
+    gst_element_set_bus(h->element, nullptr);
+    gst_object_unref(bus);
+    gst_buffer_unref(in);
+    gst_buffer_unref(bare);
+    gst_harness_teardown(h);
+  }
 }
 GST_END_TEST;
 
@@ -445,6 +564,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_latency),
           CF_TEST(test_counts),
           CF_TEST(test_messages),
+          CF_TEST(test_regions),
           CF_TEST(test_too_many_bins),
           CF_TEST(test_roi_outside),
           CF_TEST(test_property_errors),
