@@ -42,17 +42,14 @@
  * 1 %, 50 % and 99 % of the binned samples are <= v, resolved to the last value
  * of v's bin; exact with one value per bin).
  *
- * With #GstCudaAnalyzer:regions=meta (set before the caps: the results are
- * sized for it), each region of the buffer is counted too: the boxes of its
- * GstVideoRegionOfInterestMeta (and, on GStreamer 1.24 and later, of its
- * analytics object detections) of the types in #GstCudaAnalyzer:region-types,
- * clipped to the frame, at most 256 a frame. The field "regions" then holds
- * an array of structures named "region", one per region in the metas' order
- * (regions of interest first, then detections): "id" (gint, the meta's),
+ * With #GstCudaAnalyzer:regions=meta (set before the caps), each region of
+ * the buffer is counted too: the boxes of its GstVideoRegionOfInterestMeta
+ * (and, from GStreamer 1.24, analytics object detections) of the types in
+ * #GstCudaAnalyzer:region-types, clipped to the frame, 256 at most. Field
+ * "regions": an array of "region" structures in the metas' order: "id" (gint),
  * "type" (string), "x", "y", "width", "height" (guint, luma pixels, clipped)
- * and the per-channel fields above, of the samples that cover the box (the
- * roi-* properties apply to the frame's results only). A frame without
- * regions gets an empty array.
+ * and the per-channel fields above, of the samples covering the box (roi-*
+ * is the frame's only). A frame without regions gets an empty array.
  *
  * ## Example launch lines
  * |[
