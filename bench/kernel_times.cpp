@@ -24,6 +24,12 @@
 // component or plane). speed-up = NPP time / our time; NPP has no 2-channel median,
 // Gauss or histogram, so NV12 and P010_10LE have no NPP time ("no C2").
 //
+// Rows whose params end in ", 16 boxes" time the filter restricted to an output region
+// (regions.h) of 16 boxes, 10% of each plane, for comparison with the same filter on
+// the whole frame: Gauss sigma 8 (both rows here) and the 3x3 and 5x5 medians. Rows
+// ending in ", 64 boxes" count 64 boxes tiling each plane, each box on its own,
+// against the frame's histogram in the row before.
+//
 // Frames carry a border of kPad pixels on every side of every plane, filled with data:
 // NPP's median reads outside its ROI (it has no border handling), so with the border
 // it can filter the whole frame like ours. Ours and NPP's Gauss only ever read inside.
@@ -919,6 +925,80 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       return false;
   }
 
+  // Output regions: 16 boxes in a 4x4 grid, each a sixteenth of its plane's width by a
+  // tenth of its height (10% of the frame, 120x108 at 1080p), against the same filter on
+  // the whole frame in the row before. Gauss sigma 8 (49 taps, the strip kernel) and the
+  // 3x3 and 5x5 medians.
+  const auto grid_boxes = [](const cf::Plane &plane) {
+    const int w = std::max(1, plane.width / 16), h = std::max(1, plane.height / 10);
+    std::vector<cf::Box> boxes;
+    for (int j = 0; j < 4; j++)
+      for (int i = 0; i < 4; i++)
+        boxes.push_back({std::clamp((2 * i + 1) * plane.width / 8 - w / 2, 0, plane.width - w),
+                         std::clamp((2 * j + 1) * plane.height / 8 - h / 2, 0, plane.height - h),
+                         w, h});
+    return boxes;
+  };
+  for (const bool regions : {false, true}) {
+    if (!options.wants(options.kernels, "gauss"))
+      break;
+    const cf::GaussParams whole = cf::make_gauss_params(8, 0, 0, 0, sample, {});
+    char text[64];
+    std::snprintf(text, sizeof text, "sigma 8, %d taps%s", static_cast<int>(whole.taps_x.size()),
+                  regions ? ", 16 boxes" : "");
+    Result r = make_result("gauss", text);
+    r.npp_note = regions ? "no boxes" : "not run";
+    const auto with_boxes = [&](const cf::Plane &plane, std::vector<cf::Box> &boxes) {
+      cf::GaussParams params = whole;
+      if (regions) {
+        boxes = grid_boxes(plane);
+        params.region = cf::OutputRegion::inside(boxes);
+      }
+      return params;
+    };
+    if (!measure_filter(
+            r, "gauss_cuda",
+            [&](const cf::Plane &src, const cf::Plane &dst) {
+              std::vector<cf::Box> boxes;
+              return cf::gauss_cuda(src, dst, sample, with_boxes(src, boxes), stream);
+            },
+            [&](const Frame &src, const Frame &dst) {
+              for (size_t i = 0; i < src.size(); i++) {
+                std::vector<cf::Box> boxes;
+                cf::gauss_cpu(src[i], dst[i], sample, with_boxes(src[i], boxes));
+              }
+            }))
+      return false;
+  }
+  for (const int window : {3, 5}) {
+    if (!options.wants(options.kernels, "median"))
+      break;
+    const std::string size = std::to_string(window) + "x" + std::to_string(window);
+    // The whole-frame row is the median rows' above.
+    Result r = make_result("median", size + ", 16 boxes");
+    r.npp_note = "no boxes";
+    const auto with_boxes = [&](const cf::Plane &plane, std::vector<cf::Box> &boxes) {
+      cf::MedianParams params;
+      params.window = window;
+      boxes = grid_boxes(plane);
+      params.region = cf::OutputRegion::inside(boxes);
+      return params;
+    };
+    if (!measure_filter(
+            r, "median_cuda",
+            [&](const cf::Plane &src, const cf::Plane &dst) {
+              std::vector<cf::Box> boxes;
+              return cf::median_cuda(src, dst, sample, with_boxes(src, boxes), stream);
+            },
+            [&](const Frame &src, const Frame &dst) {
+              for (size_t i = 0; i < src.size(); i++) {
+                std::vector<cf::Box> boxes;
+                cf::median_cpu(src[i], dst[i], sample, with_boxes(src[i], boxes));
+              }
+            }))
+      return false;
+  }
+
   if (!options.wants(options.kernels, "histogram"))
     return true;
   // Histograms: on the random frames, then on constant ones (every atomic on one bin).
@@ -943,6 +1023,73 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
   std::vector<size_t> first_output;
   for (size_t p = 0, c = 0; p < layout.planes.size(); c += layout.planes[p++].components)
     first_output.push_back(c);
+
+  // Histograms of 64 boxes, an 8x8 grid tiling each plane, each box counted on its own
+  // (histogram_boxes_cuda), against the frame's histogram in the row before.
+  constexpr int kBoxes = 64;
+  const size_t box_workspace_bytes = cf::histogram_boxes_cuda_workspace_bytes(max_bins, kBoxes);
+  const size_t box_outputs = static_cast<size_t>(kBoxes) * components;
+  auto *box_counts = reinterpret_cast<uint32_t *>(
+      memory.allocate(sizeof(uint32_t) * static_cast<size_t>(max_bins) * box_outputs));
+  auto *box_summaries = reinterpret_cast<cf::HistogramSummary *>(
+      memory.allocate(sizeof(cf::HistogramSummary) * box_outputs));
+  uint8_t *box_workspace = memory.allocate(box_workspace_bytes);
+  if (!box_counts || !box_summaries || !box_workspace ||
+      !check(cudaMemset(box_workspace, 0, box_workspace_bytes), "cudaMemset"))
+    return false;
+  std::vector<uint32_t> host_box_counts(static_cast<size_t>(max_bins) * (cpu ? box_outputs : 0));
+  std::vector<cf::HistogramSummary> host_box_summaries(cpu ? box_outputs : 0);
+  const auto tiling = [](const cf::Plane &plane) {
+    std::vector<cf::Box> boxes;
+    for (int j = 0; j < 8; j++)
+      for (int i = 0; i < 8; i++) {
+        const int x0 = i * plane.width / 8, y0 = j * plane.height / 8;
+        boxes.push_back({x0, y0, (i + 1) * plane.width / 8 - x0, (j + 1) * plane.height / 8 - y0});
+      }
+    return boxes;
+  };
+  // Plane p's outputs: box b's k-th channel at b * (its channels) + k.
+  const auto box_outputs_of = [&](size_t p, int bins, uint32_t *all_counts,
+                                  cf::HistogramSummary *all_summaries) {
+    std::vector<cf::HistogramOutput> outputs;
+    const int channels = layout.planes[p].components;
+    for (int b = 0; b < kBoxes; b++)
+      for (int k = 0; k < channels; k++) {
+        const size_t o = static_cast<size_t>(kBoxes) * first_output[p] +
+                         static_cast<size_t>(b) * channels + k;
+        outputs.push_back({all_counts + o * bins, all_summaries + o});
+      }
+    return outputs;
+  };
+  const auto measure_boxes = [&](const cf::HistogramParams &params) {
+    Result r = make_result("histogram", std::to_string(params.bins) + " bins, 64 boxes");
+    r.npp_note = "no boxes";
+    r.ours_us = timer.run(
+        count,
+        [&](int frame) {
+          for (size_t p = 0; p < layout.planes.size(); p++) {
+            const cf::Plane plane = layout.planes[p].plane(inputs[frame]);
+            const std::vector<cf::Box> boxes = tiling(plane);
+            const std::vector<cf::HistogramOutput> outputs =
+                box_outputs_of(p, params.bins, box_counts, box_summaries);
+            if (!check(cf::histogram_boxes_cuda(plane, sample, params, boxes.data(), kBoxes,
+                                                outputs.data(), box_workspace, stream),
+                       "histogram_boxes_cuda"))
+              return false;
+          }
+          return true;
+        },
+        "histogram_boxes_cuda");
+    return finish(r, [&] {
+      for (size_t p = 0; p < layout.planes.size(); p++) {
+        const cf::Plane plane = layout.planes[p].plane(host_in.data());
+        const std::vector<cf::Box> boxes = tiling(plane);
+        const std::vector<cf::HistogramOutput> outputs =
+            box_outputs_of(p, params.bins, host_box_counts.data(), host_box_summaries.data());
+        cf::histogram_boxes_cpu(plane, sample, params, boxes.data(), kBoxes, outputs.data());
+      }
+    });
+  };
   for (const char *data : {"random", "constant"}) {
     if (std::string(data) == "constant" && !fill_inputs(data))
       return false;
@@ -976,6 +1123,8 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
               cf::histogram_cpu(layout.planes[p].plane(host_in.data()), sample, params,
                                 &outputs_on_host[first_output[p]]);
           }))
+        return false;
+      if (std::string(data) == "random" && !measure_boxes(params))
         return false;
     }
   }

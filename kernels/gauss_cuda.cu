@@ -28,6 +28,14 @@
 // through shared memory, the group kernel a fraction of that. The strip kernel takes
 // the rest: wider windows, strided channels, odd alignments, 16-bit pixels of 3 or more
 // channels.
+//
+// Output regions (regions.h) cost their boxes' area: one launch per kMaxLaunchBoxes
+// boxes over the boxes' tiles only (region_tiles.cuh). The group kernel takes them on
+// its own tiles; the strip kernel's calls go to the region tile kernel (below), whose
+// warps split a tile's rows rather than walk them, or where its shared memory would not
+// fit (16-bit samples, ry > 36), to the strip kernel on the boxes' strips. Inside the
+// boxes only the computed channels are written: channels not computed keep what dst
+// holds, as on the CPU backend (filter_boxes_cpu), where a whole-plane call copies them.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -38,6 +46,7 @@
 #include "cuda_views.cuh"
 #include "gauss.h"
 #include "packed_cuda.h"
+#include "region_tiles.cuh"
 
 namespace cf {
 namespace {
@@ -62,6 +71,9 @@ constexpr int kColumns = 2;
 constexpr int strip_min_band_rows(int radius_y) { return std::clamp(2 * radius_y, 8, 16); }
 constexpr int group_min_band_rows(int radius) { return std::max(4, 2 * radius); }
 constexpr int kMaxGridY = 65535;
+// A region's bands may be shorter than the whole plane's: boxes that hold less than a
+// wave of tiles finish sooner spread over more blocks, halo rows and all.
+constexpr int kRegionMinBandRows = 4;
 
 // Strip widths: the ring takes (2 ry + 1) * kTileWidth * sizeof(row sum) bytes of shared
 // memory. Wide strips while their ring fits 32 KiB (8-bit samples: ry <= 31, 16-bit:
@@ -149,10 +161,10 @@ struct alignas(sizeof(RowSum) * kColumns) ColumnSums {
   RowSum v[kColumns];
 };
 
-template <typename Sample, int kTileWidth>
+template <typename Sample, int kTileWidth, class Tiles>
 __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
     gauss_kernel(SourceView<Sample> src, DestinationView<Sample> dst, Taps taps,
-                 Sharpening sharpening, Values values, int band_rows) {
+                 Sharpening sharpening, Values values, int band_rows, Tiles tiles) {
   using Shape = StripShape<Sample, kTileWidth>;
   using Math = Arithmetic<Sample>;
   using RowSum = typename Math::RowSum;
@@ -170,14 +182,27 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
   Sample *const segments = reinterpret_cast<Sample *>(ring + window_rows * kTileWidth);
 
   const int thread = threadIdx.x;
-  const int strip_x = blockIdx.x * kTileWidth;
+  // The strip's columns and the band's rows; a region's tile stores only the columns
+  // before x_end (its box's right edge) and the rows of its box.
+  int strip_x, band_y, band_end, x_end;
+  if constexpr (kRegionTiles<Tiles>) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    strip_x = tile.box.x + tile.column * kTileWidth;
+    band_y = tile.box.y + tile.row * band_rows;
+    band_end = min(band_y + band_rows, tile.box.y + tile.box.height);
+    x_end = tile.box.x + tile.box.width;
+  } else {
+    strip_x = blockIdx.x * kTileWidth;
+    band_y = blockIdx.y * band_rows;
+    band_end = min(band_y + band_rows, src.height);
+    x_end = dst.width;
+  }
   const int x = strip_x + kColumns * thread;  // the thread's first output column
-  const int band_y = blockIdx.y * band_rows;
-  const int band_end = min(band_y + band_rows, src.height);
   // Input rows band_y - ry + t for t in [0, input_rows).
   const int input_rows = band_end - band_y + 2 * radius_y;
-  // Threads right of the image stage samples and wait at the barriers, nothing else.
-  const bool active = x < src.width;
+  // Threads right of the image (or box) stage samples and wait at the barriers, nothing
+  // else.
+  const bool active = x < x_end;
 
   // The segment samples this thread stages, the same columns in every row: segment
   // position k * kThreads + thread, image column strip_x - rx + that.
@@ -262,7 +287,7 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
         const int y = band_y + t - 2 * radius_y;
 #pragma unroll
         for (int c = 0; c < kColumns; ++c) {
-          if (x + c < dst.width) {
+          if (x + c < x_end) {
             const uint32_t blur = uint32_t((sums[c] + Math::kHalf) >> Math::kShift);
             const uint32_t out =
                 sharpening.enabled
@@ -279,6 +304,186 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
       stage(segments + ((t + 1) & 1) * segment);
     slot = slot + 1 == window_rows ? 0 : slot + 1;
   }
+}
+
+// ---------------------------------------------------------------------------------
+// The region tile kernel: the strip kernel's arithmetic for boxes (region_tiles.cuh).
+// A strip kernel's block walks its band's rows one after another, 2 ry halo rows
+// included, so a tile's time is that chain's length whatever its area, and boxes that
+// fill a fraction of a wave would take most of the whole plane's time. Here the warps
+// of a block split the rows instead: each stages and sums horizontally its share of the
+// tile's input rows into shared memory (every row's sums kept, not a ring), then after
+// one barrier sums its share of the output rows vertically. Tiles of 64 columns, at
+// least kRegionTileMinRows rows, where all of it fits 48 KiB of shared memory (8-bit
+// samples always; 16-bit ones up to ry = 36); else the strip kernel takes the boxes.
+
+constexpr int kRegionTileWidth = 32 * kColumns;  // a warp's columns
+constexpr int kRegionTileWarps = 8;
+constexpr int kRegionTileMinRows = 16;
+constexpr int kRegionTileMaxRows = 64;
+constexpr size_t kRegionTileMaxShared = 48 * 1024;
+
+template <typename Sample>
+struct RegionTileShape {
+  using RowSum = typename Arithmetic<Sample>::RowSum;
+  static constexpr int kThreads = 32 * kRegionTileWarps;
+  // Segment samples each lane stages per row, at the largest radius.
+  static constexpr int kLoads = (kRegionTileWidth + 2 * kMaxRadius + 31) / 32;
+  // The rows' horizontal sums, then a segment buffer per warp.
+  CF_HOST_DEVICE static size_t sums_bytes(int radius_y, int rows) {
+    return size_t(rows + 2 * radius_y) * kRegionTileWidth * sizeof(RowSum);
+  }
+  static size_t shared_bytes(int radius_x, int radius_y, int rows) {
+    return sums_bytes(radius_y, rows) +
+           size_t(kRegionTileWarps) * (kRegionTileWidth + 2 * radius_x) * sizeof(Sample);
+  }
+};
+
+template <typename Sample>
+__global__ void __launch_bounds__(RegionTileShape<Sample>::kThreads)
+    gauss_region_tile_kernel(SourceView<Sample> src, DestinationView<Sample> dst, Taps taps,
+                             Sharpening sharpening, Values values, int tile_rows,
+                             RegionTable tiles) {
+  using Shape = RegionTileShape<Sample>;
+  using Math = Arithmetic<Sample>;
+  using RowSum = typename Math::RowSum;
+  using Sum = typename Math::Sum;
+  using Sums = ColumnSums<RowSum>;
+  constexpr int kLoads = Shape::kLoads;
+  extern __shared__ uint4 shared_memory[];  // 16-byte aligned
+
+  const int radius_x = taps.radius_x;
+  const int radius_y = taps.radius_y;
+  const int segment = kRegionTileWidth + 2 * radius_x;
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  RowSum *const sums = reinterpret_cast<RowSum *>(shared_memory);
+  // sums_bytes is a multiple of 256 bytes: the segments start aligned.
+  Sample *const staged = reinterpret_cast<Sample *>(
+                             reinterpret_cast<uint8_t *>(shared_memory) +
+                             Shape::sums_bytes(radius_y, tile_rows)) +
+                         warp * segment;
+
+  const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+  const int tile_x = tile.box.x + tile.column * kRegionTileWidth;
+  const int tile_y = tile.box.y + tile.row * tile_rows;
+  const int rows = min(tile_rows, tile.box.y + tile.box.height - tile_y);
+  const int x_end = tile.box.x + tile.box.width;
+  const int input_rows = rows + 2 * radius_y;  // from tile_y - ry on
+
+  // The segment samples this lane stages, the same columns in every row.
+  ptrdiff_t offsets[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) {
+    const int position = k * 32 + lane;
+    offsets[k] = position < segment ? src.column_offset(tile_x - radius_x + position) : -1;
+  }
+  for (int t = warp; t < input_rows; t += kRegionTileWarps) {
+    const uint8_t *row = src.row(tile_y - radius_y + t);
+    uint32_t loaded[kLoads];  // values
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k)
+      loaded[k] = src.at(row, offsets[k]) >> values.padding_bits;
+    __syncwarp();  // every lane done with the previous row's segment
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) {
+      const int position = k * 32 + lane;
+      if (position < segment)
+        staged[position] = static_cast<Sample>(loaded[k]);
+    }
+    __syncwarp();
+    // Column tile_x + kColumns lane + c sums segment positions from kColumns lane + c.
+    const Sample *in = staged + kColumns * lane;
+    uint32_t window[kColumns];
+#pragma unroll
+    for (int c = 0; c < kColumns; ++c)
+      window[c] = in[c];
+    Sums h = {};
+    for (int j = 0; j < 2 * radius_x; ++j) {
+      const RowSum weight = taps.x[j];
+#pragma unroll
+      for (int c = 0; c < kColumns; ++c)
+        h.v[c] += weight * window[c];
+#pragma unroll
+      for (int c = 0; c + 1 < kColumns; ++c)
+        window[c] = window[c + 1];
+      window[kColumns - 1] = in[j + kColumns];
+    }
+#pragma unroll
+    for (int c = 0; c < kColumns; ++c)
+      h.v[c] += RowSum(taps.x[2 * radius_x]) * window[c];
+    *reinterpret_cast<Sums *>(sums + t * kRegionTileWidth + kColumns * lane) = h;
+  }
+  __syncthreads();
+
+  const int x = tile_x + kColumns * lane;
+  for (int o = warp; o < rows; o += kRegionTileWarps) {
+    // Output row tile_y + o: input rows o .. o + 2 ry of the tile.
+    Sum acc[kColumns] = {};
+    const RowSum *entries = sums + o * kRegionTileWidth + kColumns * lane;
+    for (int i = 0; i <= 2 * radius_y; ++i, entries += kRegionTileWidth) {
+      const Sums h = *reinterpret_cast<const Sums *>(entries);
+      const Sum weight = taps.y[i];
+#pragma unroll
+      for (int c = 0; c < kColumns; ++c)
+        acc[c] += weight * h.v[c];
+    }
+    const int y = tile_y + o;
+#pragma unroll
+    for (int c = 0; c < kColumns; ++c) {
+      if (x + c < x_end) {
+        const uint32_t blur = uint32_t((acc[c] + Math::kHalf) >> Math::kShift);
+        const uint32_t out =
+            sharpening.enabled
+                ? sharpen(src.inside(x + c, y) >> values.padding_bits, blur, sharpening,
+                          values.max_value)
+                : blur;
+        dst.store(x + c, y, out << values.padding_bits);
+      }
+    }
+  }
+}
+
+// The region tile kernel where its shared memory fits (std::nullopt where not). Tiles
+// of kRegionTileMinRows rows while the boxes hold at most a wave of them; taller ones,
+// up to kRegionTileMaxRows, for larger boxes: fewer halo rows summed per output row.
+template <typename Sample>
+std::optional<cudaError_t> launch_region_tiles(const SourceView<Sample> &src,
+                                               const DestinationView<Sample> &dst,
+                                               const Taps &taps, const Sharpening &sharpening,
+                                               const Values &values, const OutputRegion &region,
+                                               cudaStream_t stream) {
+  using Shape = RegionTileShape<Sample>;
+  const auto shared_bytes = [&](int rows) {
+    return Shape::shared_bytes(taps.radius_x, taps.radius_y, rows);
+  };
+  if (shared_bytes(kRegionTileMinRows) > kRegionTileMaxShared)
+    return std::nullopt;
+  const auto kernel = gauss_region_tile_kernel<Sample>;
+  int resident = 0;
+  if (const cudaError_t e = resident_blocks(kernel, Shape::kThreads,
+                                            shared_bytes(kRegionTileMinRows), &resident);
+      e != cudaSuccess)
+    return e;
+  int64_t column_rows = 0;
+  for (int b = 0; b < region.count; ++b)
+    column_rows +=
+        int64_t(ceil_div(region.boxes[b].width, kRegionTileWidth)) * region.boxes[b].height;
+  int rows = std::min(region_band_rows(column_rows, resident, kRegionTileMinRows),
+                      kRegionTileMaxRows);
+  while (rows > kRegionTileMinRows && shared_bytes(rows) > kRegionTileMaxShared)
+    --rows;
+  const size_t bytes = shared_bytes(rows);
+  return launch_region_tables(
+      region,
+      [&](const Box &box) {
+        return TileCount{ceil_div(box.width, kRegionTileWidth), ceil_div(box.height, rows)};
+      },
+      [&](const RegionTable &table, int tiles) {
+        kernel<<<tiles, Shape::kThreads, bytes, stream>>>(src, dst, taps, sharpening, values,
+                                                          rows, table);
+        return cudaGetLastError();
+      });
 }
 
 // ---------------------------------------------------------------------------------
@@ -447,12 +652,16 @@ struct GroupSource {
   }
 };
 
-template <typename Sample, int C, int N, int R, bool kInside>
+// kRegion: the lane stores only pixels clip_x0 .. clip_x1 - 1 of the row, and of those
+// only the computed samples unless every channel is (the other channels stay as dst
+// holds them). Samples one by one, never a read-modify-write of a word: a neighbouring
+// box's block may be storing into the same word.
+template <typename Sample, int C, int N, int R, bool kInside, bool kRegion>
 __device__ inline void group_strip(const SourceView<Sample> &src,
                                    const DestinationView<Sample> &dst, const GroupTaps &taps,
                                    const Sharpening &sharpening, const Values &values,
                                    uint32_t channel_offsets, bool vectors, int first_group,
-                                   int band_y, int rows) {
+                                   int band_y, int rows, int clip_x0, int clip_x1) {
   using Layout = GroupLayout<Sample, C, N>;
   using Math = Arithmetic<Sample>;
   using RowSum = typename Math::RowSum;
@@ -466,7 +675,8 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
   const int lane = threadIdx.x % 32;
   const int x = kGroupPixels * (first_group + lane);
   GroupSource<Sample, C, N, kInside> source(src, x, vectors);
-  const bool stores = lane >= kHalo && lane < 32 - kHalo && x < dst.width;
+  const bool stores = lane >= kHalo && lane < 32 - kHalo &&
+                     (kRegion ? x < clip_x1 && x + kGroupPixels > clip_x0 : x < dst.width);
 
   // The byte permutations of sample (pixel i, computed channel n) in its word, at
   // [n][i % kSelectorPixels].
@@ -549,7 +759,9 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
     }
 
     if (stores) {
-      if (Layout::kVectors && vectors && (kInside || x + kGroupPixels <= dst.width)) {
+      const bool whole_group = kRegion ? N == C && x >= clip_x0 && x + kGroupPixels <= clip_x1
+                                       : kInside || x + kGroupPixels <= dst.width;
+      if (Layout::kVectors && vectors && whole_group) {
         using Vector = typename Layout::Vector;
         Vector v;
         uint32_t *const parts = reinterpret_cast<uint32_t *>(&v);
@@ -557,10 +769,25 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
         for (int w = 0; w < kWords; ++w)
           parts[w] = result[w];
         *reinterpret_cast<Vector *>(out) = v;
-      } else if (kInside || x + kGroupPixels <= dst.width) {
+      } else if (whole_group) {
 #pragma unroll
         for (int w = 0; w < kWords; ++w)
           reinterpret_cast<uint32_t *>(out)[w] = result[w];
+      } else if constexpr (kRegion) {
+#pragma unroll
+        for (int i = 0; i < kGroupPixels; ++i) {
+          if (x + i < clip_x0 || x + i >= clip_x1)
+            continue;
+#pragma unroll
+          for (int n = 0; n < N; ++n) {
+            const int at = Layout::byte(i, n, int((channel_offsets >> (8 * n)) & 0xffu));
+            const uint32_t sample = result[at / 4] >> (8 * (at % 4));
+            if constexpr (kSampleBytes == 1)
+              out[at] = uint8_t(sample);
+            else
+              *reinterpret_cast<uint16_t *>(out + at) = uint16_t(sample);
+          }
+        }
       } else {
         // The row's last group, partly outside: its pixels inside (pixels of 3 bytes
         // sample by sample).
@@ -591,29 +818,53 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
   }
 }
 
-template <typename Sample, int C, int N, int R>
+// A region's tile is a block's kGroupWarps strips, from the group holding its box's
+// first column (groups stay aligned for the vector accesses), and a band of its rows.
+constexpr int group_strip_groups(int radius) { return 32 - 2 * group_halo(radius); }
+
+template <typename Sample, int C, int N, int R, class Tiles>
 __global__ void __launch_bounds__(32 * kGroupWarps)
     gauss_group_kernel(SourceView<Sample> src, DestinationView<Sample> dst, GroupTaps taps,
                        Sharpening sharpening, Values values, uint32_t channel_offsets,
-                       bool vectors, int band_rows) {
+                       bool vectors, int band_rows, Tiles tiles) {
   constexpr int kHalo = group_halo(R);
-  constexpr int kStripGroups = 32 - 2 * kHalo;  // the groups a strip stores
-  const int strip = blockIdx.x * kGroupWarps + threadIdx.x / 32;
-  const int groups = (src.width + kGroupPixels - 1) / kGroupPixels;
+  constexpr int kStripGroups = group_strip_groups(R);  // the groups a strip stores
+  constexpr bool kRegion = kRegionTiles<Tiles>;
+  // Groups from origin_group on (groups of them), rows band_y .. band_y + rows - 1,
+  // pixels stored clip_x0 .. clip_x1 - 1.
+  int strip, origin_group, groups, band_y, rows, clip_x0, clip_x1;
+  if constexpr (kRegion) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    clip_x0 = tile.box.x;
+    clip_x1 = tile.box.x + tile.box.width;
+    origin_group = clip_x0 / kGroupPixels;
+    groups = (clip_x1 + kGroupPixels - 1) / kGroupPixels - origin_group;
+    strip = tile.column * kGroupWarps + threadIdx.x / 32;
+    band_y = tile.box.y + tile.row * band_rows;
+    rows = min(band_rows, tile.box.y + tile.box.height - band_y);
+  } else {
+    clip_x0 = 0;
+    clip_x1 = dst.width;
+    origin_group = 0;
+    groups = (src.width + kGroupPixels - 1) / kGroupPixels;
+    strip = blockIdx.x * kGroupWarps + threadIdx.x / 32;
+    band_y = blockIdx.y * band_rows;
+    rows = min(band_rows, src.height - band_y);
+  }
   if (strip * kStripGroups >= groups)
     return;  // the whole warp: no shuffle misses a lane
-  const int first_group = strip * kStripGroups - kHalo;
-  const int band_y = blockIdx.y * band_rows;
-  const int rows = min(band_rows, src.height - band_y);
+  const int first_group = origin_group + strip * kStripGroups - kHalo;
   // Whether every group the warp loads, in every row the band reads, lies inside.
   const bool inside = first_group >= 0 && kGroupPixels * (first_group + 32) <= src.width &&
                       band_y - R >= 0 && band_y + rows + R <= src.height;
   if (inside)
-    group_strip<Sample, C, N, R, true>(src, dst, taps, sharpening, values, channel_offsets,
-                                       vectors, first_group, band_y, rows);
+    group_strip<Sample, C, N, R, true, kRegion>(src, dst, taps, sharpening, values,
+                                                channel_offsets, vectors, first_group, band_y,
+                                                rows, clip_x0, clip_x1);
   else
-    group_strip<Sample, C, N, R, false>(src, dst, taps, sharpening, values, channel_offsets,
-                                        vectors, first_group, band_y, rows);
+    group_strip<Sample, C, N, R, false, kRegion>(src, dst, taps, sharpening, values,
+                                                 channel_offsets, vectors, first_group, band_y,
+                                                 rows, clip_x0, clip_x1);
 }
 
 // ---------------------------------------------------------------------------------
@@ -633,22 +884,45 @@ int one_wave_band_rows(int height, int columns, int resident, int min_rows) {
 template <typename Sample, int kTileWidth>
 cudaError_t launch_strips(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
                           const Taps &taps, const Sharpening &sharpening, const Values &values,
-                          cudaStream_t stream) {
+                          const OutputRegion &region, cudaStream_t stream) {
   using Shape = StripShape<Sample, kTileWidth>;
-  const auto kernel = gauss_kernel<Sample, kTileWidth>;
   const size_t shared_bytes = Shape::shared_bytes(taps.radius_x, taps.radius_y);
+  if (region.whole_plane) {
+    const auto kernel = gauss_kernel<Sample, kTileWidth, WholePlaneTiles>;
+    int resident = 0;
+    if (const cudaError_t e = resident_blocks(kernel, Shape::kThreads, shared_bytes, &resident);
+        e != cudaSuccess)
+      return e;
+    const int strips = ceil_div(src.width, kTileWidth);
+    const int band_rows =
+        one_wave_band_rows(src.height, strips, resident, strip_min_band_rows(taps.radius_y));
+    const dim3 grid(strips, ceil_div(src.height, band_rows));
+    kernel<<<grid, Shape::kThreads, shared_bytes, stream>>>(src, dst, taps, sharpening, values,
+                                                            band_rows, WholePlaneTiles{});
+    return cudaGetLastError();
+  }
+
+  const auto kernel = gauss_kernel<Sample, kTileWidth, RegionTable>;
   int resident = 0;
   if (const cudaError_t e = resident_blocks(kernel, Shape::kThreads, shared_bytes, &resident);
       e != cudaSuccess)
     return e;
-
-  const int strips = ceil_div(src.width, kTileWidth);
-  const int band_rows =
-      one_wave_band_rows(src.height, strips, resident, strip_min_band_rows(taps.radius_y));
-  const dim3 grid(strips, ceil_div(src.height, band_rows));
-  kernel<<<grid, Shape::kThreads, shared_bytes, stream>>>(src, dst, taps, sharpening, values,
-                                                          band_rows);
-  return cudaGetLastError();
+  // Bands as the whole plane's, for one wave over the boxes' strips; boxes much smaller
+  // than the plane get shorter bands than it would, down to region_min_band_rows.
+  int64_t column_rows = 0;
+  for (int b = 0; b < region.count; ++b)
+    column_rows += int64_t(ceil_div(region.boxes[b].width, kTileWidth)) * region.boxes[b].height;
+  const int band_rows = region_band_rows(column_rows, resident, kRegionMinBandRows);
+  return launch_region_tables(
+      region,
+      [&](const Box &box) {
+        return TileCount{ceil_div(box.width, kTileWidth), ceil_div(box.height, band_rows)};
+      },
+      [&](const RegionTable &table, int tiles) {
+        kernel<<<tiles, Shape::kThreads, shared_bytes, stream>>>(src, dst, taps, sharpening,
+                                                                 values, band_rows, table);
+        return cudaGetLastError();
+      });
 }
 
 // The layouts the group kernel takes: pixels of C channels, N of them computed.
@@ -710,22 +984,48 @@ template <typename Sample, int C, int N, int R>
 cudaError_t launch_group_strips(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
                                 const GroupTaps &taps, const Sharpening &sharpening,
                                 const Values &values, uint32_t channel_offsets, bool vectors,
-                                cudaStream_t stream) {
-  const auto kernel = gauss_group_kernel<Sample, C, N, R>;
+                                const OutputRegion &region, cudaStream_t stream) {
   constexpr int kThreads = 32 * kGroupWarps;
+  // A warp a strip, kGroupWarps strips a block: the block columns over groups first ..
+  // end - 1.
+  const auto block_columns = [](int first, int end) {
+    return ceil_div(ceil_div(end - first, group_strip_groups(R)), kGroupWarps);
+  };
+  if (region.whole_plane) {
+    const auto kernel = gauss_group_kernel<Sample, C, N, R, WholePlaneTiles>;
+    int resident = 0;
+    if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
+      return e;
+    const int columns = block_columns(0, ceil_div(src.width, kGroupPixels));
+    const int band_rows =
+        one_wave_band_rows(src.height, columns, resident, group_min_band_rows(R));
+    const dim3 grid(columns, ceil_div(src.height, band_rows));
+    kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, values, channel_offsets,
+                                          vectors, band_rows, WholePlaneTiles{});
+    return cudaGetLastError();
+  }
+
+  const auto kernel = gauss_group_kernel<Sample, C, N, R, RegionTable>;
   int resident = 0;
   if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
     return e;
-  // A warp a strip, kGroupWarps strips a block.
-  const int strips =
-      ceil_div(ceil_div(src.width, kGroupPixels), 32 - 2 * group_halo(R));
-  const int block_columns = ceil_div(strips, kGroupWarps);
-  const int band_rows =
-      one_wave_band_rows(src.height, block_columns, resident, group_min_band_rows(R));
-  const dim3 grid(block_columns, ceil_div(src.height, band_rows));
-  kernel<<<grid, kThreads, 0, stream>>>(src, dst, taps, sharpening, values, channel_offsets,
-                                        vectors, band_rows);
-  return cudaGetLastError();
+  const auto box_columns = [&](const Box &box) {
+    return block_columns(box.x / kGroupPixels, ceil_div(box.x + box.width, kGroupPixels));
+  };
+  int64_t column_rows = 0;
+  for (int b = 0; b < region.count; ++b)
+    column_rows += int64_t(box_columns(region.boxes[b])) * region.boxes[b].height;
+  const int band_rows = region_band_rows(column_rows, resident, group_min_band_rows(R));
+  return launch_region_tables(
+      region,
+      [&](const Box &box) {
+        return TileCount{box_columns(box), ceil_div(box.height, band_rows)};
+      },
+      [&](const RegionTable &table, int tiles) {
+        kernel<<<tiles, kThreads, 0, stream>>>(src, dst, taps, sharpening, values,
+                                               channel_offsets, vectors, band_rows, table);
+        return cudaGetLastError();
+      });
 }
 
 // The group kernel where it takes the call (std::nullopt where not): pixels side by
@@ -769,7 +1069,7 @@ std::optional<cudaError_t> launch_group(const Plane &src_plane, const Plane &dst
     return with_radius<1, kGroupMaxRadius>(kernel_radius, [&](auto r) {
       return launch_group_strips<Sample, Channels::first_type::value,
                                  Channels::second_type::value, decltype(r)::value>(
-          src, dst, taps, sharpening, values, channel_offsets, vectors, stream);
+          src, dst, taps, sharpening, values, channel_offsets, vectors, params.region, stream);
     });
   });
 }
@@ -789,6 +1089,12 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
           src, dst, source, destination, params, sharpening, values, stream))
     return *launched;
   // The strip kernel: one channel at a time.
+  if (src.channels > 1 && !params.region.whole_plane)
+    return filter_region_channels_cuda(src, dst, format,
+                                       [&](const Plane &src_channel, const Plane &dst_channel) {
+                                         return launch<Sample>(src_channel, dst_channel, format,
+                                                               params, stream);
+                                       });
   if (src.channels > 1)
     return filter_channels_cuda(src, dst, format, stream,
                                 [&](const Plane &src_channel, const Plane &dst_channel) {
@@ -800,11 +1106,15 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
   std::copy(params.taps_y.begin(), params.taps_y.end(), taps.y);
   taps.radius_x = int(params.taps_x.size()) / 2;
   taps.radius_y = int(params.taps_y.size()) / 2;
+  if (!params.region.whole_plane)
+    if (const std::optional<cudaError_t> launched = launch_region_tiles<Sample>(
+            source, destination, taps, sharpening, values, params.region, stream))
+      return *launched;
   if (StripShape<Sample, kWideTile>::ring_bytes(taps.radius_y) <= kWideTileMaxRingBytes)
     return launch_strips<Sample, kWideTile>(source, destination, taps, sharpening, values,
-                                            stream);
+                                            params.region, stream);
   return launch_strips<Sample, kNarrowTile>(source, destination, taps, sharpening, values,
-                                            stream);
+                                            params.region, stream);
 }
 
 }  // namespace

@@ -14,6 +14,11 @@
 // lanes of it in `keep_lanes`): clearing them maps samples non-decreasingly, the median
 // commutes with such maps, so that is the median of the values, stored (plane.h), as
 // the CPU backend computes it. Without padding bits the mask changes nothing.
+//
+// Output regions (regions.h): every kernel runs one launch per kMaxLaunchBoxes boxes over
+// the boxes' tiles only (region_tiles.cuh) and stores the pixels inside them, computed
+// channels only: channels not computed keep what dst holds, as on the CPU backend
+// (filter_boxes_cpu), where a whole-plane call copies them.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -23,6 +28,7 @@
 #include "median.h"
 #include "median_bisection.h"
 #include "packed_cuda.h"
+#include "region_tiles.cuh"
 #include "sorting_network.cuh"
 
 namespace cf {
@@ -225,10 +231,13 @@ constexpr size_t network_dynamic_bytes() {
 }
 
 // C: channels of a pixel, channel_mask: those computed.
-template <int K, typename Sample, int C>
+// A region's tile is a block's kBlockPixels x kNetworkBlockRows from its box's
+// top-left corner, the corner's column aligned down to a run (the runs' vector stores).
+template <int K, typename Sample, int C, class Tiles>
 __global__ void __launch_bounds__(kNetworkThreads)
     median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
-                          bool packed_rows, uint32_t keep_lanes, unsigned channel_mask) {
+                          bool packed_rows, uint32_t keep_lanes, unsigned channel_mask,
+                          Tiles tiles) {
   constexpr int kRadius = K / 2;
   constexpr int kBlockPixels = kNetworkBlockColumns / C;
   constexpr int kTileColumns = kBlockPixels + K - 1;  // pixels
@@ -242,8 +251,25 @@ __global__ void __launch_bounds__(kNetworkThreads)
   // Each sample goes to the low lane of its own pair row and the high lane of the one
   // above (little-endian: the low lane is the lower address).
   uint16_t *lanes = reinterpret_cast<uint16_t *>(pairs);
-  const int tile_x = int(blockIdx.x) * kBlockPixels - kRadius;
-  const int tile_y = int(blockIdx.y) * kNetworkBlockRows - kRadius;
+  // The block's first output pixel and row; it stores pixels clip_x0 .. clip_x1 - 1 of
+  // rows .. clip_y1 - 1.
+  int block_x, block_y, clip_x0, clip_x1, clip_y1;
+  if constexpr (kRegionTiles<Tiles>) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    block_x = tile.box.x / kNetworkRun * kNetworkRun + tile.column * kBlockPixels;
+    block_y = tile.box.y + tile.row * kNetworkBlockRows;
+    clip_x0 = tile.box.x;
+    clip_x1 = tile.box.x + tile.box.width;
+    clip_y1 = tile.box.y + tile.box.height;
+  } else {
+    block_x = int(blockIdx.x) * kBlockPixels;
+    block_y = int(blockIdx.y) * kNetworkBlockRows;
+    clip_x0 = 0;
+    clip_x1 = dst.width;
+    clip_y1 = dst.height;
+  }
+  const int tile_x = block_x - kRadius;
+  const int tile_y = block_y - kRadius;
   // A thread stages the same samples in every row: their offsets (border applied) are
   // found once, and a row's loads are all issued before their stores.
   constexpr int kColumnsPerThread = (kTileSamples + 31) / 32;
@@ -277,8 +303,8 @@ __global__ void __launch_bounds__(kNetworkThreads)
   constexpr int kChannelThreads = 32 / C;
   const int channel = threadIdx.x / kChannelThreads;
   const int run = threadIdx.x % kChannelThreads;
-  const int x = blockIdx.x * kBlockPixels + run * kNetworkRun;  // a pixel
-  const int y = blockIdx.y * kNetworkBlockRows + 2 * threadIdx.y;
+  const int x = block_x + run * kNetworkRun;  // a pixel
+  const int y = block_y + 2 * threadIdx.y;
   // Window row i of output row y (and of y + 1 in the high lane) is pair row 2 ty + i.
   const uint32_t *window_top = pairs + 2 * threadIdx.y * kPitchWords;
   uint32_t *sorted = sorted_columns + threadIdx.y * K * kPitchWords;
@@ -287,10 +313,13 @@ __global__ void __launch_bounds__(kNetworkThreads)
   static_assert(sizeof(Sample) == 2 || !(kSortsRows<K> || kBisects<K>),
                 "8-bit samples take the moving histogram");
   if constexpr (kSortsRows<K>) {
-    if (y < dst.height)  // the same for the whole warp, which sorts together
+    if (y < clip_y1)  // the same for the whole warp, which sorts together
       sort_columns<K>(window_top, sorted, kPitchWords, kTileColumns);
   }
-  if (x >= dst.width || y >= dst.height)
+  if (x >= clip_x1 || (kRegionTiles<Tiles> && x + kNetworkRun <= clip_x0) || y >= clip_y1)
+    return;
+  // A region leaves the channels not computed as dst holds them.
+  if (kRegionTiles<Tiles> && !((channel_mask >> channel) & 1u))
     return;
   const int run_word = run * (kNetworkRun + 1) * C + channel;
   uint32_t medians[kNetworkRun];  // row y in the low lane, y + 1 in the high lane
@@ -312,8 +341,9 @@ __global__ void __launch_bounds__(kNetworkThreads)
 
   // A thread's run of outputs is contiguous in packed rows: one vector store a row.
   using Run = std::conditional_t<sizeof(Sample) == 1, uint2, uint4>;
-  const bool whole_run = packed_rows && x + kNetworkRun <= dst.width;
-  for (int lane = 0; lane < 2 && y + lane < dst.height; ++lane) {
+  const bool whole_run =
+      packed_rows && (!kRegionTiles<Tiles> || x >= clip_x0) && x + kNetworkRun <= clip_x1;
+  for (int lane = 0; lane < 2 && y + lane < clip_y1; ++lane) {
     if (whole_run) {
       // The lane's 16 bits of two medians side by side; for 8-bit samples only their low
       // bytes, and two such pairs make a word.
@@ -336,9 +366,10 @@ __global__ void __launch_bounds__(kNetworkThreads)
     } else {
       DestinationView<Sample> channel_dst = dst;
       channel_dst.data += channel * sizeof(Sample);
-      for (int output = 0; output < kNetworkRun && x + output < dst.width; ++output)
-        channel_dst.store(x + output, y + lane,
-                          lane ? medians[output] >> 16 : medians[output] & 0xffffu);
+      for (int output = 0; output < kNetworkRun && x + output < clip_x1; ++output)
+        if (!kRegionTiles<Tiles> || x + output >= clip_x0)
+          channel_dst.store(x + output, y + lane,
+                            lane ? medians[output] >> 16 : medians[output] & 0xffffu);
     }
   }
 }
@@ -408,6 +439,7 @@ struct ChunkLanes<uint8_t> {
   __device__ static Word blend(Word result, Word centre, Word computed) {
     return (result & computed) | (centre & ~computed);
   }
+  __device__ static uint32_t sample(Word w, int b) { return (w >> (8 * b)) & 0xffu; }
   __device__ static uint32_t first(Word w) { return w & 0xffu; }
   __device__ static uint32_t last(Word w) { return w >> 24; }
   __device__ static void split(Word w, uint32_t &p, uint32_t &q) {
@@ -444,6 +476,9 @@ struct ChunkLanes<uint16_t> {
   __device__ static Word blend(Word result, Word centre, Word computed) {
     return make_uint2((result.x & computed.x) | (centre.x & ~computed.x),
                       (result.y & computed.y) | (centre.y & ~computed.y));
+  }
+  __device__ static uint32_t sample(Word w, int b) {
+    return ((b < 2 ? w.x : w.y) >> (16 * (b % 2))) & 0xffffu;
   }
   __device__ static uint32_t first(Word w) { return w.x & 0xffffu; }
   __device__ static uint32_t last(Word w) { return w.y >> 16; }
@@ -507,22 +542,46 @@ struct EdgeSamples {
   }
 };
 
-// C: channels of a pixel, src.width pixels a row; channel_mask: those computed.
-template <typename Sample, int C>
+// C: channels of a pixel, src.width pixels a row; channel_mask: those computed. A
+// region's tile is a block's run of chunks from the chunk holding its box's first
+// sample, and a strip of the box's rows; chunks partly in the box, or with channels not
+// computed, store their samples in the box one by one (a read-modify-write of the chunk
+// could undo a neighbouring box's stores), those of computed channels only.
+template <typename Sample, int C, class Tiles>
 __global__ void __launch_bounds__(kChunkThreads)
     median3_chunk_kernel(SourceView<Sample> src, DestinationView<Sample> dst, int strip_rows,
-                         uint32_t keep_lanes, unsigned channel_mask) {
+                         uint32_t keep_lanes, unsigned channel_mask, Tiles tiles) {
   using Lanes = ChunkLanes<Sample>;
   using Word = typename Lanes::Word;
   constexpr int kLast = kThreadChunks - 1;
-  const int row_samples = src.width * C;
-  const int x = (blockIdx.x * kChunkThreads + threadIdx.x) * kThreadSamples;  // a sample
+  constexpr bool kRegion = kRegionTiles<Tiles>;
+  // The thread's first sample; it computes chunks before row_samples, stores samples
+  // clip_s0 .. clip_s1 - 1 of rows y_first .. y_end - 1.
+  int x, row_samples, clip_s0, clip_s1, y_first, y_end;
+  if constexpr (kRegion) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    clip_s0 = tile.box.x * C;
+    clip_s1 = (tile.box.x + tile.box.width) * C;
+    x = clip_s0 / kChunk * kChunk + (tile.column * kChunkThreads + threadIdx.x) * kThreadSamples;
+    // Rows hold whole chunks (suits_chunks): the chunk holding the box's last sample
+    // ends within the row.
+    row_samples = (clip_s1 + kChunk - 1) / kChunk * kChunk;
+    y_first = tile.box.y + tile.row * strip_rows;
+    y_end = min(y_first + strip_rows, tile.box.y + tile.box.height);
+    if (x >= row_samples)
+      return;  // no shared memory, no shuffles: nothing waits for the thread
+  } else {
+    x = (blockIdx.x * kChunkThreads + threadIdx.x) * kThreadSamples;
+    row_samples = src.width * C;
+    clip_s0 = 0;
+    clip_s1 = row_samples;
+    y_first = blockIdx.y * strip_rows;
+    y_end = min(y_first + strip_rows, src.height);
+  }
   bool inside[kThreadChunks];
 #pragma unroll
   for (int k = 0; k < kThreadChunks; ++k)
     inside[k] = x + k * kChunk < row_samples;
-  const int y_first = blockIdx.y * strip_rows;
-  const int y_end = min(y_first + strip_rows, src.height);
   // The samples just before and after this thread's chunks, with the border applied:
   // loads that hit the cache lines of the neighbouring threads' chunks cost fewer
   // instructions than shuffles with fix-ups at warp and frame edges. One sample each
@@ -618,7 +677,17 @@ __global__ void __launch_bounds__(kChunkThreads)
       for (int k = 0; k < kThreadChunks; ++k) {
         const uint32_t p = median_of_rows(above[k][0], centre[k][0], below[k][0]) & keep_lanes;
         const uint32_t q = median_of_rows(above[k][1], centre[k][1], below[k][1]) & keep_lanes;
-        if (inside[k]) {
+        if (kRegion && inside[k] &&
+            (blend || x + k * kChunk < clip_s0 || x + (k + 1) * kChunk > clip_s1)) {
+          const Word result = Lanes::join(p, q);
+          Sample *const samples = reinterpret_cast<Sample *>(out) + k * kChunk;
+#pragma unroll
+          for (int b = 0; b < kChunk; ++b) {
+            const int at = x + k * kChunk + b;
+            if (at >= clip_s0 && at < clip_s1 && ((channel_mask >> (at % C)) & 1u))
+              samples[b] = static_cast<Sample>(Lanes::sample(result, b));
+          }
+        } else if (inside[k]) {
           Word result = Lanes::join(p, q);
           // The centre row was loaded two rows ago: its line is still in L1.
           if (blend)
@@ -736,22 +805,34 @@ struct NoLevel {
   __device__ explicit NoLevel(uint32_t *) {}
 };
 
-template <typename Sample>
+// A region's tile is a block's kThreads columns from its box's first column and a strip
+// of the box's rows.
+template <typename Sample, class Tiles>
 __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
     median_histogram_kernel(SourceView<Sample> src, DestinationView<Sample> dst, int window,
-                            int strip_rows, uint32_t keep) {
+                            int strip_rows, uint32_t keep, Tiles tiles) {
   using Shape = HistogramShape<Sample>;
   constexpr bool kTwoLevels = Shape::kLevels == 2;
   constexpr int kThreads = Shape::kThreads;
   __shared__ uint32_t words[Shape::kBlockWords];
 
-  const int x = blockIdx.x * kThreads + threadIdx.x;
-  if (x >= src.width)
+  int x, x_end, y_first, y_end;
+  if constexpr (kRegionTiles<Tiles>) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    x = tile.box.x + tile.column * kThreads + threadIdx.x;
+    x_end = tile.box.x + tile.box.width;
+    y_first = tile.box.y + tile.row * strip_rows;
+    y_end = min(y_first + strip_rows, tile.box.y + tile.box.height);
+  } else {
+    x = blockIdx.x * kThreads + threadIdx.x;
+    x_end = src.width;
+    y_first = blockIdx.y * strip_rows;
+    y_end = min(y_first + strip_rows, src.height);
+  }
+  if (x >= x_end)
     return;
   const int radius = window / 2;
   const int rank = (window * window - 1) / 2;
-  const int y_first = blockIdx.y * strip_rows;
-  const int y_end = min(y_first + strip_rows, src.height);
 
   MovingMedian<kThreads> coarse(words);
   std::conditional_t<kTwoLevels, MovingMedian<kThreads>, NoLevel> fine(
@@ -817,25 +898,42 @@ __global__ void __launch_bounds__(HistogramShape<Sample>::kThreads)
 }
 
 // ---------------------------------------------------------------------------------
-// Launches.
+// Launches. Each takes the call's region: the whole plane on the kernel's 2-D grid, or
+// the boxes' tiles (region_tiles.cuh).
 
 constexpr int kMaxGridY = 65535;
 
 template <int K, typename Sample, int C>
 cudaError_t launch_network_of(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                              uint32_t keep, unsigned channel_mask, cudaStream_t stream) {
-  const dim3 grid(ceil_div(src.width, kNetworkBlockColumns / C),
-                  ceil_div(src.height, kNetworkBlockRows));
-  if (grid.y > kMaxGridY)
-    return cudaErrorInvalidValue;
+                              uint32_t keep, unsigned channel_mask, const OutputRegion &region,
+                              cudaStream_t stream) {
+  constexpr int kBlockPixels = kNetworkBlockColumns / C;
+  constexpr size_t kSharedBytes = network_dynamic_bytes<K, C>();
+  const dim3 block(32, kNetworkWarps);
   // Runs start every kNetworkRun samples: vector stores where rows are packed and aligned.
   const uintptr_t alignment = reinterpret_cast<uintptr_t>(dst.data) | uintptr_t(dst.row_pitch);
   const bool packed_rows = dst.pixel_stride == int(sizeof(Sample)) &&
                            alignment % (kNetworkRun * sizeof(Sample)) == 0;
-  median_network_kernel<K, Sample, C>
-      <<<grid, dim3(32, kNetworkWarps), network_dynamic_bytes<K, C>(), stream>>>(
-      src, dst, packed_rows, keep * 0x10001u, channel_mask);
-  return cudaGetLastError();
+  if (region.whole_plane) {
+    const dim3 grid(ceil_div(src.width, kBlockPixels), ceil_div(src.height, kNetworkBlockRows));
+    if (grid.y > kMaxGridY)
+      return cudaErrorInvalidValue;
+    median_network_kernel<K, Sample, C><<<grid, block, kSharedBytes, stream>>>(
+        src, dst, packed_rows, keep * 0x10001u, channel_mask, WholePlaneTiles{});
+    return cudaGetLastError();
+  }
+  return launch_region_tables(
+      region,
+      [&](const Box &box) {
+        const int first = box.x / kNetworkRun * kNetworkRun;
+        return TileCount{ceil_div(box.x + box.width - first, kBlockPixels),
+                         ceil_div(box.height, kNetworkBlockRows)};
+      },
+      [&](const RegionTable &table, int tiles) {
+        median_network_kernel<K, Sample, C><<<tiles, block, kSharedBytes, stream>>>(
+            src, dst, packed_rows, keep * 0x10001u, channel_mask, table);
+        return cudaGetLastError();
+      });
 }
 
 // Whether the network kernel takes the plane whole: pixels of 1, 2 or 4 channels side
@@ -850,56 +948,89 @@ bool suits_network(const Plane &src, const Plane &dst, SampleFormat format) {
 template <int K, typename Sample>
 cudaError_t launch_network(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
                            uint32_t keep, int channels, unsigned channel_mask,
-                           cudaStream_t stream) {
+                           const OutputRegion &region, cudaStream_t stream) {
   switch (channels) {
   case 1:
-    return launch_network_of<K, Sample, 1>(src, dst, keep, channel_mask, stream);
+    return launch_network_of<K, Sample, 1>(src, dst, keep, channel_mask, region, stream);
   case 2:
-    return launch_network_of<K, Sample, 2>(src, dst, keep, channel_mask, stream);
+    return launch_network_of<K, Sample, 2>(src, dst, keep, channel_mask, region, stream);
   case 4:
-    return launch_network_of<K, Sample, 4>(src, dst, keep, channel_mask, stream);
+    return launch_network_of<K, Sample, 4>(src, dst, keep, channel_mask, region, stream);
   }
   return cudaErrorInvalidValue;
 }
 
 template <typename Sample, int C>
 cudaError_t launch_chunks_of(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                          uint32_t keep, unsigned channel_mask, cudaStream_t stream) {
-  const auto kernel = median3_chunk_kernel<Sample, C>;
+                             uint32_t keep, unsigned channel_mask, const OutputRegion &region,
+                             cudaStream_t stream) {
+  constexpr int kBlockSamples = kChunkThreads * kThreadSamples;
+  // Strips for about one wave of resident blocks: each strip sorts two rows more than it
+  // outputs, so strips are no shorter than needed to fill the device.
+  const auto strip_rows_for = [](int64_t column_rows, int resident) {
+    const int64_t rows = (column_rows + std::max(resident, 1) - 1) / std::max(resident, 1);
+    return int(std::max<int64_t>(kMinChunkStripRows,
+                                 std::min<int64_t>(kMaxChunkStripRows, rows)));
+  };
+  if (region.whole_plane) {
+    const auto kernel = median3_chunk_kernel<Sample, C, WholePlaneTiles>;
+    int resident = 0;
+    if (const cudaError_t e = resident_blocks(kernel, kChunkThreads, 0, &resident);
+        e != cudaSuccess)
+      return e;
+    const int block_columns = ceil_div(src.width * C, kBlockSamples);
+    const int strips = std::max(1, resident / block_columns);
+    const int strip_rows =
+        std::max({kMinChunkStripRows, std::min(kMaxChunkStripRows, ceil_div(src.height, strips)),
+                  ceil_div(src.height, kMaxGridY)});
+    const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
+    kernel<<<grid, kChunkThreads, 0, stream>>>(src, dst, strip_rows, keep * 0x10001u,
+                                               channel_mask, WholePlaneTiles{});
+    return cudaGetLastError();
+  }
+  const auto kernel = median3_chunk_kernel<Sample, C, RegionTable>;
   int resident = 0;
   if (const cudaError_t e = resident_blocks(kernel, kChunkThreads, 0, &resident);
       e != cudaSuccess)
     return e;
-  // Strips for about one wave of resident blocks: each strip sorts two rows more than it
-  // outputs, so strips are no shorter than needed to fill the device.
-  const int block_columns = ceil_div(src.width * C, kChunkThreads * kThreadSamples);
-  const int strips = std::max(1, resident / block_columns);
-  const int strip_rows =
-      std::max({kMinChunkStripRows, std::min(kMaxChunkStripRows, ceil_div(src.height, strips)),
-                ceil_div(src.height, kMaxGridY)});
-  const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
-  kernel<<<grid, kChunkThreads, 0, stream>>>(src, dst, strip_rows, keep * 0x10001u,
-                                             channel_mask);
-  return cudaGetLastError();
+  // From the chunk holding the box's first sample to its last sample.
+  const auto box_columns = [](const Box &box) {
+    const int first = box.x * C / kChunk * kChunk;
+    return ceil_div((box.x + box.width) * C - first, kBlockSamples);
+  };
+  int64_t column_rows = 0;
+  for (int b = 0; b < region.count; ++b)
+    column_rows += int64_t(box_columns(region.boxes[b])) * region.boxes[b].height;
+  const int strip_rows = strip_rows_for(column_rows, resident);
+  return launch_region_tables(
+      region,
+      [&](const Box &box) {
+        return TileCount{box_columns(box), ceil_div(box.height, strip_rows)};
+      },
+      [&](const RegionTable &table, int tiles) {
+        kernel<<<tiles, kChunkThreads, 0, stream>>>(src, dst, strip_rows, keep * 0x10001u,
+                                                    channel_mask, table);
+        return cudaGetLastError();
+      });
 }
 
 // Pixels of 1 to 4 channels of 8 bits, or 1 or 2 of 16 bits (suits_chunks).
 template <typename Sample>
 cudaError_t launch_chunks(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
                           uint32_t keep, int channels, unsigned channel_mask,
-                          cudaStream_t stream) {
+                          const OutputRegion &region, cudaStream_t stream) {
   switch (channels) {
   case 1:
-    return launch_chunks_of<Sample, 1>(src, dst, keep, channel_mask, stream);
+    return launch_chunks_of<Sample, 1>(src, dst, keep, channel_mask, region, stream);
   case 2:
-    return launch_chunks_of<Sample, 2>(src, dst, keep, channel_mask, stream);
+    return launch_chunks_of<Sample, 2>(src, dst, keep, channel_mask, region, stream);
   }
   if constexpr (sizeof(Sample) == 1) {
     switch (channels) {
     case 3:
-      return launch_chunks_of<Sample, 3>(src, dst, keep, channel_mask, stream);
+      return launch_chunks_of<Sample, 3>(src, dst, keep, channel_mask, region, stream);
     case 4:
-      return launch_chunks_of<Sample, 4>(src, dst, keep, channel_mask, stream);
+      return launch_chunks_of<Sample, 4>(src, dst, keep, channel_mask, region, stream);
     }
   }
   return cudaErrorInvalidValue;
@@ -907,47 +1038,70 @@ cudaError_t launch_chunks(const SourceView<Sample> &src, const DestinationView<S
 
 template <typename Sample>
 cudaError_t launch_histogram(const SourceView<Sample> &src, const DestinationView<Sample> &dst,
-                             int window, uint32_t keep, cudaStream_t stream) {
+                             int window, uint32_t keep, const OutputRegion &region,
+                             cudaStream_t stream) {
   constexpr int kThreads = HistogramShape<Sample>::kThreads;
+  if (region.whole_plane) {
+    const auto kernel = median_histogram_kernel<Sample, WholePlaneTiles>;
+    int resident = 0;
+    if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
+      return e;
+    // As many strips as fit one wave of resident blocks: more would repeat the K * K
+    // setup of a strip more often (or start a second, mostly idle wave), fewer would
+    // leave multiprocessors idle.
+    const int block_columns = ceil_div(src.width, kThreads);
+    const int strips = std::max(1, resident / block_columns);
+    const int strip_rows = std::max({kMinStripRows, ceil_div(src.height, strips),
+                                     ceil_div(src.height, kMaxGridY)});
+    const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
+    kernel<<<grid, kThreads, 0, stream>>>(src, dst, window, strip_rows, keep,
+                                          WholePlaneTiles{});
+    return cudaGetLastError();
+  }
+  const auto kernel = median_histogram_kernel<Sample, RegionTable>;
   int resident = 0;
-  if (const cudaError_t e =
-          resident_blocks(median_histogram_kernel<Sample>, kThreads, 0, &resident);
-      e != cudaSuccess)
+  if (const cudaError_t e = resident_blocks(kernel, kThreads, 0, &resident); e != cudaSuccess)
     return e;
-
-  // As many strips as fit one wave of resident blocks: more would repeat the K * K
-  // setup of a strip more often (or start a second, mostly idle wave), fewer would
-  // leave multiprocessors idle.
-  const int block_columns = ceil_div(src.width, kThreads);
-  const int strips = std::max(1, resident / block_columns);
-  const int strip_rows = std::max({kMinStripRows, ceil_div(src.height, strips),
-                                   ceil_div(src.height, kMaxGridY)});
-  const dim3 grid(block_columns, ceil_div(src.height, strip_rows));
-  median_histogram_kernel<Sample>
-      <<<grid, kThreads, 0, stream>>>(src, dst, window, strip_rows, keep);
-  return cudaGetLastError();
+  int64_t column_rows = 0;
+  for (int b = 0; b < region.count; ++b)
+    column_rows += int64_t(ceil_div(region.boxes[b].width, kThreads)) * region.boxes[b].height;
+  const int strip_rows = region_band_rows(column_rows, resident, kMinStripRows);
+  return launch_region_tables(
+      region,
+      [&](const Box &box) {
+        return TileCount{ceil_div(box.width, kThreads), ceil_div(box.height, strip_rows)};
+      },
+      [&](const RegionTable &table, int tiles) {
+        kernel<<<tiles, kThreads, 0, stream>>>(src, dst, window, strip_rows, keep, table);
+        return cudaGetLastError();
+      });
 }
 
 // 16-bit windows 11 to 31 on the network kernel where the device gives a block its
 // shared memory (15x15: 145 KiB of sorted columns and 35 KiB of tile; 31x31: 56 KiB of
-// tile), else on the moving histogram.
+// tile), else on the moving histogram. Both the whole plane's kernel and the region's
+// are allowed the shared memory (resident_blocks) before either launches.
 template <int K>
 cudaError_t launch_large_window(const SourceView<uint16_t> &src,
                                 const DestinationView<uint16_t> &dst, uint32_t keep,
-                                unsigned channel_mask, cudaStream_t stream) {
+                                unsigned channel_mask, const OutputRegion &region,
+                                cudaStream_t stream) {
   // nvcc 13.0's device pass takes the network for a constant only where host code has
   // evaluated it first ("attempt to access run-time storage" otherwise).
   if constexpr (kSortsRows<K>)
     static_assert(median_network::kSortedRowsNetwork<K>.count > 0, "a network to run");
   int resident = 0;
-  if (const cudaError_t e = resident_blocks(median_network_kernel<K, uint16_t, 1>,
-                                            kNetworkThreads, network_dynamic_bytes<K, 1>(),
-                                            &resident);
-      e != cudaSuccess)
+  const cudaError_t e =
+      region.whole_plane
+          ? resident_blocks(median_network_kernel<K, uint16_t, 1, WholePlaneTiles>,
+                            kNetworkThreads, network_dynamic_bytes<K, 1>(), &resident)
+          : resident_blocks(median_network_kernel<K, uint16_t, 1, RegionTable>,
+                            kNetworkThreads, network_dynamic_bytes<K, 1>(), &resident);
+  if (e != cudaSuccess)
     return e;
   if (resident == 0)
-    return launch_histogram(src, dst, K, keep, stream);
-  return launch_network_of<K, uint16_t, 1>(src, dst, keep, channel_mask, stream);
+    return launch_histogram(src, dst, K, keep, region, stream);
+  return launch_network_of<K, uint16_t, 1>(src, dst, keep, channel_mask, region, stream);
 }
 
 // The windows of launch_large_window, one instantiation each.
@@ -955,10 +1109,11 @@ template <int... K>
 cudaError_t launch_large_window_of(std::integer_sequence<int, K...>, int window,
                                    const SourceView<uint16_t> &src,
                                    const DestinationView<uint16_t> &dst, uint32_t keep,
-                                   unsigned channel_mask, cudaStream_t stream) {
+                                   unsigned channel_mask, const OutputRegion &region,
+                                   cudaStream_t stream) {
   cudaError_t result = cudaErrorInvalidValue;
-  ((window == K && (result = launch_large_window<K>(src, dst, keep, channel_mask, stream),
-                    true)) ||
+  ((window == K &&
+    (result = launch_large_window<K>(src, dst, keep, channel_mask, region, stream), true)) ||
    ...);
   return result;
 }
@@ -973,35 +1128,42 @@ cudaError_t launch(const Plane &src, const Plane &dst, SampleFormat format,
                                   static_cast<uint16_t>(border_sample(params.border, format))};
   const DestinationView<Sample> destination{dst.data, dst.width, dst.height, dst.row_pitch,
                                             dst.pixel_stride};
+  const OutputRegion &region = params.region;
   // The value bits of a sample: 0xff, 0xffff, 0xffc0 for P010.
   const uint32_t keep = stored_sample(format, max_sample_value(format));
   // The register and network kernels filter packed pixels whole up to 7x7; 9x9 (a
   // network twice as large as 7x7's), the moving histogram and pixels of 3 channels go one
   // channel at a time: one 9x9 kernel a sample type keeps the compile time down.
   if (params.window == 3 && suits_chunks<Sample>(src, dst))
-    return launch_chunks(source, destination, keep, src.channels, src.channel_mask, stream);
+    return launch_chunks(source, destination, keep, src.channels, src.channel_mask, region,
+                         stream);
   const bool whole = params.window <= 7 && suits_network(src, dst, format);
+  const auto channel_by_channel = [&](const Plane &src_channel, const Plane &dst_channel) {
+    return launch<Sample>(src_channel, dst_channel, format, params, stream);
+  };
   if (src.channels > 1 && !whole)
-    return filter_channels_cuda(src, dst, format, stream,
-                                [&](const Plane &src_channel, const Plane &dst_channel) {
-                                  return launch<Sample>(src_channel, dst_channel, format, params,
-                                                        stream);
-                                });
+    return region.whole_plane
+               ? filter_channels_cuda(src, dst, format, stream, channel_by_channel)
+               : filter_region_channels_cuda(src, dst, format, channel_by_channel);
   switch (params.window) {
   case 3:
-    return launch_network<3>(source, destination, keep, src.channels, src.channel_mask, stream);
+    return launch_network<3>(source, destination, keep, src.channels, src.channel_mask, region,
+                             stream);
   case 5:
-    return launch_network<5>(source, destination, keep, src.channels, src.channel_mask, stream);
+    return launch_network<5>(source, destination, keep, src.channels, src.channel_mask, region,
+                             stream);
   case 7:
-    return launch_network<7>(source, destination, keep, src.channels, src.channel_mask, stream);
+    return launch_network<7>(source, destination, keep, src.channels, src.channel_mask, region,
+                             stream);
   case 9:
-    return launch_network_of<9, Sample, 1>(source, destination, keep, src.channel_mask, stream);
+    return launch_network_of<9, Sample, 1>(source, destination, keep, src.channel_mask, region,
+                                           stream);
   }
   if constexpr (sizeof(Sample) == 2)
     return launch_large_window_of(LargeWindows{}, params.window, source, destination, keep,
-                                  src.channel_mask, stream);
+                                  src.channel_mask, region, stream);
   else
-    return launch_histogram(source, destination, params.window, keep, stream);
+    return launch_histogram(source, destination, params.window, keep, region, stream);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "filter_cases.h"
 #include "gauss.h"
 #include "gauss_cases.h"
+#include "region_cases.h"
 #include "test_image.h"
 
 // Last: Check defines macros (fail, ...) that break C++ and OpenCV headers.
@@ -67,6 +68,13 @@ GST_START_TEST(test_padding_bits) { cftest::check_gauss_padding_bits(gauss_cpu_a
 GST_END_TEST;
 
 GST_START_TEST(test_unsharp_clamps) { cftest::check_gauss_unsharp_clamps(gauss_cpu_all_cores); }
+GST_END_TEST;
+
+// Output regions: every box set, layout and format against the whole plane's output.
+GST_START_TEST(test_regions) {
+  cftest::check_regions("gauss_cpu regions", cftest::region_images({{1, 1}, {10, 7}, {53, 41}}),
+                        cftest::gauss_region_filters(gauss_cpu_all_cores));
+}
 GST_END_TEST;
 
 GST_START_TEST(test_thread_counts_agree) {
@@ -262,6 +270,7 @@ static Suite *gauss_cpu_suite(void) {
   tcase_add_test(tc, test_large_frames);
   tcase_add_test(tc, test_padding_bits);
   tcase_add_test(tc, test_unsharp_clamps);
+  tcase_add_test(tc, test_regions);
   tcase_add_test(tc, test_thread_counts_agree);
   tcase_add_test(tc, test_invalid_calls_refused);
   tcase_add_test(tc, test_taps);

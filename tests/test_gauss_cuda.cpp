@@ -6,10 +6,14 @@
 // calls. Skipped, by name, where no CUDA device is usable.
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "filter_cases.h"
 #include "gauss.h"
 #include "gauss_cases.h"
 #include "packed_cases.h"
+#include "region_cases.h"
 
 #include "cuda_test_support.h"
 
@@ -41,6 +45,16 @@ GST_END_TEST;
 
 GST_START_TEST(test_unsharp_clamps) {
   cftest::check_gauss_unsharp_clamps(gauss_cuda_via_device);
+}
+GST_END_TEST;
+
+// Output regions: every kernel, layout and box set against the whole plane's output,
+// in sizes whose boxes span several of each kernel's tiles (1100 pixels: more than a
+// block of the 3x3 chunk kernel or of the group kernel).
+GST_START_TEST(test_regions) {
+  cftest::check_regions("gauss_cuda regions",
+                        cftest::region_images({{1, 1}, {67, 45}, {300, 70}, {1100, 23}}),
+                        cftest::gauss_region_filters(gauss_cuda_via_device));
 }
 GST_END_TEST;
 
@@ -111,6 +125,46 @@ GST_START_TEST(test_invalid_params) {
 }
 GST_END_TEST;
 
+// Regions that are not valid (regions.h): refused, nothing queued: dst keeps its bytes.
+GST_START_TEST(test_invalid_regions) {
+  cf::Plane src;
+  src.width = src.height = 4;
+  src.row_pitch = 8;
+  cftest::fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&src.data), 32), "cudaMalloc");
+  cf::Plane dst = src;
+  cftest::fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&dst.data), 32), "cudaMalloc");
+  cftest::fail_on_cuda_error(cudaMemset(src.data, 0x11, 32), "cudaMemset");
+  cftest::fail_on_cuda_error(cudaMemset(dst.data, 0x5a, 32), "cudaMemset");
+  const std::vector<cf::Box> past_right{{0, 0, 1, 1}, {1, 1, 4, 1}};
+  const std::vector<cf::Box> past_bottom{{2, 3, 1, 2}};
+  const std::vector<cf::Box> empty{{1, 1, 0, 1}};
+  const std::vector<cf::Box> negative{{-1, 0, 2, 2}};
+  const std::vector<cf::Box> huge{{1, 1, 2147483647, 1}};
+  cf::OutputRegion negative_count = cf::OutputRegion::inside(past_right);
+  negative_count.count = -1;
+  const cf::OutputRegion missing{false, nullptr, 2};
+  const cf::OutputRegion regions[] = {
+      cf::OutputRegion::inside(past_right), cf::OutputRegion::inside(past_bottom),
+      cf::OutputRegion::inside(empty),      cf::OutputRegion::inside(negative),
+      cf::OutputRegion::inside(huge),       negative_count,
+      missing,
+  };
+  for (const cf::OutputRegion &region : regions) {
+    cf::GaussParams params = cf::make_gauss_params(1, 0, 0, 0, cf::SampleDepth::U8, {});
+    params.region = region;
+    fail_unless_equals_int(cf::gauss_cuda(src, dst, cf::SampleDepth::U8, params, nullptr),
+                           cudaErrorInvalidValue);
+  }
+  cftest::fail_on_cuda_error(cudaDeviceSynchronize(), "gauss_cuda");
+  uint8_t bytes[32];
+  cftest::fail_on_cuda_error(cudaMemcpy(bytes, dst.data, 32, cudaMemcpyDeviceToHost), "download");
+  for (const uint8_t byte : bytes)
+    fail_unless_equals_int(byte, 0x5a);
+  cftest::fail_on_cuda_error(cudaFree(src.data), "cudaFree");
+  cftest::fail_on_cuda_error(cudaFree(dst.data), "cudaFree");
+}
+GST_END_TEST;
+
 int main(int argc, char **argv) {
   return cftest::run_gpu_suite(
       "gauss_cuda",
@@ -120,7 +174,9 @@ int main(int argc, char **argv) {
        CF_GPU_TEST(test_padding_bits),
        CF_GPU_TEST(test_packed_planes),
        CF_GPU_TEST(test_unsharp_clamps),
+       CF_GPU_TEST(test_regions),
        CF_GPU_TEST(test_invalid_params),
+       CF_GPU_TEST(test_invalid_regions),
       },
       argc, argv);
 }

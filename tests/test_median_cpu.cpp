@@ -9,6 +9,7 @@
 #include "filter_cases.h"
 #include "median.h"
 #include "median_cases.h"
+#include "region_cases.h"
 #include "reference_median.h"
 #include "test_image.h"
 
@@ -39,6 +40,13 @@ GST_END_TEST;
 
 GST_START_TEST(test_padding_bits) {
   cftest::check_median_padding_bits(median_cpu_all_cores);
+}
+GST_END_TEST;
+
+// Output regions: every box set, layout and format against the whole plane's output.
+GST_START_TEST(test_regions) {
+  cftest::check_regions("median_cpu regions", cftest::region_images({{1, 1}, {10, 7}, {53, 41}}),
+                        cftest::median_region_filters(median_cpu_all_cores, {3, 5, 9, 15}));
 }
 GST_END_TEST;
 
@@ -184,6 +192,7 @@ static Suite *median_cpu_suite(void) {
   tcase_add_test(tc, test_matrix);
   tcase_add_test(tc, test_large_frames);
   tcase_add_test(tc, test_padding_bits);
+  tcase_add_test(tc, test_regions);
   tcase_add_test(tc, test_thread_counts_agree);
   tcase_add_test(tc, test_invalid_calls_refused);
   tcase_add_test(tc, test_planes_in_one_call);
