@@ -163,6 +163,10 @@ enum
    * runs several pipelines can make them. */
   RUN_SHARE_CONTEXT = 1 << 2,
 };
+/* Every frame carries n region-of-interest metas of type "face" (for
+ * regions=meta): boxes of a grid over the frame, together a tenth of it. */
+#define RUN_REGIONS(n) ((guint) (n) << 8)
+#define RUN_REGIONS_OF(flags) ((flags) >> 8)
 
 /* The elements whose backend and frames-in-flight a case sets: a pipeline
  * names its filters f, f1, f2 in order. */
@@ -181,6 +185,7 @@ typedef struct
   gchar *memory_type;           /* of the buffers pushed */
   GstBuffer *prepared[PREPARED];
   GstBuffer **fresh;            /* INPUT_FRESH: one per frame, each pushed once */
+  guint regions;                /* boxes on every frame (RUN_REGIONS) */
   gboolean setup_failed;
   gint pushed;
   GstClockTime duration;
@@ -460,6 +465,23 @@ start_device_accounting (Run * run)
     run->census_started = bench_gpu_activity_start (&run->census_note);
 }
 
+/* run->regions boxes on each prepared frame, which its copies keep: a square
+ * grid of them, each box a tenth of its cell's area. */
+static void
+attach_regions (Run * run)
+{
+  guint side = 1;
+  while (side * side < run->regions)
+    side++;
+  const gint cell_w = GST_VIDEO_INFO_WIDTH (&run->info) / side;
+  const gint cell_h = GST_VIDEO_INFO_HEIGHT (&run->info) / side;
+  for (guint i = 0; i < PREPARED; i++)
+    for (guint r = 0; r < run->regions; r++)
+      gst_buffer_add_video_region_of_interest_meta (run->prepared[i], "face",
+          (r % side) * cell_w + cell_w / 4, (r / side) * cell_h + cell_h / 4,
+          cell_w * 10 / 32, cell_h * 10 / 32);
+}
+
 /* appsrc's need-data: one more frame, or the end. */
 static void
 feed_frame (GstAppSrc * appsrc, G_GNUC_UNUSED guint length, gpointer data)
@@ -475,6 +497,8 @@ feed_frame (GstAppSrc * appsrc, G_GNUC_UNUSED guint length, gpointer data)
         ("Could not prepare the input frames"), (NULL));
     return;
   }
+  if (run->pushed == 0 && run->regions > 0)
+    attach_regions (run);
   if (run->latency_mode && run->pushed > 0) {
     /* One frame at a time: the previous one must have left the pipeline. */
     const gint64 deadline = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
@@ -558,7 +582,8 @@ run_case (const gchar * middle, const Shape * shape, gint depth,
   };
   Run run = {.input = input,.latency_mode = latency_mode,.frames = frames,
     .context = opts->context,.census = census,
-    .map_at_sink = (flags & RUN_MAP_AT_SINK) != 0
+    .map_at_sink = (flags & RUN_MAP_AT_SINK) != 0,
+    .regions = RUN_REGIONS_OF (flags)
   };
   gchar *description = g_strdup_printf ("appsrc name=src format=time "
       "stream-type=stream ! %s ! fakesink name=sink sync=false "
@@ -1162,7 +1187,9 @@ write_device_json (const gchar * path, const gchar * device,
 /* ---- main ---- */
 
 /* --kernel-us "ELEMENT:FORMAT:WxH=US,...": ELEMENT cudamedian, cudagauss,
- * cudahist, cudahist-meta (post-messages=false) or chain. */
+ * cudahist, cudahist-meta (post-messages=false), cudahist-regions-16 and -64
+ * (regions=meta, 16 and 64 faces a frame), cudagauss-sigma-8,
+ * cudagauss-regions-16 or chain. */
 static gboolean
 parse_kernel_us (Options * opts)
 {
@@ -1374,6 +1401,17 @@ device_main (Options * opts)
     {"cudahist", "cudahist", "cudahist name=f", "cudahist", FALSE, 0},
     {"cudahist post-messages=false", "cudahist-meta", "cudahist name=f "
           "post-messages=false", "cudahist", FALSE, 0},
+    {"cudahist regions, 16 faces", "cudahist-regions-16", "cudahist name=f "
+          "post-messages=false regions=meta", "cudahist", FALSE,
+        RUN_REGIONS (16)},
+    {"cudahist regions, 64 faces", "cudahist-regions-64", "cudahist name=f "
+          "post-messages=false regions=meta", "cudahist", FALSE,
+        RUN_REGIONS (64)},
+    {"cudagauss sigma=8", "cudagauss-sigma-8", "cudagauss name=f sigma=8",
+        "cudagauss", FALSE, 0},
+    {"cudagauss sigma=8 regions, 16 faces", "cudagauss-regions-16",
+          "cudagauss name=f sigma=8 regions=meta", "cudagauss", FALSE,
+        RUN_REGIONS (16)},
     {"cudamedian ! cudagauss ! cudahist", "chain",
           "cudamedian name=f ! cudagauss name=f1 ! cudahist name=f2",
         "cudamedian", FALSE, 0},

@@ -119,6 +119,15 @@ GstBuffer *host_frame(const Stretch &stretch, uint32_t seed, int index) {
   const GstVideoInfo info = cftest::video_info(stretch.format, stretch.width, stretch.height);
   GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
   cftest::fill_random_bytes(buffer, seed + index);
+  // Detections for regions=meta (the other configurations ignore them): three faces
+  // that move from frame to frame, reaching out of the frame at times, and a car.
+  const guint width = stretch.width, height = stretch.height;
+  for (guint k = 0; k < 3; k++)
+    gst_buffer_add_video_region_of_interest_meta(
+        buffer, "face", (index * 37 + k * width / 3) % width, k * height / 3 + index % 7,
+        width / 5 + k, height / 6 + 2 * k);
+  gst_buffer_add_video_region_of_interest_meta(buffer, "car", width / 2, height / 2, width / 4,
+                                               height / 4);
   GST_BUFFER_PTS(buffer) = cftest::frame_pts(index);
   GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
   return buffer;
@@ -457,6 +466,11 @@ const Config kConfigs[] = {
     {"cudahist bins=64 include-chroma=true", "NV12", 1366, 768},
     {"cudahist bins=1024", "P010_10LE", 640, 480},
     {"cudahist include-alpha=true", "BGRA", 333, 217},
+    {"cudagauss sigma=4 regions=meta region-padding=3 include-chroma=true", "NV12", 1366, 768},
+    {"cudagauss sigma=2 regions=meta region-types=face", "P010_10LE", 640, 360},
+    {"cudamedian size=5 regions=meta region-types=face include-chroma=true", "I420", 640,
+     480},
+    {"cudahist bins=64 regions=meta include-chroma=true", "NV12", 1366, 768},
 };
 
 // One of each for the stream-level tests; no reference: they compare with the CPU
