@@ -3,6 +3,8 @@
 
 #include "gstcudafilter.h"
 
+#include <algorithm>
+
 #include "cudafaults.h"
 #include "frameregions.h"
 
@@ -193,6 +195,25 @@ gst_cuda_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
       outbuf);
 }
 
+/* The output has the input's geometry: metas that describe it (regions of
+ * interest, tagged video, size and orientation) hold for it as they are, so
+ * that elements downstream find the same regions. */
+static gboolean
+gst_cuda_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
+    GstMeta * meta, GstBuffer * inbuf)
+{
+  static const gchar *const geometry[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_SIZE_STR, GST_META_TAG_VIDEO_ORIENTATION_STR
+  };
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+  for (; tags && *tags; tags++)
+    if (std::none_of (std::begin (geometry), std::end (geometry),
+            [&](const gchar * tag) { return g_str_equal (tag, *tags); }))
+      return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
+          transform_meta (trans, outbuf, meta, inbuf);
+  return TRUE;
+}
+
 static gboolean
 gst_cuda_filter_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
     bool, FrameSizes *)
@@ -261,6 +282,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_transform);
+  GST_BASE_TRANSFORM_CLASS (klass)->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_meta);
   GST_CUDA_BASE_FILTER_CLASS (klass)->set_info = gst_cuda_filter_set_info;
   GST_CUDA_BASE_FILTER_CLASS (klass)->process = gst_cuda_filter_process;
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, (GstPluginAPIFlags) 0);

@@ -355,6 +355,9 @@ void check_regions(const char *backend, const FilterUnderTest &filter) {
     fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
     GstBuffer *out = gst_harness_pull(h);
     fail_unless(out != nullptr, "%s: no output", what.c_str());
+    // The regions go on with the frame, for the elements downstream.
+    const GType roi = GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE;
+    fail_unless_equals_int(gst_buffer_get_n_meta(out, roi), gst_buffer_get_n_meta(with_regions, roi));
     expect_filtered(with_regions, out, info, filter, c.include_chroma, what,
                     [&](int component, int x, int y) {
                       return std::any_of(boxes.begin(), boxes.end(),

@@ -115,19 +115,44 @@ GstCaps *host_caps(const Stretch &stretch) {
 }
 
 // Frame `index` of a stream: random bytes of its own, 30 frames a second.
-GstBuffer *host_frame(const Stretch &stretch, uint32_t seed, int index) {
-  const GstVideoInfo info = cftest::video_info(stretch.format, stretch.width, stretch.height);
-  GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
-  cftest::fill_random_bytes(buffer, seed + index);
-  // Detections for regions=meta (the other configurations ignore them): three faces
-  // that move from frame to frame, reaching out of the frame at times, and a car.
-  const guint width = stretch.width, height = stretch.height;
+// Detections for regions=meta (the other configurations ignore them) on frame `index`:
+// three faces that move from frame to frame, reaching out of the frame at times, and a
+// car.
+void add_detections(GstBuffer *buffer, guint width, guint height, int index) {
   for (guint k = 0; k < 3; k++)
     gst_buffer_add_video_region_of_interest_meta(
         buffer, "face", (index * 37 + k * width / 3) % width, k * height / 3 + index % 7,
         width / 5 + k, height / 6 + 2 * k);
   gst_buffer_add_video_region_of_interest_meta(buffer, "car", width / 2, height / 2, width / 4,
                                                height / 4);
+}
+
+// cudaupload keeps no region-of-interest meta (nvcodec copies metas of the video tag
+// alone): frames reaching the element under test without them get their detections
+// again, as a detector working on CUDA memory would attach them.
+GstPadProbeReturn restore_detections(GstPad *pad, GstPadProbeInfo *info, gpointer) {
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+  if (gst_buffer_get_video_region_of_interest_meta(buffer))
+    return GST_PAD_PROBE_OK;
+  GstCaps *caps = gst_pad_get_current_caps(pad);
+  GstVideoInfo video;
+  const bool known = caps && gst_video_info_from_caps(&video, caps);
+  if (caps)
+    gst_caps_unref(caps);
+  if (!known)
+    return GST_PAD_PROBE_OK;
+  buffer = gst_buffer_make_writable(buffer);
+  add_detections(buffer, GST_VIDEO_INFO_WIDTH(&video), GST_VIDEO_INFO_HEIGHT(&video),
+                 int(GST_BUFFER_PTS(buffer) / cftest::frame_pts(1)));
+  GST_PAD_PROBE_INFO_DATA(info) = buffer;
+  return GST_PAD_PROBE_OK;
+}
+
+GstBuffer *host_frame(const Stretch &stretch, uint32_t seed, int index) {
+  const GstVideoInfo info = cftest::video_info(stretch.format, stretch.width, stretch.height);
+  GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  cftest::fill_random_bytes(buffer, seed + index);
+  add_detections(buffer, stretch.width, stretch.height, index);
   GST_BUFFER_PTS(buffer) = cftest::frame_pts(index);
   GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
   return buffer;
@@ -160,6 +185,10 @@ class Pipeline {
       gst_app_src_set_callbacks(GST_APP_SRC(src_), &callbacks, nullptr, nullptr);
     }
     if (GstElement *probed = gst_bin_get_by_name(GST_BIN(pipeline_), "probed")) {
+      GstPad *sinkpad = gst_element_get_static_pad(probed, "sink");
+      gst_pad_add_probe(sinkpad, GST_PAD_PROBE_TYPE_BUFFER, restore_detections, nullptr,
+                        nullptr);
+      gst_object_unref(sinkpad);
       for (auto [pad_name, count] : {std::pair{"sink", &out.in}, std::pair{"src", &out.out}}) {
         GstPad *pad = gst_element_get_static_pad(probed, pad_name);
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, count_memory, count, nullptr);
