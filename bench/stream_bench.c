@@ -1401,6 +1401,10 @@ device_main (Options * opts)
     {"cudahist", "cudahist", "cudahist name=f", "cudahist", FALSE, 0},
     {"cudahist post-messages=false", "cudahist-meta", "cudahist name=f "
           "post-messages=false", "cudahist", FALSE, 0},
+    {"identity, 16 faces", NULL, "identity name=f", NULL, FALSE,
+        RUN_REGIONS (16)},
+    {"identity, 64 faces", NULL, "identity name=f", NULL, FALSE,
+        RUN_REGIONS (64)},
     {"cudahist regions, 16 faces", "cudahist-regions-16", "cudahist name=f "
           "post-messages=false regions=meta", "cudahist", FALSE,
         RUN_REGIONS (16)},

@@ -71,6 +71,7 @@
 #include <cstring>
 
 #include "histogram.h"
+#include "histresults.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_hist_debug);
 #define GST_CAT_DEFAULT gst_cuda_hist_debug
@@ -129,48 +130,11 @@ G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, GST_TYPE_CUDA_ANALYZER);
 GST_ELEMENT_REGISTER_DEFINE (cudahist, "cudahist", GST_RANK_NONE,
     GST_TYPE_CUDA_HIST);
 
-/* How one frame was counted (the properties may change while it is in flight):
- * kept with the frame from analyze_frame to attach_results. */
-struct HistFrameState
-{
-  guint lower;
-  guint upper;
-  guint n_channels;
-  gint channels[GST_VIDEO_MAX_COMPONENTS];      /* component indices */
-  guint n_regions;
-  FrameRegion regions[kMaxFrameRegions];
-};
-
-/* Results of one channel within a frame's results: bins, then the summary. */
-static gsize
-channel_result_size (guint bins)
-{
-  return GST_ROUND_UP_8 (bins * sizeof (uint32_t)) + sizeof (cf::HistogramSummary);
-}
-
-/* A frame's results: a block of every channel's for the frame (roi-*), then
- * one for each region. */
-static gsize
-block_size (guint bins)
-{
-  return GST_VIDEO_MAX_COMPONENTS * channel_result_size (bins);
-}
-
 /* The device workspace: the frame's counts', then the regions'. */
 static gsize
 frame_workspace_size (guint bins)
 {
   return GST_ROUND_UP_N (cf::histogram_cuda_workspace_bytes (bins), 256);
-}
-
-static const gchar *
-channel_name (const GstVideoInfo & info, int component)
-{
-  if (GST_VIDEO_INFO_IS_GRAY (&info))
-    return "gray";
-  static const gchar *const yuv[] = { "Y", "U", "V", "A" };
-  static const gchar *const rgb[] = { "R", "G", "B", "A" };
-  return GST_VIDEO_INFO_IS_YUV (&info) ? yuv[component] : rgb[component];
 }
 
 static gboolean
@@ -192,7 +156,7 @@ gst_cuda_hist_set_info (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
   self->info = info;
   self->caps_bins = bins;
   self->caps_max_regions = max_regions;
-  *result_size = (1 + max_regions) * block_size (bins);
+  *result_size = (1 + max_regions) * hist_block_size (bins);
   if (workspace_size)
     *workspace_size = frame_workspace_size (bins) + (max_regions ?
         cf::histogram_boxes_cuda_workspace_bytes (bins, max_regions) : 0);
@@ -258,7 +222,7 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
             GST_VIDEO_INFO_HEIGHT (&self->info)),
         ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
   }
-  const gsize channel_bytes = channel_result_size (self->caps_bins);
+  const gsize channel_bytes = hist_channel_result_size (self->caps_bins);
   for (const auto & output : outputs) {
     if (!exec.on_device)
       memset (output.bins, 0, channel_bytes);
@@ -274,8 +238,8 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
 static cf::HistogramOutput
 output_at (void *results, guint bins, gsize block, gsize index)
 {
-  auto *bytes = static_cast<guint8 *> (results) + block * block_size (bins) +
-      index * channel_result_size (bins);
+  auto *bytes = static_cast<guint8 *> (results) + block * hist_block_size (bins) +
+      index * hist_channel_result_size (bins);
   return {reinterpret_cast<uint32_t *> (bytes),
     reinterpret_cast<cf::HistogramSummary *> (bytes +
         GST_ROUND_UP_8 (bins * sizeof (uint32_t)))};
@@ -375,152 +339,10 @@ gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
   return cudaSuccess;
 }
 
-/* The smallest value v such that at least `percent` % of the binned samples
- * are <= v, as the last value of v's bin. */
-static guint
-percentile (const uint32_t *bins, guint n_bins, guint64 binned, guint lower,
-    guint upper, guint percent)
+static HistResultsLayout
+results_layout (GstCudaHist * self)
 {
-  if (binned == 0)
-    return 0;
-  const guint64 needed = (binned * percent + 99) / 100;
-  const guint64 values = (guint64) upper - lower + 1;
-  guint64 cumulative = 0;
-  guint b = 0;
-  for (; b < n_bins - 1; b++) {
-    cumulative += bins[b];
-    if (cumulative >= needed)
-      break;
-  }
-  /* Values v with (v - lower) * n_bins / values == b end just before bin b+1. */
-  return lower + (guint) (((guint64) (b + 1) * values + n_bins - 1) / n_bins - 1);
-}
-
-/* A frame's results hold dozens of these. A GValue of a number holds no
- * resources, so a copy of one initialised value is initialised too: that skips
- * g_value_init's type checks. */
-static void
-append_uint (GValue * array, guint value)
-{
-  static const GValue initialised = [] {
-    GValue v = G_VALUE_INIT;
-    g_value_init (&v, G_TYPE_UINT);
-    return v;
-  } ();
-  GValue v = initialised;
-  g_value_set_uint (&v, value);
-  gst_value_array_append_and_take_value (array, &v);
-}
-
-/* The per-channel fields of the meta and the message, in their order: arrays
- * of one entry per channel. */
-enum ChannelField
-{
-  FIELD_CHANNELS, FIELD_BINS, FIELD_TOTAL, FIELD_BELOW, FIELD_ABOVE, FIELD_MIN,
-  FIELD_MAX, FIELD_MEAN, FIELD_P1, FIELD_P50, FIELD_P99, N_CHANNEL_FIELDS
-};
-static const gchar *const channel_field_names[N_CHANNEL_FIELDS] = {
-  "channels", "bins", "total", "below", "above", "min", "max", "mean", "p1",
-  "p50", "p99"
-};
-
-/* Appends one channel's results (`bytes`: its bins, then its summary) to each
- * per-channel field. */
-static void
-append_channel (GstCudaHist * self, const guint8 * bytes, int component,
-    const HistFrameState & counted, GValue (&fields)[N_CHANNEL_FIELDS])
-{
-  const guint n_bins = self->caps_bins;
-  const auto *bins = reinterpret_cast<const uint32_t *> (bytes);
-  cf::HistogramSummary summary;
-  memcpy (&summary, bytes + GST_ROUND_UP_8 (n_bins * sizeof (uint32_t)),
-      sizeof summary);
-
-  GValue v = G_VALUE_INIT;
-  g_value_init (&v, G_TYPE_STRING);
-  g_value_set_static_string (&v, channel_name (self->info, component));
-  gst_value_array_append_and_take_value (&fields[FIELD_CHANNELS], &v);
-
-  GValue counts = G_VALUE_INIT;
-  g_value_init (&counts, GST_TYPE_BUFFER);
-  g_value_take_boxed (&counts, gst_buffer_new_memdup (bins,
-          n_bins * sizeof (uint32_t)));
-  gst_value_array_append_and_take_value (&fields[FIELD_BINS], &counts);
-
-  const guint64 binned = (guint64) summary.samples - summary.below -
-      summary.above;
-  append_uint (&fields[FIELD_TOTAL], summary.samples);
-  append_uint (&fields[FIELD_BELOW], summary.below);
-  append_uint (&fields[FIELD_ABOVE], summary.above);
-  append_uint (&fields[FIELD_MIN], summary.min);
-  append_uint (&fields[FIELD_MAX], summary.max);
-  g_value_init (&v, G_TYPE_DOUBLE);
-  g_value_set_double (&v, summary.samples ?
-      (gdouble) summary.sum / summary.samples : 0.0);
-  gst_value_array_append_and_take_value (&fields[FIELD_MEAN], &v);
-  const guint lower = counted.lower, upper = counted.upper;
-  append_uint (&fields[FIELD_P1], percentile (bins, n_bins, binned, lower,
-          upper, 1));
-  append_uint (&fields[FIELD_P50], percentile (bins, n_bins, binned, lower,
-          upper, 50));
-  append_uint (&fields[FIELD_P99], percentile (bins, n_bins, binned, lower,
-          upper, 99));
-}
-
-/* Sets the per-channel fields of one block of results (the frame's or a
- * region's) on `fields`. */
-static void
-set_channel_fields (GstCudaHist * self, const guint8 * block,
-    const HistFrameState & counted, GstStructure * fields)
-{
-  GValue arrays[N_CHANNEL_FIELDS] = { };
-  for (GValue & array : arrays)
-    gst_value_array_init (&array, 4);
-  for (guint i = 0; i < counted.n_channels; i++)
-    append_channel (self, block + i * channel_result_size (self->caps_bins),
-        counted.channels[i], counted, arrays);
-  for (int f = 0; f < N_CHANNEL_FIELDS; f++)
-    gst_structure_take_value (fields, channel_field_names[f], &arrays[f]);
-}
-
-/* The "regions" field: a structure per region, its box (clipped) and its
- * per-channel fields. */
-static void
-set_regions (GstCudaHist * self, const guint8 * bytes,
-    const HistFrameState & counted, GstStructure * fields)
-{
-  GValue array = G_VALUE_INIT;
-  gst_value_array_init (&array, counted.n_regions);
-  for (guint r = 0; r < counted.n_regions; r++) {
-    const FrameRegion & region = counted.regions[r];
-    GstStructure *results = gst_structure_new ("region",
-        "id", G_TYPE_INT, region.id,
-        "type", G_TYPE_STRING, g_quark_to_string (region.type),
-        "x", G_TYPE_UINT, (guint) region.box.x,
-        "y", G_TYPE_UINT, (guint) region.box.y,
-        "width", G_TYPE_UINT, (guint) region.box.width,
-        "height", G_TYPE_UINT, (guint) region.box.height, nullptr);
-    set_channel_fields (self, bytes + (1 + r) * block_size (self->caps_bins),
-        counted, results);
-    GValue v = G_VALUE_INIT;
-    g_value_init (&v, GST_TYPE_STRUCTURE);
-    g_value_take_boxed (&v, results);
-    gst_value_array_append_and_take_value (&array, &v);
-  }
-  gst_structure_take_value (fields, "regions", &array);
-}
-
-/* Sets the fields of both the meta and the message, for one frame's results,
- * on `fields`. */
-static void
-set_results (GstCudaHist * self, const guint8 * bytes,
-    const HistFrameState & counted, GstStructure * fields)
-{
-  gst_structure_set (fields, "range-min", G_TYPE_UINT, counted.lower,
-      "range-max", G_TYPE_UINT, counted.upper, nullptr);
-  set_channel_fields (self, bytes, counted, fields);
-  if (self->caps_max_regions > 0)
-    set_regions (self, bytes, counted, fields);
+  return {&self->info, self->caps_bins, self->caps_max_regions > 0};
 }
 
 /* Attaches an empty GstCudaHistMeta to `buffer`: its structure, to fill. */
@@ -562,7 +384,7 @@ gst_cuda_hist_attach_results (GstCudaAnalyzer * analyzer, GstBuffer * frame,
   auto *self = GST_CUDA_HIST (analyzer);
   const auto *bytes = static_cast<const guint8 *> (results_bytes);
   const auto &counted = *static_cast<const HistFrameState *> (frame_state);
-  set_results (self, bytes, counted, add_meta (frame));
+  hist_set_results (results_layout (self), bytes, counted, add_meta (frame));
 
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
   const GstClockTime timestamp = GST_BUFFER_PTS (frame);
@@ -573,7 +395,7 @@ gst_cuda_hist_attach_results (GstCudaAnalyzer * analyzer, GstBuffer * frame,
   /* Built again rather than copied from the meta: gst_structure_copy copies
    * each value through its type, which takes longer. */
   GstStructure *results = gst_structure_new_empty ("cudahist");
-  set_results (self, bytes, counted, results);
+  hist_set_results (results_layout (self), bytes, counted, results);
   gst_structure_set (results,
       "timestamp", G_TYPE_UINT64, timestamp,
       "stream-time", G_TYPE_UINT64, gst_segment_to_stream_time (segment,
@@ -780,6 +602,7 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
   analyzer_class->frame_state_size = sizeof (HistFrameState);
 
   static const gchar *tags[] = { nullptr };
+  hist_results_init ();
   gst_meta_register_custom (GST_CUDA_HIST_META_NAME, tags,
       gst_cuda_hist_meta_transform, nullptr, nullptr);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_hist_debug, "cudahist", 0,
