@@ -14,6 +14,7 @@
 #endif
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
@@ -375,6 +376,46 @@ void check_regions(const char *backend, const FilterUnderTest &filter) {
     gst_buffer_unref(without);
     gst_harness_teardown(h);
   }
+}
+
+void check_region_limit(const char *backend, const FilterUnderTest &filter) {
+  // 1,000 regions on each of two GRAY8 frames: 256 single pixels on a grid (the
+  // limit), then a box over the bottom half and more single pixels, all beyond it.
+  constexpr int kSize = 64, kTaken = 256, kCarried = 1000;
+  GstHarness *h = make_harness(backend, filter, 1, "regions=meta");
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", kSize, kSize).c_str());
+  const GstVideoInfo info = video_info("GRAY8", kSize, kSize);
+  const auto taken = [](int, int x, int y) { return x % 2 == 0 && y % 4 == 0 && y < 32; };
+  for (int frame = 0; frame < 2; frame++) {
+    GstBuffer *in = random_frame(h, info, 500 + frame, frame_pts(frame));
+    for (int r = 0; r < kCarried; r++) {
+      const guint x = r < kTaken ? 2 * (r % 32) : guint(r % kSize);
+      const guint y = r < kTaken ? 4 * (r / 32) : kSize / 2;
+      gst_buffer_add_video_region_of_interest_meta(in, "face", x, y, 1, r == kTaken ? kSize / 2 : 1);
+    }
+    gst_buffer_ref(in);
+    fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(h);
+    fail_unless(out != nullptr);
+    expect_filtered(in, out, info, filter, false, filter.element + " 1000 regions", taken);
+    gst_buffer_unref(out);
+    gst_buffer_unref(in);
+  }
+  int warnings = 0;
+  while (GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING)) {
+    GError *error = nullptr;
+    gst_message_parse_warning(message, &error, nullptr);
+    fail_unless(strstr(error->message, "1000 regions") != nullptr, "%s", error->message);
+    g_error_free(error);
+    gst_message_unref(message);
+    warnings++;
+  }
+  fail_unless_equals_int(warnings, 1);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
 }
 
 namespace {

@@ -122,6 +122,8 @@ bool covers(const GstVideoInfo &info, const ExpectedRegion &region, int componen
 // where the plugin takes them) of every kind, in and out of the frame, filtered
 // inside the regions and unchanged elsewhere; a frame without regions unchanged.
 void check_regions(const char *backend, const FilterUnderTest &filter);
+// 1,000 regions a frame: the first 256 filtered, the rest ignored, one warning.
+void check_region_limit(const char *backend, const FilterUnderTest &filter);
 // Input in host memory the element did not provide (its proposed pool ignored), at
 // 2 frames in flight with include-chroma, every output checked, and `also_check` (if any) called on each
 // input and output: a pool of its own whose buffers come back round after round (as

@@ -127,6 +127,9 @@ GST_END_TEST;
 GST_START_TEST(test_foreign_input) { cftest::check_foreign_input(kBackend, kDefault); }
 GST_END_TEST;
 
+GST_START_TEST(test_region_limit) { cftest::check_region_limit(kBackend, gauss({})); }
+GST_END_TEST;
+
 GST_START_TEST(test_eos_drain) { cftest::check_eos_drain(kBackend, kDefault); }
 GST_END_TEST;
 
@@ -187,6 +190,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_include_chroma),
           CF_TEST(test_kernel_shapes),
           CF_TEST(test_regions),
+          CF_TEST(test_region_limit),
           CF_TEST(test_foreign_input),
           CF_TEST(test_eos_drain),
           CF_TEST(test_flush),

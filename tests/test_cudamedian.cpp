@@ -70,6 +70,9 @@ GST_END_TEST;
 GST_START_TEST(test_regions) { cftest::check_regions(kBackend, median(5, "reflect-101")); }
 GST_END_TEST;
 
+GST_START_TEST(test_region_limit) { cftest::check_region_limit(kBackend, kDefault); }
+GST_END_TEST;
+
 GST_START_TEST(test_eos_drain) { cftest::check_eos_drain(kBackend, kDefault); }
 GST_END_TEST;
 
@@ -133,6 +136,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_large_frames),
           CF_TEST(test_include_chroma),
           CF_TEST(test_regions),
+          CF_TEST(test_region_limit),
           CF_TEST(test_window_sizes),
           CF_TEST(test_foreign_input),
           CF_TEST(test_eos_drain),
