@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "cuda_test_support.h"
 #include "filter_cases.h"
 #include "test_image.h"
 
@@ -284,6 +285,40 @@ std::vector<NamedRegionFilter> median_region_filters(const MedianFilter &filter,
                        }});
   }
   return filters;
+}
+
+void check_invalid_regions_cuda(const char *filter_name, const DeviceRegionFilter &filter) {
+  cf::Plane src;
+  src.width = src.height = 4;
+  src.row_pitch = 8;
+  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&src.data), 32), "cudaMalloc");
+  cf::Plane dst = src;
+  fail_on_cuda_error(cudaMalloc(reinterpret_cast<void **>(&dst.data), 32), "cudaMalloc");
+  fail_on_cuda_error(cudaMemset(src.data, 0x11, 32), "cudaMemset");
+  fail_on_cuda_error(cudaMemset(dst.data, 0x5a, 32), "cudaMemset");
+  const std::vector<cf::Box> past_right{{0, 0, 1, 1}, {1, 1, 4, 1}};
+  const std::vector<cf::Box> past_bottom{{2, 3, 1, 2}};
+  const std::vector<cf::Box> empty{{1, 1, 0, 1}};
+  const std::vector<cf::Box> negative{{-1, 0, 2, 2}};
+  const std::vector<cf::Box> huge{{1, 1, 2147483647, 1}};
+  cf::OutputRegion negative_count = cf::OutputRegion::inside(past_right);
+  negative_count.count = -1;
+  const cf::OutputRegion missing{false, nullptr, 2};
+  const cf::OutputRegion regions[] = {
+      cf::OutputRegion::inside(past_right), cf::OutputRegion::inside(past_bottom),
+      cf::OutputRegion::inside(empty),      cf::OutputRegion::inside(negative),
+      cf::OutputRegion::inside(huge),       negative_count,
+      missing,
+  };
+  for (const cf::OutputRegion &region : regions)
+    fail_unless_equals_int(filter(src, dst, region), cudaErrorInvalidValue);
+  fail_on_cuda_error(cudaDeviceSynchronize(), filter_name);
+  uint8_t bytes[32];
+  fail_on_cuda_error(cudaMemcpy(bytes, dst.data, 32, cudaMemcpyDeviceToHost), "download");
+  for (const uint8_t byte : bytes)
+    fail_unless_equals_int(byte, 0x5a);
+  fail_on_cuda_error(cudaFree(src.data), "cudaFree");
+  fail_on_cuda_error(cudaFree(dst.data), "cudaFree");
 }
 
 }  // namespace cftest
