@@ -30,41 +30,68 @@ channel_name (const GstVideoInfo & info, int component)
 }
 
 /* For p of 1, 50 and 99: the smallest value v such that at least p % of the
- * binned samples are <= v, as the last value of v's bin; in one walk. */
+ * binned samples are <= v, as the last value of v's bin. One walk for the
+ * three, over groups of bins where a group ends before the next percentile:
+ * every region of every frame takes it. */
 static void
 percentiles (const uint32_t *bins, guint n_bins, guint64 binned, guint lower,
     guint upper, guint (&found)[3])
 {
   static const guint percents[3] = { 1, 50, 99 };
+  if (binned == 0) {
+    found[0] = found[1] = found[2] = 0;
+    return;
+  }
   const guint64 values = (guint64) upper - lower + 1;
   /* Values v with (v - lower) * n_bins / values == b end just before bin b+1. */
   const auto last_value = [&](guint b) {
     return lower + (guint) (((guint64) (b + 1) * values + n_bins - 1) / n_bins - 1);
   };
-  guint k = 0;
-  guint64 cumulative = 0;
-  for (guint b = 0; b < n_bins - 1 && k < 3; b++) {
-    cumulative += bins[b];
-    for (; k < 3 && cumulative >= (binned * percents[k] + 99) / 100; k++)
-      found[k] = binned ? last_value (b) : 0;
+  constexpr guint kGroup = 16;
+  guint b = 0;
+  guint64 before = 0;           /* samples in the bins before b */
+  for (int k = 0; k < 3; k++) {
+    const guint64 needed = (binned * percents[k] + 99) / 100;
+    /* The last bin is the answer where none before it reaches: groups and
+     * single bins stop short of it. */
+    for (; b + kGroup < n_bins; b += kGroup) {
+      guint64 group = 0;
+      for (guint i = 0; i < kGroup; i++)
+        group += bins[b + i];
+      if (before + group >= needed)
+        break;
+      before += group;
+    }
+    for (; b < n_bins - 1 && before + bins[b] < needed; b++)
+      before += bins[b];
+    found[k] = last_value (b);
   }
-  for (; k < 3; k++)
-    found[k] = binned ? last_value (n_bins - 1) : 0;
 }
 
-/* A frame's results hold dozens of these. A GValue of a number holds no
- * resources, so a copy of one initialised value is initialised too: that skips
- * g_value_init's type checks. */
+/* A frame's results hold hundreds of values. One of a type holding no
+ * resources (a number, a static string) copied from an initialised one is
+ * initialised too: that skips g_value_init's type lookups. */
+static GValue
+initialised_value (GType type)
+{
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, type);
+  return v;
+}
+
+static GValue
+uint_value (guint value)
+{
+  static const GValue initialised = initialised_value (G_TYPE_UINT);
+  GValue v = initialised;
+  g_value_set_uint (&v, value);
+  return v;
+}
+
 static void
 append_uint (GValue * array, guint value)
 {
-  static const GValue initialised = [] {
-    GValue v = G_VALUE_INIT;
-    g_value_init (&v, G_TYPE_UINT);
-    return v;
-  } ();
-  GValue v = initialised;
-  g_value_set_uint (&v, value);
+  GValue v = uint_value (value);
   gst_value_array_append_and_take_value (array, &v);
 }
 
@@ -100,28 +127,67 @@ hist_results_init (void)
     region_quarks[q] = g_quark_from_static_string (region_names[q]);
 }
 
+/* The counts of every channel of every block of a frame's results, copied
+ * into one reference-counted block: each "bins" buffer holds a reference and
+ * wraps its part, rather than allocating and copying its own. */
+class CountsMemory
+{
+public:
+  explicit CountsMemory (gsize size)
+    : size_ (size), data_ (static_cast<guint8 *> (g_atomic_rc_box_alloc (size)))
+  {
+  }
+  ~CountsMemory ()
+  {
+    g_atomic_rc_box_release (data_);
+  }
+  CountsMemory (const CountsMemory &) = delete;
+  CountsMemory & operator= (const CountsMemory &) = delete;
+
+  /* Copies `bins`; returns the copy, and a buffer of it in `buffer`. */
+  const uint32_t *add (const uint32_t *bins, guint n_bins, GstBuffer ** buffer)
+  {
+    const gsize size = n_bins * sizeof (uint32_t);
+    auto *copy = reinterpret_cast<uint32_t *> (data_ + used_);
+    memcpy (copy, bins, size);
+    *buffer = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, data_,
+        size_, used_, size, g_atomic_rc_box_acquire (data_),
+        g_atomic_rc_box_release);
+    used_ += size;
+    return copy;
+  }
+
+private:
+  gsize size_;
+  guint8 *data_;
+  gsize used_ = 0;
+};
+
 /* Appends one channel's results (`bytes`: its bins, then its summary) to each
  * per-channel field. */
 static void
 append_channel (const HistResultsLayout & layout, const guint8 * bytes, int component,
-    const HistFrameState & counted, GValue (&fields)[N_CHANNEL_FIELDS])
+    const HistFrameState & counted, CountsMemory & counts,
+    GValue (&fields)[N_CHANNEL_FIELDS])
 {
+  static const GValue string = initialised_value (G_TYPE_STRING);
+  static const GValue buffer = initialised_value (GST_TYPE_BUFFER);
+  static const GValue real = initialised_value (G_TYPE_DOUBLE);
   const guint n_bins = layout.bins;
-  const auto *bins = reinterpret_cast<const uint32_t *> (bytes);
   cf::HistogramSummary summary;
   memcpy (&summary, bytes + GST_ROUND_UP_8 (n_bins * sizeof (uint32_t)),
       sizeof summary);
 
-  GValue v = G_VALUE_INIT;
-  g_value_init (&v, G_TYPE_STRING);
+  GValue v = string;
   g_value_set_static_string (&v, channel_name (*layout.info, component));
   gst_value_array_append_and_take_value (&fields[FIELD_CHANNELS], &v);
 
-  GValue counts = G_VALUE_INIT;
-  g_value_init (&counts, GST_TYPE_BUFFER);
-  g_value_take_boxed (&counts, gst_buffer_new_memdup (bins,
-          n_bins * sizeof (uint32_t)));
-  gst_value_array_append_and_take_value (&fields[FIELD_BINS], &counts);
+  GstBuffer *bins_buffer;
+  const uint32_t *bins = counts.add (reinterpret_cast<const uint32_t *> (bytes),
+      n_bins, &bins_buffer);
+  v = buffer;
+  g_value_take_boxed (&v, bins_buffer);
+  gst_value_array_append_and_take_value (&fields[FIELD_BINS], &v);
 
   const guint64 binned = (guint64) summary.samples - summary.below -
       summary.above;
@@ -130,7 +196,7 @@ append_channel (const HistResultsLayout & layout, const guint8 * bytes, int comp
   append_uint (&fields[FIELD_ABOVE], summary.above);
   append_uint (&fields[FIELD_MIN], summary.min);
   append_uint (&fields[FIELD_MAX], summary.max);
-  g_value_init (&v, G_TYPE_DOUBLE);
+  v = real;
   g_value_set_double (&v, summary.samples ?
       (gdouble) summary.sum / summary.samples : 0.0);
   gst_value_array_append_and_take_value (&fields[FIELD_MEAN], &v);
@@ -145,40 +211,56 @@ append_channel (const HistResultsLayout & layout, const guint8 * bytes, int comp
  * region's) on `fields`. */
 static void
 set_channel_fields (const HistResultsLayout & layout, const guint8 * block,
-    const HistFrameState & counted, GstStructure * fields)
+    const HistFrameState & counted, CountsMemory & counts, GstStructure * fields)
 {
   GValue arrays[N_CHANNEL_FIELDS] = { };
   for (GValue & array : arrays)
     gst_value_array_init (&array, counted.n_channels);
   for (guint i = 0; i < counted.n_channels; i++)
     append_channel (layout, block + i * hist_channel_result_size (layout.bins),
-        counted.channels[i], counted, arrays);
+        counted.channels[i], counted, counts, arrays);
   for (int f = 0; f < N_CHANNEL_FIELDS; f++)
     gst_structure_id_take_value (fields, channel_fields[f], &arrays[f]);
+}
+
+/* A region's own fields: its id, type and box (clipped). */
+static GstStructure *
+new_region_structure (const FrameRegion & region)
+{
+  static const GValue integer = initialised_value (G_TYPE_INT);
+  static const GValue string = initialised_value (G_TYPE_STRING);
+  GstStructure *results = gst_structure_new_id_empty (region_quarks[QUARK_REGION]);
+  GValue v = integer;
+  g_value_set_int (&v, region.id);
+  gst_structure_id_take_value (results, region_quarks[QUARK_ID], &v);
+  v = string;
+  /* A quark's string lives as long as the process. */
+  g_value_set_static_string (&v, g_quark_to_string (region.type));
+  gst_structure_id_take_value (results, region_quarks[QUARK_TYPE], &v);
+  const int box[4] = { region.box.x, region.box.y, region.box.width,
+    region.box.height
+  };
+  for (int i = 0; i < 4; i++) {
+    v = uint_value ((guint) box[i]);
+    gst_structure_id_take_value (results, region_quarks[QUARK_X + i], &v);
+  }
+  return results;
 }
 
 /* The "regions" field: a structure per region, its box (clipped) and its
  * per-channel fields. */
 static void
 set_regions (const HistResultsLayout & layout, const guint8 * bytes,
-    const HistFrameState & counted, GstStructure * fields)
+    const HistFrameState & counted, CountsMemory & counts, GstStructure * fields)
 {
+  static const GValue structure = initialised_value (GST_TYPE_STRUCTURE);
   GValue array = G_VALUE_INIT;
   gst_value_array_init (&array, counted.n_regions);
   for (guint r = 0; r < counted.n_regions; r++) {
-    const FrameRegion & region = counted.regions[r];
-    GstStructure *results = gst_structure_new_id (region_quarks[QUARK_REGION],
-        region_quarks[QUARK_ID], G_TYPE_INT, region.id,
-        region_quarks[QUARK_TYPE], G_TYPE_STRING, g_quark_to_string (region.type),
-        region_quarks[QUARK_X], G_TYPE_UINT, (guint) region.box.x,
-        region_quarks[QUARK_Y], G_TYPE_UINT, (guint) region.box.y,
-        region_quarks[QUARK_WIDTH], G_TYPE_UINT, (guint) region.box.width,
-        region_quarks[QUARK_HEIGHT], G_TYPE_UINT, (guint) region.box.height,
-        0);
+    GstStructure *results = new_region_structure (counted.regions[r]);
     set_channel_fields (layout, bytes + (1 + r) * hist_block_size (layout.bins),
-        counted, results);
-    GValue v = G_VALUE_INIT;
-    g_value_init (&v, GST_TYPE_STRUCTURE);
+        counted, counts, results);
+    GValue v = structure;
     g_value_take_boxed (&v, results);
     gst_value_array_append_and_take_value (&array, &v);
   }
@@ -189,10 +271,12 @@ void
 hist_set_results (const HistResultsLayout & layout, const guint8 * bytes,
     const HistFrameState & counted, GstStructure * fields)
 {
+  const guint n_blocks = 1 + (layout.with_regions ? counted.n_regions : 0);
+  CountsMemory counts (n_blocks * counted.n_channels * layout.bins *
+      sizeof (uint32_t));
   gst_structure_set (fields, "range-min", G_TYPE_UINT, counted.lower,
       "range-max", G_TYPE_UINT, counted.upper, nullptr);
-  set_channel_fields (layout, bytes, counted, fields);
+  set_channel_fields (layout, bytes, counted, counts, fields);
   if (layout.with_regions)
-    set_regions (layout, bytes, counted, fields);
+    set_regions (layout, bytes, counted, counts, fields);
 }
-
