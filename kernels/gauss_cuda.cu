@@ -63,7 +63,7 @@ constexpr int kColumns = 2;
 // The shortest bands, for frames too small to fill a wave of resident blocks (1080p and
 // below): a block walks its band row after row, so the band's height is the kernel's
 // chain of dependent steps, and short bands put more blocks to work at the price of 2 r
-// rows of halo summed again per band. Measured at radii 2 to 7 (bench/TUNING.md section
+// rows of halo summed again per band. Measured at radii 2 to 7 (docs/tuning.md section
 // 12): bands of 2 r rows, at least 8 for the strip kernel and 4 for the register
 // kernels of then (the group kernel's forerunners, which walked their bands as it does),
 // against 16 rows (4 r for the register kernels) that took up to twice as long; wider

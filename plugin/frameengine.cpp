@@ -25,7 +25,7 @@ FrameEngine::configure (Setup setup)
   output_ = std::move (setup.output);
   /* Frames ordered on one stream cannot overlap: ordering wins at one frame
    * in flight, waiting for each frame on a stream of its own at more (measured
-   * on an H100, README "Frames that stay on the GPU"). */
+   * on an H100, docs/benchmarks.md "GStreamer 1.22 against 1.26"). */
   ordered_ = output_->orders_on_memory_stream () && depth_ == 1;
   backend_ = setup.device.empty () ? make_cpu_backend () :
       make_cuda_backend (setup.device);
