@@ -161,6 +161,32 @@ struct alignas(sizeof(RowSum) * kColumns) ColumnSums {
   RowSum v[kColumns];
 };
 
+// A thread's horizontal sums of one staged row: column c weighs in[c .. c + 2 rx] with
+// taps.x, a window of kColumns samples sliding along `in`.
+template <typename RowSum, typename Sample>
+__device__ __forceinline__ ColumnSums<RowSum> horizontal_sums(const Sample *in,
+                                                               const Taps &taps, int radius_x) {
+  uint32_t window[kColumns];
+#pragma unroll
+  for (int c = 0; c < kColumns; ++c)
+    window[c] = in[c];
+  ColumnSums<RowSum> h = {};
+  for (int j = 0; j < 2 * radius_x; ++j) {
+    const RowSum weight = taps.x[j];
+#pragma unroll
+    for (int c = 0; c < kColumns; ++c)
+      h.v[c] += weight * window[c];
+#pragma unroll
+    for (int c = 0; c + 1 < kColumns; ++c)
+      window[c] = window[c + 1];
+    window[kColumns - 1] = in[j + kColumns];
+  }
+#pragma unroll
+  for (int c = 0; c < kColumns; ++c)
+    h.v[c] += RowSum(taps.x[2 * radius_x]) * window[c];
+  return h;
+}
+
 template <typename Sample, int kTileWidth, class Tiles>
 __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
     gauss_kernel(SourceView<Sample> src, DestinationView<Sample> dst, Taps taps,
@@ -256,26 +282,9 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
 
     if (active) {
       // Horizontal: column x + c sums segment positions [x + c - strip_x, ... + 2 rx].
-      const Sample *in = segments + (t & 1) * segment + kColumns * thread;
-      uint32_t window[kColumns];
-#pragma unroll
-      for (int c = 0; c < kColumns; ++c)
-        window[c] = in[c];
-      Sums h = {};
-      for (int j = 0; j < 2 * radius_x; ++j) {
-        const RowSum weight = taps.x[j];
-#pragma unroll
-        for (int c = 0; c < kColumns; ++c)
-          h.v[c] += weight * window[c];
-#pragma unroll
-        for (int c = 0; c + 1 < kColumns; ++c)
-          window[c] = window[c + 1];
-        window[kColumns - 1] = in[j + kColumns];
-      }
-#pragma unroll
-      for (int c = 0; c < kColumns; ++c)
-        h.v[c] += RowSum(taps.x[2 * radius_x]) * window[c];
-      *reinterpret_cast<Sums *>(ring + slot * kTileWidth + kColumns * thread) = h;
+      *reinterpret_cast<Sums *>(ring + slot * kTileWidth + kColumns * thread) =
+          horizontal_sums<RowSum>(segments + (t & 1) * segment + kColumns * thread, taps,
+                                  radius_x);
 
       // Vertical, once the ring holds input rows t - 2 ry .. t: output row
       // band_y + t - 2 ry. Its oldest row sits in the ring row after this one.
@@ -393,26 +402,8 @@ __global__ void __launch_bounds__(RegionTileShape<Sample>::kThreads)
     }
     __syncwarp();
     // Column tile_x + kColumns lane + c sums segment positions from kColumns lane + c.
-    const Sample *in = staged + kColumns * lane;
-    uint32_t window[kColumns];
-#pragma unroll
-    for (int c = 0; c < kColumns; ++c)
-      window[c] = in[c];
-    Sums h = {};
-    for (int j = 0; j < 2 * radius_x; ++j) {
-      const RowSum weight = taps.x[j];
-#pragma unroll
-      for (int c = 0; c < kColumns; ++c)
-        h.v[c] += weight * window[c];
-#pragma unroll
-      for (int c = 0; c + 1 < kColumns; ++c)
-        window[c] = window[c + 1];
-      window[kColumns - 1] = in[j + kColumns];
-    }
-#pragma unroll
-    for (int c = 0; c < kColumns; ++c)
-      h.v[c] += RowSum(taps.x[2 * radius_x]) * window[c];
-    *reinterpret_cast<Sums *>(sums + t * kRegionTileWidth + kColumns * lane) = h;
+    *reinterpret_cast<Sums *>(sums + t * kRegionTileWidth + kColumns * lane) =
+        horizontal_sums<RowSum>(staged + kColumns * lane, taps, radius_x);
   }
   __syncthreads();
 

@@ -399,23 +399,78 @@ __device__ void add_to_block(BlockTotals &block, unsigned long long sum, uint32_
   }
 }
 
-// Whether this block is the launch's last to finish; every thread of the block calls it
-// after its last addition to the totals. The last block to take a ticket sees every
-// other block's additions: the barrier orders the block's additions before thread 0's
-// fence, the fence before its ticket (as in a cooperative groups grid sync). atomicInc
-// wraps the ticket back to 0 for the next launch.
-__device__ bool is_last_block(Totals *totals) {
+// Whether this block is the last to finish of the `blocks` that add to `totals` (the
+// launch's, or a box's tiles); every thread of the block calls it after its last
+// addition to the totals. The last block to take a ticket sees every other block's
+// additions: the barrier orders the block's additions before thread 0's fence, the
+// fence before its ticket (as in a cooperative groups grid sync). atomicInc wraps the
+// ticket back to 0 for the next launch.
+__device__ bool is_last_block(Totals *totals, unsigned blocks) {
   __shared__ bool is_last;
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();
-    const bool last = atomicInc(&totals->ticket, gridDim.x - 1) == gridDim.x - 1;
+    const bool last = atomicInc(&totals->ticket, blocks - 1) == blocks - 1;
     if (last)
       __threadfence();
     is_last = last;
   }
   __syncthreads();
   return is_last;
+}
+
+// What a block of slot_histogram_kernel or slot_boxes_kernel does, in its order.
+
+// Clears the block's sub-histograms (`replicas` copies of slot_count(bins) slots) and
+// totals.
+__device__ void clear_slot_block(uint32_t *sub_histograms, int bins, int replicas,
+                                 BlockTotals &block) {
+  for (int i = threadIdx.x; i < slot_count(bins) * replicas; i += kThreads)
+    sub_histograms[i] = 0;
+  if (threadIdx.x == 0)
+    block = {0, 0xffffffffu, 0};
+  __syncthreads();
+}
+
+// Adds the block's counts and totals to the totals in the workspace: each slot the sum
+// of its replicas, read starting at a different replica in each thread to spread the
+// threads of a warp over the banks.
+template <bool kInShared>
+__device__ void add_slot_block(const uint32_t *sub_histograms, int bins, int replicas,
+                               const BlockTotals &block, uint32_t *counts, Totals *totals) {
+  if constexpr (kInShared) {
+    for (int slot = threadIdx.x; slot < slot_count(bins); slot += kThreads) {
+      const uint32_t *slot_replicas = sub_histograms + slot * replicas;
+      uint32_t count = 0;
+      for (int r = 0; r < replicas; ++r)
+        count += slot_replicas[(r + slot) & (replicas - 1)];
+      if (count != 0)
+        atomicAdd(&counts[slot], count);
+    }
+  }
+  if (threadIdx.x == 0 && block.min != 0xffffffffu) {  // the block counted samples
+    if (block.sum != 0)
+      atomicAdd(&totals->sum, block.sum);
+    atomicMax(&totals->min_complement, ~block.min);
+    atomicMax(&totals->max, block.max);
+  }
+}
+
+// The last block: the totals (emptied) to `output`'s bins and summary.
+__device__ void finish_slots(int bins, uint32_t samples, uint32_t *counts, Totals *totals,
+                             const HistogramOutput &output) {
+  for (int bin = threadIdx.x; bin < bins; bin += kThreads)
+    output.bins[bin] = atomicExch(&counts[bin], 0u);
+  if (threadIdx.x == 0) {
+    HistogramSummary summary;
+    summary.sum = atomicExch(&totals->sum, 0ull);
+    summary.samples = samples;
+    summary.below = atomicExch(&counts[below_slot(bins)], 0u);
+    summary.above = atomicExch(&counts[above_slot(bins)], 0u);
+    summary.min = ~atomicExch(&totals->min_complement, 0u);
+    summary.max = atomicExch(&totals->max, 0u);
+    *output.summary = summary;
+  }
 }
 
 // 16-bit samples. kInShared: counts in `replicas` sub-histograms in shared memory, else
@@ -434,14 +489,9 @@ __global__ void __launch_bounds__(kThreads)
   uint32_t *const counts =
       reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(totals) + kCountsOffset);
   const int bins = binning.bins;
+  clear_slot_block(sub_histograms, bins, replicas, block);
+
   const unsigned lane = threadIdx.x % kLanes;
-
-  for (int i = threadIdx.x; i < slot_count(bins) * replicas; i += kThreads)
-    sub_histograms[i] = 0;
-  if (threadIdx.x == 0)
-    block = {0, 0xffffffffu, 0};
-  __syncthreads();
-
   const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
                         uint32_t(replicas)};
   ThreadTotals mine;
@@ -457,39 +507,9 @@ __global__ void __launch_bounds__(kThreads)
   add_to_block(block, mine.sum, mine.min, mine.max);
   __syncthreads();
 
-  // Into the totals: each slot the sum of its replicas, read starting at a different
-  // replica in each thread to spread the threads of a warp over the banks.
-  if constexpr (kInShared) {
-    for (int slot = threadIdx.x; slot < slot_count(bins); slot += kThreads) {
-      const uint32_t *slot_replicas = sub_histograms + slot * replicas;
-      uint32_t count = 0;
-      for (int r = 0; r < replicas; ++r)
-        count += slot_replicas[(r + slot) & (replicas - 1)];
-      if (count != 0)
-        atomicAdd(&counts[slot], count);
-    }
-  }
-  if (threadIdx.x == 0 && block.min != 0xffffffffu) {  // the block counted samples
-    if (block.sum != 0)
-      atomicAdd(&totals->sum, block.sum);
-    atomicMax(&totals->min_complement, ~block.min);
-    atomicMax(&totals->max, block.max);
-  }
-
-  if (!is_last_block(totals))
-    return;
-  for (int bin = threadIdx.x; bin < bins; bin += kThreads)
-    bins_out[bin] = atomicExch(&counts[bin], 0u);
-  if (threadIdx.x == 0) {
-    HistogramSummary summary;
-    summary.sum = atomicExch(&totals->sum, 0ull);
-    summary.samples = samples;
-    summary.below = atomicExch(&counts[below_slot(bins)], 0u);
-    summary.above = atomicExch(&counts[above_slot(bins)], 0u);
-    summary.min = ~atomicExch(&totals->min_complement, 0u);
-    summary.max = atomicExch(&totals->max, 0u);
-    *summary_out = summary;
-  }
+  add_slot_block<kInShared>(sub_histograms, bins, replicas, block, counts, totals);
+  if (is_last_block(totals, gridDim.x))
+    finish_slots(bins, samples, counts, totals, {bins_out, summary_out});
 }
 
 // ---------------------------------------------------------------------------------
@@ -745,18 +765,40 @@ __device__ HistogramOutput channel_outputs(const ValueOutputs &out, int c) {
   return chosen;
 }
 
-// The last block: the value totals (emptied) to bins, below, above, sum, min and max,
-// kValues threads a channel, every counted channel at once.
-// slots: shared memory for C x slot_count(bins) counts.
+// The value counts of each channel in shared memory cleared: their kValueCountsBytes / 16
+// vectors of each value's kValueBytes / 16.
 template <int C>
-__device__ void finish_values(const Binning &binning, uint32_t samples, Totals *totals,
-                              const ValueOutputs &out, uint32_t *slots) {
+__device__ void clear_value_counts(uint4 *shared_memory) {
+  constexpr int kCountVectors = kValueCountsBytes / 16;
+  static_assert(kValues * kCountVectors % kValueThreads == 0, "whole turns");
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    uint4 *const counts = shared_memory + channel_counts_offset(c) / 16;
+#pragma unroll
+    for (int turn = 0; turn < kValues * kCountVectors / kValueThreads; ++turn) {
+      const unsigned vector = turn * kValueThreads + threadIdx.x;
+      counts[vector / kCountVectors * (kValueBytes / 16) + vector % kCountVectors] =
+          make_uint4(0, 0, 0, 0);
+    }
+  }
+  __syncthreads();
+}
+
+// The last block (of a launch, or of a box's tiles): the value totals (emptied) to
+// bins, below, above, sum, min and max, kValues threads a channel, every channel of
+// `counted` (a mask) at once. value_totals(c): channel c's kCopies copies of kValues
+// counts, one after another; output_of(c): where channel c's results go.
+// slots: shared memory for C x slot_count(bins) counts.
+template <int C, int kCopies, typename ValueTotals, typename OutputOf>
+__device__ void finish_values(const Binning &binning, uint32_t samples, unsigned counted_mask,
+                              const ValueTotals &value_totals, const OutputOf &output_of,
+                              uint32_t *slots) {
   static_assert(kValues % kLanes == 0 && C * kValues <= kValueThreads,
                 "whole warps, one value of one channel each");
   __shared__ BlockTotals block[C];
   const int c = threadIdx.x / kValues;
   const uint32_t value = threadIdx.x % kValues;
-  const bool counted = c < C && ((out.counted >> c) & 1u);
+  const bool counted = c < C && ((counted_mask >> c) & 1u);
   const int bins = binning.bins;
   uint32_t *const channel_slots = slots + c * slot_count(bins);
   if (counted) {
@@ -767,11 +809,11 @@ __device__ void finish_values(const Binning &binning, uint32_t samples, Totals *
   }
   __syncthreads();
   if (counted) {
-    uint32_t *const value_totals = channel_totals(totals, c);
+    uint32_t *const value_counts = value_totals(c);
     uint32_t count = 0;
 #pragma unroll
-    for (int copy = 0; copy < kValueCopies; ++copy)
-      count += atomicExch(&value_totals[copy * kValues + value], 0u);
+    for (int copy = 0; copy < kCopies; ++copy)
+      count += atomicExch(&value_counts[copy * kValues + value], 0u);
     if (count != 0)
       atomicAdd(&channel_slots[binning.slot(value)], count);
     add_to_block(block[c], uint64_t(value) * count, count != 0 ? value : 0xffffffffu,
@@ -780,7 +822,7 @@ __device__ void finish_values(const Binning &binning, uint32_t samples, Totals *
   __syncthreads();
   if (!counted)
     return;
-  const HistogramOutput output = channel_outputs<C>(out, c);
+  const HistogramOutput output = output_of(c);
   for (int bin = value; bin < bins; bin += kValues)
     output.bins[bin] = channel_slots[bin];
   if (value == 0) {
@@ -804,22 +846,7 @@ __global__ void __launch_bounds__(kValueThreads, 1)
   static_assert(C * slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= value_shared_bytes(C),
                 "the slots fit the sub-histograms");
   extern __shared__ uint4 shared_memory[];  // 16-byte aligned
-
-  // The counts of each channel: kValueCountsBytes / 16 vectors of each value's
-  // kValueBytes / 16.
-  constexpr int kCountVectors = kValueCountsBytes / 16;
-  static_assert(kValues * kCountVectors % kValueThreads == 0, "whole turns");
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    uint4 *const counts = shared_memory + channel_counts_offset(c) / 16;
-#pragma unroll
-    for (int turn = 0; turn < kValues * kCountVectors / kValueThreads; ++turn) {
-      const unsigned vector = turn * kValueThreads + threadIdx.x;
-      counts[vector / kCountVectors * (kValueBytes / 16) + vector % kCountVectors] =
-          make_uint4(0, 0, 0, 0);
-    }
-  }
-  __syncthreads();
+  clear_value_counts<C>(shared_memory);
   const ValueCounter<C> counter(shared_memory, threadIdx.x % kLanes, out.counted);
   count_values(rows, counter);
   __syncthreads();
@@ -828,8 +855,11 @@ __global__ void __launch_bounds__(kValueThreads, 1)
     if ((out.counted >> c) & 1u)
       merge_values(shared_memory + channel_counts_offset(c) / 16,
                    channel_totals(totals, c) + blockIdx.x % kValueCopies * kValues);
-  if (is_last_block(totals))  // the slots reuse the sub-histograms, done with now
-    finish_values<C>(binning, samples, totals, out, reinterpret_cast<uint32_t *>(shared_memory));
+  if (is_last_block(totals, gridDim.x))  // the slots reuse the sub-histograms, done with now
+    finish_values<C, kValueCopies>(
+        binning, samples, out.counted, [&](int c) { return channel_totals(totals, c); },
+        [&](int c) { return channel_outputs<C>(out, c); },
+        reinterpret_cast<uint32_t *>(shared_memory));
 }
 
 // ---------------------------------------------------------------------------------
@@ -1149,21 +1179,6 @@ __device__ Region box_region(const PlaneView &plane, const Box &box, unsigned it
           int(items_per_row)};
 }
 
-// Whether this block is its box's last to finish: is_last_block, over the box's tiles.
-__device__ bool is_last_tile(Totals *totals, unsigned tiles) {
-  __shared__ bool is_last;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    const bool last = atomicInc(&totals->ticket, tiles - 1) == tiles - 1;
-    if (last)
-      __threadfence();
-    is_last = last;
-  }
-  __syncthreads();
-  return is_last;
-}
-
 // As for_each_chunk, over the items of a tile: item first_item + threadIdx.x, then every
 // blockDim.x-th after it, up to first_item + items. Every lane of a warp takes the same
 // number of turns (those past the end with a chunk of no valid sample), so that count
@@ -1265,51 +1280,6 @@ __device__ void count_packed_tile(const uint8_t *first, ptrdiff_t row_pitch, uns
   }
 }
 
-// The last block of a box: its value totals (emptied) to bins, below, above, sum, min
-// and max, kValues threads a channel, as finish_values. counts: the box's value totals.
-template <int C>
-__device__ void finish_box_values(const Binning &binning, uint32_t samples, uint32_t *counts,
-                                  const BoxBatch<C> &batch, int box, uint32_t *slots) {
-  static_assert(kValues % kLanes == 0 && C * kValues <= kValueThreads,
-                "whole warps, one value of one channel each");
-  __shared__ BlockTotals block[C];
-  const int c = threadIdx.x / kValues;
-  const uint32_t value = threadIdx.x % kValues;
-  const bool counted = c < C && ((batch.counted >> c) & 1u);
-  const int bins = binning.bins;
-  uint32_t *const channel_slots = slots + c * slot_count(bins);
-  if (counted) {
-    for (int slot = value; slot < slot_count(bins); slot += kValues)
-      channel_slots[slot] = 0;
-    if (value == 0)
-      block[c] = {0, 0xffffffffu, 0};
-  }
-  __syncthreads();
-  if (counted) {
-    const uint32_t count = atomicExch(&counts[c * kValues + value], 0u);
-    if (count != 0)
-      atomicAdd(&channel_slots[binning.slot(value)], count);
-    add_to_block(block[c], uint64_t(value) * count, count != 0 ? value : 0xffffffffu,
-                 count != 0 ? value : 0);
-  }
-  __syncthreads();
-  if (!counted)
-    return;
-  const HistogramOutput output = batch.outputs[box][c];
-  for (int bin = value; bin < bins; bin += kValues)
-    output.bins[bin] = channel_slots[bin];
-  if (value == 0) {
-    HistogramSummary summary;
-    summary.sum = block[c].sum;
-    summary.samples = samples;
-    summary.below = channel_slots[below_slot(bins)];
-    summary.above = channel_slots[above_slot(bins)];
-    summary.min = block[c].min;  // a box is never empty
-    summary.max = block[c].max;
-    *output.summary = summary;
-  }
-}
-
 // 8-bit samples, counted by value: kPacked, pixels of C channels (1, 2 or 4) at
 // addresses that are multiples of C; else one channel (C = 1) of any pixel stride.
 // Needs value_shared_bytes(C) of dynamic shared memory.
@@ -1321,20 +1291,7 @@ __global__ void __launch_bounds__(kValueThreads, 1)
   static_assert(C * slot_count(kHistogramMaxBins8) * sizeof(uint32_t) <= value_shared_bytes(C),
                 "the slots fit the sub-histograms");
   extern __shared__ uint4 shared_memory[];  // 16-byte aligned
-
-  constexpr int kCountVectors = kValueCountsBytes / 16;
-  static_assert(kValues * kCountVectors % kValueThreads == 0, "whole turns");
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    uint4 *const counts = shared_memory + channel_counts_offset(c) / 16;
-#pragma unroll
-    for (int turn = 0; turn < kValues * kCountVectors / kValueThreads; ++turn) {
-      const unsigned vector = turn * kValueThreads + threadIdx.x;
-      counts[vector / kCountVectors * (kValueBytes / 16) + vector % kCountVectors] =
-          make_uint4(0, 0, 0, 0);
-    }
-  }
-  __syncthreads();
+  clear_value_counts<C>(shared_memory);
 
   const int box_index = find_box(batch);
   const Box box = batch.boxes[box_index];
@@ -1366,9 +1323,12 @@ __global__ void __launch_bounds__(kValueThreads, 1)
   for (int c = 0; c < C; ++c)
     if ((batch.counted >> c) & 1u)
       merge_values(shared_memory + channel_counts_offset(c) / 16, counts + c * kValues);
-  if (is_last_tile(totals, tile.tiles))  // the slots reuse the sub-histograms, done with now
-    finish_box_values<C>(binning, uint32_t(box.width) * uint32_t(box.height), counts, batch,
-                         tile.box, reinterpret_cast<uint32_t *>(shared_memory));
+  if (is_last_block(totals, tile.tiles))  // the slots reuse the sub-histograms, done with now
+    finish_values<C, 1>(
+        binning, uint32_t(box.width) * uint32_t(box.height), batch.counted,
+        [&](int c) { return counts + c * kValues; },
+        [&](int c) { return batch.outputs[tile.box][c]; },
+        reinterpret_cast<uint32_t *>(shared_memory));
 }
 
 // 16-bit samples of one channel, as slot_histogram_kernel, per box.
@@ -1382,13 +1342,7 @@ __global__ void __launch_bounds__(kThreads)
   uint32_t *const sub_histograms =
       reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(shared_memory) + kBlockTotalsBytes);
   const int bins = binning.bins;
-  const unsigned lane = threadIdx.x % kLanes;
-
-  for (int i = threadIdx.x; i < slot_count(bins) * replicas; i += kThreads)
-    sub_histograms[i] = 0;
-  if (threadIdx.x == 0)
-    block = {0, 0xffffffffu, 0};
-  __syncthreads();
+  clear_slot_block(sub_histograms, bins, replicas, block);
 
   const int box_index = find_box(batch);
   const Box box = batch.boxes[box_index];
@@ -1400,9 +1354,12 @@ __global__ void __launch_bounds__(kThreads)
   Totals *const totals = reinterpret_cast<Totals *>(box_space);
   uint32_t *const counts = reinterpret_cast<uint32_t *>(box_space + kCountsOffset);
 
+  const unsigned lane = threadIdx.x % kLanes;
   const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
                         uint32_t(replicas)};
   ThreadTotals mine;
+  // slot_histogram_kernel's counting, written out again: a function shared by the two
+  // changed that kernel's machine code.
   for_each_tile_chunk<uint16_t, Rows>(
       region, tile.first_item, tile.items, [&](const Chunk<uint16_t> &samples_read) {
         Chunk<uint16_t> chunk = samples_read;
@@ -1416,38 +1373,10 @@ __global__ void __launch_bounds__(kThreads)
   add_to_block(block, mine.sum, mine.min, mine.max);
   __syncthreads();
 
-  if constexpr (kInShared) {
-    for (int slot = threadIdx.x; slot < slot_count(bins); slot += kThreads) {
-      const uint32_t *slot_replicas = sub_histograms + slot * replicas;
-      uint32_t count = 0;
-      for (int r = 0; r < replicas; ++r)
-        count += slot_replicas[(r + slot) & (replicas - 1)];
-      if (count != 0)
-        atomicAdd(&counts[slot], count);
-    }
-  }
-  if (threadIdx.x == 0 && block.min != 0xffffffffu) {  // the block counted samples
-    if (block.sum != 0)
-      atomicAdd(&totals->sum, block.sum);
-    atomicMax(&totals->min_complement, ~block.min);
-    atomicMax(&totals->max, block.max);
-  }
-
-  if (!is_last_tile(totals, tile.tiles))
-    return;
-  const HistogramOutput output = batch.outputs[tile.box][0];
-  for (int bin = threadIdx.x; bin < bins; bin += kThreads)
-    output.bins[bin] = atomicExch(&counts[bin], 0u);
-  if (threadIdx.x == 0) {
-    HistogramSummary summary;
-    summary.sum = atomicExch(&totals->sum, 0ull);
-    summary.samples = uint32_t(box.width) * uint32_t(box.height);
-    summary.below = atomicExch(&counts[below_slot(bins)], 0u);
-    summary.above = atomicExch(&counts[above_slot(bins)], 0u);
-    summary.min = ~atomicExch(&totals->min_complement, 0u);
-    summary.max = atomicExch(&totals->max, 0u);
-    *output.summary = summary;
-  }
+  add_slot_block<kInShared>(sub_histograms, bins, replicas, block, counts, totals);
+  if (is_last_block(totals, tile.tiles))
+    finish_slots(bins, uint32_t(box.width) * uint32_t(box.height), counts, totals,
+                 batch.outputs[tile.box][0]);
 }
 
 // Splits the batch's boxes of items[i] items into tiles: the fewest items a tile (at
