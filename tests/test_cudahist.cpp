@@ -404,6 +404,46 @@ GST_START_TEST(test_regions) {
 }
 GST_END_TEST;
 
+// Every "bins" buffer of the frame and of its regions shares one block of counts: a
+// buffer an application keeps holds its counts after the frame (and its meta) is gone.
+GST_START_TEST(test_counts_outlive_frame) {
+  HistConfig config;
+  config.include_chroma = true;
+  GstHarness *h = make_harness(config, "regions=meta post-messages=false");
+  gst_harness_set_src_caps_str(h, caps_string("NV12", 35, 22).c_str());
+  const GstVideoInfo info = video_info("NV12", 35, 22);
+  GstBuffer *in = random_frame(h, info, 77, frame_pts(0));
+  std::vector<cftest::TestRegion> regions_in = cftest::test_regions(35, 22);
+  cftest::attach_regions(in, regions_in);
+  fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull(h);
+  fail_unless(out != nullptr, "no output");
+  const GstStructure *s =
+      gst_custom_meta_get_structure(gst_buffer_get_custom_meta(out, "GstCudaHistMeta"));
+  std::vector<const GValue *> all_bins{field(s, "bins")};
+  const GValue *regions = field(s, "regions");
+  fail_unless(gst_value_array_get_size(regions) > 0, "no regions counted");
+  for (guint r = 0; r < gst_value_array_get_size(regions); r++)
+    all_bins.push_back(field(gst_value_get_structure(gst_value_array_get_value(regions, r)),
+                             "bins"));
+  std::vector<GstBuffer *> kept;
+  std::vector<std::vector<uint32_t>> counts;
+  for (const GValue *bins : all_bins)
+    for (guint c = 0; c < gst_value_array_get_size(bins); c++) {
+      kept.push_back(gst_buffer_ref(gst_value_get_buffer(gst_value_array_get_value(bins, c))));
+      counts.push_back(counts_at(bins, c));
+    }
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+  for (size_t i = 0; i < kept.size(); i++) {
+    std::vector<uint32_t> now(gst_buffer_get_size(kept[i]) / sizeof(uint32_t));
+    gst_buffer_extract(kept[i], 0, now.data(), gst_buffer_get_size(kept[i]));
+    fail_unless(now == counts[i], "bins buffer %zu changed once the frame was freed", i);
+    gst_buffer_unref(kept[i]);
+  }
+}
+GST_END_TEST;
+
 GST_START_TEST(test_messages) {
   struct {
     std::string properties;
@@ -565,6 +605,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_counts),
           CF_TEST(test_messages),
           CF_TEST(test_regions),
+          CF_TEST(test_counts_outlive_frame),
           CF_TEST(test_too_many_bins),
           CF_TEST(test_roi_outside),
           CF_TEST(test_property_errors),
