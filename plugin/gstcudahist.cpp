@@ -34,8 +34,9 @@
  * Fields (arrays hold one entry per channel, in the order of "channels"):
  * "channels" (array of strings: "Y", "U", "V", "R", "G", "B", "A" or "gray"),
  * "range-min", "range-max" (guint), "bins" (array of GstBuffer: each channel's
- * counts, one guint32 a bin in the machine's byte order; a block per channel
- * rather than a value per bin keeps the results cheap to make every frame),
+ * counts, one guint32 a bin in the machine's byte order, read-only; a block per
+ * channel rather than a value per bin keeps the results cheap to make every
+ * frame),
  * "total" (samples in the region), "below", "above", "min", "max"
  * (arrays of guint: of every sample in the region), "mean" (array of gdouble),
  * "p1", "p50", "p99" (arrays of guint: the smallest value v such that at least
