@@ -12,13 +12,18 @@
 #                                         stream-bench with A's plugin, then B's,
 #                                         then A's and B's again: OUT/NAME-a1.log,
 #                                         -b1, -a2, -b2 (.log and .json)
+#   bash bench/ab.sh kernels OUT NAME [KERNEL_TIMES_ARGS...]
+#                                         kernel-times of A, B, A, B in the same
+#                                         way: each tree's own program, since the
+#                                         kernels are linked into it (A's knows
+#                                         only A's cases)
 # Sources bench/gpu-env.sh itself (a host without GStreamer or Highway).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 # shellcheck disable=SC1091
 source bench/gpu-env.sh
-mode=${1:?usage: bench/ab.sh build A_SRC [ARCH] | stream OUT NAME [ARGS...]}
+mode=${1:?usage: bench/ab.sh build A_SRC [ARCH] | stream OUT NAME [ARGS...] | kernels OUT NAME [ARGS...]}
 shift
 
 setup() {  # setup SRC BUILD ARCH
@@ -35,30 +40,40 @@ case $mode in
     setup "$root" build-gpu "$arch"
     setup "$a_src" build-gpu-a "$arch"
     ninja -C build-gpu > build-gpu/ab-build.log 2>&1 & b=$!
-    ninja -C build-gpu-a plugin/libgstcudafilters.so > build-gpu-a/ab-build.log 2>&1 & a=$!
+    ninja -C build-gpu-a plugin/libgstcudafilters.so bench/kernel-times \
+      > build-gpu-a/ab-build.log 2>&1 & a=$!
     status=0
     wait $b || { tail -30 build-gpu/ab-build.log; status=1; }
     wait $a || { tail -30 build-gpu-a/ab-build.log; status=1; }
     exit $status
     ;;
-  stream)
+  stream | kernels)
     out=${1:?OUT}
     name=${2:?NAME}
     shift 2
     mkdir -p "$out"
     for run in a1 b1 a2 b2; do
-      case $run in a*) build=build-gpu-a ;; *) build=build-gpu ;; esac
-      # A registry of each plugin's own, made before anything is timed.
-      export GST_REGISTRY_1_0=$root/$build/ab-registry.bin
-      export GST_PLUGIN_PATH=$root/$build/plugin
-      gst-inspect-1.0 cudamedian > /dev/null 2>&1
-      echo "== $name $run: the plugin of $build" > "$out/$name-$run.log"
-      build-gpu/bench/stream-bench --json "$out/$name-$run.json" "$@" \
-        >> "$out/$name-$run.log" 2>&1 || echo "$name $run: stream-bench failed" >&2
+      build="build-gpu"
+      if [[ $run == a* ]]; then build="build-gpu-a"; fi
+      log=$out/$name-$run.log
+      if [ "$mode" = stream ]; then
+        # A registry of each plugin's own, made before anything is timed.
+        export GST_REGISTRY_1_0=$root/$build/ab-registry.bin
+        export GST_PLUGIN_PATH=$root/$build/plugin
+        gst-inspect-1.0 cudamedian > /dev/null 2>&1
+        echo "== $name $run: the plugin of $build" > "$log"
+        program="build-gpu/bench/stream-bench"
+      else
+        echo "== $name $run: the kernel-times of $build" > "$log"
+        program=$build/bench/kernel-times
+      fi
+      "$program" --json "$out/$name-$run.json" "$@" >> "$log" 2>&1 ||
+        echo "$name $run: ${program##*/} failed" >&2
     done
     ;;
   *)
-    echo "usage: bench/ab.sh build A_SRC [ARCH] | stream OUT NAME [ARGS...]" >&2
+    echo "usage: bench/ab.sh build A_SRC [ARCH] | stream OUT NAME [ARGS...] |" \
+      "kernels OUT NAME [ARGS...]" >&2
     exit 2
     ;;
 esac
