@@ -432,6 +432,23 @@ __device__ void clear_slot_block(uint32_t *sub_histograms, int bins, int replica
   __syncthreads();
 }
 
+// Counts one of a thread's chunks: its values into the thread's sum, min and max
+// (`mine`), its slots into the thread's replica in shared memory (kInShared) or
+// straight into the totals' slots, `counts`.
+template <bool kInShared, typename Sample>
+__device__ __forceinline__ void count_slot_chunk(const Chunk<Sample> &samples_read,
+                                                 int padding_bits, const Replica &replica,
+                                                 uint32_t *counts, const Binning &binning,
+                                                 ThreadTotals &mine) {
+  Chunk<Sample> chunk = samples_read;
+  chunk.to_values(padding_bits);
+  mine.add(chunk);
+  if constexpr (kInShared)
+    count_shared(replica, chunk, binning);
+  else
+    count_global(counts, chunk, binning);
+}
+
 // Adds the block's counts and totals to the totals in the workspace: each slot the sum
 // of its replicas, read starting at a different replica in each thread to spread the
 // threads of a warp over the banks.
@@ -495,14 +512,8 @@ __global__ void __launch_bounds__(kThreads)
   const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
                         uint32_t(replicas)};
   ThreadTotals mine;
-  for_each_chunk<Sample, Rows>(region, [&](const Chunk<Sample> &samples_read) {
-    Chunk<Sample> chunk = samples_read;
-    chunk.to_values(padding_bits);
-    mine.add(chunk);
-    if constexpr (kInShared)
-      count_shared(replica, chunk, binning);
-    else
-      count_global(counts, chunk, binning);
+  for_each_chunk<Sample, Rows>(region, [&](const Chunk<Sample> &chunk) {
+    count_slot_chunk<kInShared>(chunk, padding_bits, replica, counts, binning, mine);
   });
   add_to_block(block, mine.sum, mine.min, mine.max);
   __syncthreads();
@@ -1358,17 +1369,9 @@ __global__ void __launch_bounds__(kThreads)
   const Replica replica{sub_histograms + (kInShared ? lane & unsigned(replicas - 1) : 0),
                         uint32_t(replicas)};
   ThreadTotals mine;
-  // slot_histogram_kernel's counting, written out again: a function shared by the two
-  // changed that kernel's machine code.
   for_each_tile_chunk<uint16_t, Rows>(
-      region, tile.first_item, tile.items, [&](const Chunk<uint16_t> &samples_read) {
-        Chunk<uint16_t> chunk = samples_read;
-        chunk.to_values(padding_bits);
-        mine.add(chunk);
-        if constexpr (kInShared)
-          count_shared(replica, chunk, binning);
-        else
-          count_global(counts, chunk, binning);
+      region, tile.first_item, tile.items, [&](const Chunk<uint16_t> &chunk) {
+        count_slot_chunk<kInShared>(chunk, padding_bits, replica, counts, binning, mine);
       });
   add_to_block(block, mine.sum, mine.min, mine.max);
   __syncthreads();
