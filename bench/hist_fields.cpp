@@ -22,6 +22,7 @@
 namespace {
 
 constexpr const char *kMetaName = "GstCudaHistMeta";
+constexpr int kBatches = 15;  // timed batches of frames, the median reported
 
 // Random counts and summaries for every block (the frame's, then each region's).
 std::vector<guint8> make_results(guint bins, guint n_regions, guint n_channels) {
@@ -61,7 +62,6 @@ HistFrameState make_state(guint n_regions) {
 // Median over batches of microseconds per frame: attach, fill, free.
 double us_per_frame(const HistResultsLayout &layout, const std::vector<guint8> &bytes,
                     const HistFrameState &state, int frames) {
-  constexpr int kBatches = 15;
   std::vector<double> batches;
   for (int b = 0; b < kBatches; b++) {
     const auto start = std::chrono::steady_clock::now();
@@ -92,8 +92,8 @@ int main(int argc, char **argv) {
 
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, 1920, 1080);
-  printf("hist-fields: 1080p NV12, %u bins, %d frames a batch, median of 15 batches\n",
-         bins, frames);
+  printf("hist-fields: 1080p NV12, %u bins, %d frames a batch, median of %d batches\n",
+         bins, frames, kBatches);
   printf("%8s %14s %16s\n", "regions", "us per frame", "us per region");
   double without_regions = 0;
   for (guint n_regions : {0u, 16u, 64u, 256u}) {

@@ -79,17 +79,21 @@ const GValue *field(const GstStructure *s, const char *name) {
   return value;
 }
 
-// Channel `index`'s counts: a GstBuffer of guint32 in "bins".
-std::vector<uint32_t> counts_at(const GValue *bins, guint index) {
-  const GValue *counts = gst_value_array_get_value(bins, index);
-  fail_unless(GST_VALUE_HOLDS_BUFFER(counts), "bins hold %s, not GstBuffer",
-              G_VALUE_TYPE_NAME(counts));
-  GstBuffer *buffer = gst_value_get_buffer(counts);
+// The guint32 counts of a channel's "bins" buffer.
+std::vector<uint32_t> counts_of(GstBuffer *buffer) {
   const gsize size = gst_buffer_get_size(buffer);
   fail_unless(size % sizeof(uint32_t) == 0, "bins of %zu bytes", size);
   std::vector<uint32_t> values(size / sizeof(uint32_t));
   gst_buffer_extract(buffer, 0, values.data(), size);
   return values;
+}
+
+// Channel `index`'s counts: a GstBuffer of guint32 in "bins".
+std::vector<uint32_t> counts_at(const GValue *bins, guint index) {
+  const GValue *counts = gst_value_array_get_value(bins, index);
+  fail_unless(GST_VALUE_HOLDS_BUFFER(counts), "bins hold %s, not GstBuffer",
+              G_VALUE_TYPE_NAME(counts));
+  return counts_of(gst_value_get_buffer(counts));
 }
 
 // The smallest v with at least percent % of the binned samples <= v, as the last
@@ -436,9 +440,8 @@ GST_START_TEST(test_counts_outlive_frame) {
   gst_buffer_unref(out);
   gst_harness_teardown(h);
   for (size_t i = 0; i < kept.size(); i++) {
-    std::vector<uint32_t> now(gst_buffer_get_size(kept[i]) / sizeof(uint32_t));
-    gst_buffer_extract(kept[i], 0, now.data(), gst_buffer_get_size(kept[i]));
-    fail_unless(now == counts[i], "bins buffer %zu changed once the frame was freed", i);
+    fail_unless(counts_of(kept[i]) == counts[i],
+                "bins buffer %zu changed once the frame was freed", i);
     gst_buffer_unref(kept[i]);
   }
 }
