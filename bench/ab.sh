@@ -8,6 +8,8 @@
 #   bash bench/ab.sh build A_SRC [ARCH]   this tree in build-gpu/ (release, the
 #                                         whole build), A_SRC's plugin alone in
 #                                         build-gpu-a/, both at once
+#                                         (AB_A_BUILD names another folder for
+#                                         A, to compare several earlier trees)
 #   bash bench/ab.sh stream OUT NAME [STREAM_BENCH_ARGS...]
 #                                         stream-bench with A's plugin, then B's,
 #                                         then A's and B's again: OUT/NAME-a1.log,
@@ -23,6 +25,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 # shellcheck disable=SC1091
 source bench/gpu-env.sh
+a_build=${AB_A_BUILD:-build-gpu-a}
 mode=${1:?usage: bench/ab.sh build A_SRC [ARCH] | stream OUT NAME [ARGS...] | kernels OUT NAME [ARGS...]}
 shift
 
@@ -38,13 +41,13 @@ case $mode in
     a_src=$(realpath "${1:?A_SRC}")
     arch=${2:-90}
     setup "$root" build-gpu "$arch"
-    setup "$a_src" build-gpu-a "$arch"
+    setup "$a_src" "$a_build" "$arch"
     ninja -C build-gpu > build-gpu/ab-build.log 2>&1 & b=$!
-    ninja -C build-gpu-a plugin/libgstcudafilters.so bench/kernel-times \
-      > build-gpu-a/ab-build.log 2>&1 & a=$!
+    ninja -C "$a_build" plugin/libgstcudafilters.so bench/kernel-times \
+      > "$a_build/ab-build.log" 2>&1 & a=$!
     status=0
     wait $b || { tail -30 build-gpu/ab-build.log; status=1; }
-    wait $a || { tail -30 build-gpu-a/ab-build.log; status=1; }
+    wait $a || { tail -30 "$a_build/ab-build.log"; status=1; }
     exit $status
     ;;
   stream | kernels)
@@ -54,7 +57,7 @@ case $mode in
     mkdir -p "$out"
     for run in a1 b1 a2 b2; do
       build="build-gpu"
-      if [[ $run == a* ]]; then build="build-gpu-a"; fi
+      if [[ $run == a* ]]; then build=$a_build; fi
       log=$out/$name-$run.log
       if [ "$mode" = stream ]; then
         # A registry of each plugin's own, made before anything is timed.
