@@ -65,6 +65,8 @@ typedef struct
   gpointer context;             /* --memory cuda: the GstCudaContext */
   gchar *pipelines;             /* --pipelines, as given */
   gchar *shapes;                /* --shapes, as given */
+  gchar *cases;                 /* --cases, as given */
+  GRegex *case_pattern;         /* --cases, compiled */
   gint processes;               /* --processes */
   gint64 start_at;              /* --start-at: a child's start, monotonic us */
 } Options;
@@ -1272,6 +1274,10 @@ parse_options (int *argc, char ***argv, Options * opts)
     {"shapes", 0, 0, G_OPTION_ARG_STRING, &opts->shapes,
           "Only these of the frame shapes the run has, comma-separated "
           "FORMAT:WIDTHxHEIGHT (e.g. NV12:1920x1080)", "LIST"},
+    {"cases", 0, 0, G_OPTION_ARG_STRING, &opts->cases,
+          "--memory cuda: only the cases whose name matches this regular "
+          "expression (e.g. '^cudahist'), so that a long run with many "
+          "--frames measures only those", "REGEX"},
     {"processes", 0, 0, G_OPTION_ARG_INT, &opts->processes,
           "--pipelines: split each count over P processes started together "
           "(default 1: all in this one)", "P"},
@@ -1306,6 +1312,17 @@ parse_options (int *argc, char ***argv, Options * opts)
     return FALSE;
   if (opts->kernel_us && !opts->cuda_memory)
     g_printerr ("--kernel-us is for --memory cuda; ignored\n");
+  if (opts->cases) {
+    GError *error = NULL;
+    if (!opts->cuda_memory)
+      g_printerr ("--cases is for --memory cuda; ignored\n");
+    opts->case_pattern = g_regex_new (opts->cases, 0, 0, &error);
+    if (!opts->case_pattern) {
+      g_printerr ("--cases: %s\n", error->message);
+      g_error_free (error);
+      return FALSE;
+    }
+  }
   opts->latency_frames = opts->quick ? 10 : 200;
   opts->pcie_reps = opts->quick ? 20 : 200;
   return TRUE;
@@ -1466,6 +1483,9 @@ device_main (Options * opts)
     for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
       const gint depths = cases[c].key ? 3 : 1;
       if (cases[c].control && s > 0)
+        continue;
+      if (opts->case_pattern && !g_regex_match (opts->case_pattern,
+              cases[c].label, 0, NULL))
         continue;
       if (cases[c].takes && !takes_format (cases[c].takes, shapes[s].format)) {
         g_print ("%-34s %-9s: format not taken, skipped\n", cases[c].label,
@@ -2099,6 +2119,9 @@ done:
   g_free (opts.kernel_us);
   g_free (opts.pipelines);
   g_free (opts.shapes);
+  g_free (opts.cases);
+  if (opts.case_pattern)
+    g_regex_unref (opts.case_pattern);
   if (opts.given_kernel_us)
     g_hash_table_unref (opts.given_kernel_us);
   return status;
