@@ -143,13 +143,16 @@ device_memory_used (gint device)
   return (gint64) (total_bytes - free_bytes);
 }
 
+/* The device first: the first measurement makes the runtime's primary
+ * context (the elements use a context of their own), whose host memory,
+ * files and thread must fall before both samples' host figures. */
 static void
 take_sample (Soak * soak, Sample * sample, gint frame)
 {
   sample->frame = frame;
+  sample->device_used = device_memory_used (soak->device);
   read_status (sample);
   sample->fds = count_fds ();
-  sample->device_used = device_memory_used (soak->device);
 }
 
 /* The CUDA device the elements run on, or -1 on the CPU backend. */
