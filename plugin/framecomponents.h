@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "formatlayout.h"
 #include "frameplanes.h"
 #include "plane.h"
 #include "regions.h"
@@ -70,5 +71,6 @@ private:
   };
 
   const GstVideoInfo *info_;
+  const FormatLayout *layout_;
   std::vector<Group> groups_;
 };

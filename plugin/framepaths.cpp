@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "cfvideolayout.h"
+#include "formatlayout.h"
 #include "cudafaults.h"
 #include "hostcopy.h"
 #include "hostregistration.h"

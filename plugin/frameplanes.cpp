@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "cfvideolayout.h"
+#include "formatlayout.h"
 #include "cudafaults.h"
 
 FramePlanes
@@ -24,13 +24,13 @@ FramePlanes::of (const GstVideoFrame & frame)
 cf::Plane
 FramePlanes::component (int component) const
 {
-  const guint plane = GST_VIDEO_INFO_COMP_PLANE (info, component);
+  const ComponentLayout & layout = FormatLayout::of (*info).component (component);
   cf::Plane view;
-  view.data = data[plane] + GST_VIDEO_INFO_COMP_POFFSET (info, component);
-  view.width = GST_VIDEO_INFO_COMP_WIDTH (info, component);
-  view.height = GST_VIDEO_INFO_COMP_HEIGHT (info, component);
-  view.row_pitch = stride[plane];
-  view.pixel_stride = GST_VIDEO_INFO_COMP_PSTRIDE (info, component);
+  view.data = data[layout.plane] + layout.offset;
+  view.width = cf_component_width (info, component);
+  view.height = cf_component_height (info, component);
+  view.row_pitch = stride[layout.plane];
+  view.pixel_stride = layout.pixel_stride;
   return view;
 }
 

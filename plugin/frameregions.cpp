@@ -229,22 +229,26 @@ RegionSelection::select (GstElement * element, GstBuffer * buffer)
   regions_.resize (kMaxFrameRegions);
 }
 
+cf::Box
+component_box (const cf::Box & box, const GstVideoInfo & info, int component)
+{
+  const ComponentLayout & layout = FormatLayout::of (info).component (component);
+  /* The first sample that covers the box's first pixel, to the last that
+   * covers its last one: a sample the box covers in part is in. */
+  const int x0 = box.x >> layout.x_sub;
+  const int y0 = box.y >> layout.y_sub;
+  const int x1 = GST_VIDEO_SUB_SCALE (layout.x_sub, box.x + box.width);
+  const int y1 = GST_VIDEO_SUB_SCALE (layout.y_sub, box.y + box.height);
+  return {x0, y0, x1 - x0, y1 - y0};
+}
+
 std::vector<cf::Box>
 component_boxes (const std::vector<FrameRegion> & regions,
     const GstVideoInfo & info, int component)
 {
-  const int w_sub = info.finfo->w_sub[component];
-  const int h_sub = info.finfo->h_sub[component];
   std::vector<cf::Box> boxes;
   boxes.reserve (regions.size ());
-  for (const FrameRegion & region : regions) {
-    const cf::Box & box = region.box;
-    /* GST_VIDEO_SUB_SCALE rounds up: a sample the box covers in part is in. */
-    const int x0 = box.x >> w_sub;
-    const int y0 = box.y >> h_sub;
-    const int x1 = GST_VIDEO_SUB_SCALE (w_sub, box.x + box.width);
-    const int y1 = GST_VIDEO_SUB_SCALE (h_sub, box.y + box.height);
-    boxes.push_back ({x0, y0, x1 - x0, y1 - y0});
-  }
+  for (const FrameRegion & region : regions)
+    boxes.push_back (component_box (region.box, info, component));
   return boxes;
 }

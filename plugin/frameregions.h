@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "formatlayout.h"
 #include "regions.h"
 
 G_BEGIN_DECLS
@@ -108,7 +109,11 @@ private:
   std::vector<FrameRegion> regions_;
 };
 
-/* The regions' boxes in the samples of `component`, whose plane may be
- * subsampled: every sample a box touches is inside. */
+/* A box of the frame (in luma pixels, within the frame) in the samples of
+ * `component`, whose plane may be subsampled: every sample that covers a pixel
+ * of the box is in. The one rule for regions and cudahist's roi-*. */
+cf::Box component_box (const cf::Box & box, const GstVideoInfo & info,
+    int component);
+/* The regions' boxes in the samples of `component`. */
 std::vector<cf::Box> component_boxes (const std::vector<FrameRegion> & regions,
     const GstVideoInfo & info, int component);

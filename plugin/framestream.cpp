@@ -9,6 +9,15 @@
 
 #include "gstcudabasefilter.h"
 
+/* a + b of two valid times, saturating below GST_CLOCK_TIME_NONE: a sum that
+ * passes the largest time means later than any, not a small time. */
+static GstClockTime
+clock_time_sum (GstClockTime a, GstClockTime b)
+{
+  const GstClockTime largest = GST_CLOCK_TIME_NONE - 1;
+  return b < largest - MIN (a, largest) ? a + b : largest;
+}
+
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_base_filter_debug
 
@@ -75,8 +84,8 @@ FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
   }
   GST_OBJECT_LOCK (element_);
   if (GST_BUFFER_PTS_IS_VALID (frame.buffer))
-    position_ = GST_BUFFER_PTS (frame.buffer) +
-        (GST_BUFFER_DURATION_IS_VALID (frame.buffer) ?
+    position_ = clock_time_sum (GST_BUFFER_PTS (frame.buffer),
+        GST_BUFFER_DURATION_IS_VALID (frame.buffer) ?
         GST_BUFFER_DURATION (frame.buffer) : 0);
   GST_OBJECT_UNLOCK (element_);
   *outbuf = frame.buffer;
@@ -192,10 +201,11 @@ FrameStream::add_latency (GstQuery * query) const
   gboolean live;
   GstClockTime min, max;
   gst_query_parse_latency (query, &live, &min, &max);
-  gst_query_set_latency (query, live, min + held,
-      GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
+  gst_query_set_latency (query, live, clock_time_sum (min, held),
+      GST_CLOCK_TIME_IS_VALID (max) ? clock_time_sum (max, held) : max);
   GST_DEBUG_OBJECT (element_, "latency %" GST_TIME_FORMAT " (ours %"
-      GST_TIME_FORMAT ")", GST_TIME_ARGS (min + held), GST_TIME_ARGS (held));
+      GST_TIME_FORMAT ")", GST_TIME_ARGS (clock_time_sum (min, held)),
+      GST_TIME_ARGS (held));
 }
 
 void

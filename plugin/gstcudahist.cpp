@@ -71,6 +71,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "formatlayout.h"
 #include "histogram.h"
 #include "histresults.h"
 
@@ -146,7 +147,8 @@ gst_cuda_hist_set_info (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
   GST_OBJECT_LOCK (self);
   const guint bins = self->bins;
   GST_OBJECT_UNLOCK (self);
-  const guint max_bins = GST_VIDEO_INFO_COMP_DEPTH (&info, 0) > 8 ?
+  const guint max_bins =
+      FormatLayout::of (info).component (0).format.depth == cf::SampleDepth::U16 ?
       cf::kHistogramMaxBins16 : cf::kHistogramMaxBins8;
   if (bins > max_bins) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -174,25 +176,19 @@ gst_cuda_hist_includes_alpha (GstCudaAnalyzer * analyzer)
   return include_alpha;
 }
 
-/* The region of interest in `component`'s own samples (chroma is subsampled). */
-static void
-scale_roi (const GstVideoInfo & info, int component, guint x, guint y,
-    guint width, guint height, cf::HistogramParams & params)
+/* The region of interest (roi-*) clipped to the frame, in luma pixels: empty
+ * where it lies outside. */
+static cf::Box
+clipped_roi (const GstVideoInfo & info, const guint (&roi)[4])
 {
-  const GstVideoFormatInfo *finfo = info.finfo;
-  const int comp_width = GST_VIDEO_INFO_COMP_WIDTH (&info, component);
-  const int comp_height = GST_VIDEO_INFO_COMP_HEIGHT (&info, component);
-  const int x0 = GST_VIDEO_SUB_SCALE (finfo->w_sub[component], (gint) x);
-  const int y0 = GST_VIDEO_SUB_SCALE (finfo->h_sub[component], (gint) y);
-  /* Ends past G_MAXINT (offsets and sizes each go up to it) clipped to it. */
-  const int x1 = width ? GST_VIDEO_SUB_SCALE (finfo->w_sub[component],
-      (gint) MIN ((guint64) x + width, (guint64) G_MAXINT)) : comp_width;
-  const int y1 = height ? GST_VIDEO_SUB_SCALE (finfo->h_sub[component],
-      (gint) MIN ((guint64) y + height, (guint64) G_MAXINT)) : comp_height;
-  params.roi_x = x0;
-  params.roi_y = y0;
-  params.roi_width = std::min (x1, comp_width) - x0;
-  params.roi_height = std::min (y1, comp_height) - y0;
+  const guint64 width = GST_VIDEO_INFO_WIDTH (&info);
+  const guint64 height = GST_VIDEO_INFO_HEIGHT (&info);
+  /* In 64 bits: an offset and a size may each reach G_MAXINT. */
+  const guint64 x0 = MIN ((guint64) roi[0], width);
+  const guint64 y0 = MIN ((guint64) roi[1], height);
+  const guint64 x1 = roi[2] ? MIN ((guint64) roi[0] + roi[2], width) : width;
+  const guint64 y1 = roi[3] ? MIN ((guint64) roi[1] + roi[3], height) : height;
+  return {(int) x0, (int) y0, (int) (x1 - x0), (int) (y1 - y0)};
 }
 
 /* Each counted component in component order (R, G, B whatever the layout of
@@ -289,11 +285,15 @@ count_frame (GstCudaHist * self, const ComponentView & view,
   std::vector<cf::HistogramOutput> outputs;
   for (gsize index : indices)
     outputs.push_back (output_at (results, params.bins, 0, index));
-  /* The channels of a view share their size: any one scales the region. */
-  scale_roi (self->info, view.first_component (), roi[0], roi[1], roi[2],
-      roi[3], params);
-  if (params.roi_width <= 0 || params.roi_height <= 0)
+  const cf::Box luma = clipped_roi (self->info, roi);
+  if (luma.width <= 0 || luma.height <= 0)
     return count_nothing (self, outputs, exec, roi);
+  /* The channels of a view share their size: any one scales the region. */
+  const cf::Box box = component_box (luma, self->info, view.first_component ());
+  params.roi_x = box.x;
+  params.roi_y = box.y;
+  params.roi_width = box.width;
+  params.roi_height = box.height;
   return cf::histogram (exec, view.src, view.format, params, outputs.data (),
       workspace);
 }
@@ -369,9 +369,12 @@ message_due (GstCudaHist * self, GstClockTime running_time)
   self->frames_since_message++;
   if (self->frames_since_message < interval_frames)
     return FALSE;
+  /* The time since the last message against the interval: the last time plus
+   * the interval would wrap for intervals near G_MAXUINT64. A running time
+   * before the last message's counts as none since. */
   if (interval > 0 && GST_CLOCK_TIME_IS_VALID (self->last_message_time) &&
       GST_CLOCK_TIME_IS_VALID (running_time) &&
-      running_time < self->last_message_time + interval)
+      running_time - MIN (running_time, self->last_message_time) < interval)
     return FALSE;
   self->frames_since_message = 0;
   self->last_message_time = running_time;

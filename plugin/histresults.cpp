@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "formatlayout.h"
 #include "histogram.h"
 
 gsize
@@ -22,11 +23,12 @@ hist_block_size (guint bins)
 static const gchar *
 channel_name (const GstVideoInfo & info, int component)
 {
-  if (GST_VIDEO_INFO_IS_GRAY (&info))
+  const ColorFamily family = FormatLayout::of (info).family;
+  if (family == ColorFamily::Gray)
     return "gray";
   static const gchar *const yuv[] = { "Y", "U", "V", "A" };
   static const gchar *const rgb[] = { "R", "G", "B", "A" };
-  return GST_VIDEO_INFO_IS_YUV (&info) ? yuv[component] : rgb[component];
+  return family == ColorFamily::Yuv ? yuv[component] : rgb[component];
 }
 
 /* For p of 1, 50 and 99: the smallest value v such that at least p % of the

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "cfpinnedallocator.h"
-#include "cfvideolayout.h"
+#include "formatlayout.h"
 #include "cudafaults.h"
 
 GST_DEBUG_CATEGORY_STATIC (cf_registration_debug);

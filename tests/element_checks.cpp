@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "cfvideolayout.h"
 #include "cuda_test_support.h"
+#include "format_table.h"
 #include "plane_access.h"
 #include "test_image.h"
 
@@ -84,13 +84,7 @@ GstBuffer *random_frame(GstHarness *h, const GstVideoInfo &info, uint32_t seed,
 }
 
 cf::Plane frame_plane(GstVideoFrame &frame, int component) {
-  cf::Plane plane;
-  plane.data = static_cast<uint8_t *>(GST_VIDEO_FRAME_COMP_DATA(&frame, component));
-  plane.width = GST_VIDEO_FRAME_COMP_WIDTH(&frame, component);
-  plane.height = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, component);
-  plane.row_pitch = GST_VIDEO_FRAME_COMP_STRIDE(&frame, component);
-  plane.pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, component);
-  return plane;
+  return table_plane(frame, guint(component));
 }
 
 std::string element_line(const char *backend, const FilterUnderTest &filter,
@@ -115,39 +109,27 @@ const char *const kFormats[] = {"GRAY8", "GRAY16_LE", "I420", "YV12", "NV12",
 
 // What the element promises, stated on its own: luma (plus chroma when asked) of
 // YUV, the colour channels of RGB, the grey level; alpha and the rest untouched.
-bool is_filtered(const GstVideoInfo &info, int component, bool include_chroma) {
-  if (GST_VIDEO_INFO_HAS_ALPHA(&info) && component == GST_VIDEO_COMP_A)
+bool is_filtered(const TableFormat &format, char component, bool include_chroma) {
+  if (component == 'A')
     return false;
-  if (GST_VIDEO_INFO_IS_YUV(&info))
-    return component == GST_VIDEO_COMP_Y || include_chroma;
+  if (format.is_yuv())
+    return component == 'Y' || include_chroma;
   return true;
 }
 
 // The bytes of out's rows that hold no component's sample (RGBx's x) as in in.
 std::optional<std::string> first_other_byte_changed(const GstVideoFrame &in,
                                                     const GstVideoFrame &out) {
-  const GstVideoInfo &info = in.info;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
-    std::vector<bool> is_sample;
-    int rows = 0;
-    for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++) {
-      if (GST_VIDEO_INFO_COMP_PLANE(&info, c) != p)
-        continue;
-      const int stride = GST_VIDEO_INFO_COMP_PSTRIDE(&info, c);
-      const int sample_bytes = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ? 2 : 1;
-      const int width = GST_VIDEO_INFO_COMP_WIDTH(&info, c);
-      rows = GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
-      is_sample.resize(std::max<size_t>(is_sample.size(), size_t(width) * stride), false);
-      for (int x = 0; x < width; x++)
-        for (int b = 0; b < sample_bytes; b++)
-          is_sample[x * stride + GST_VIDEO_INFO_COMP_POFFSET(&info, c) + b] = true;
-    }
+  const TableFormat &format = table_format(in.info);
+  const int width = GST_VIDEO_INFO_WIDTH(&in.info);
+  for (guint p = 0; p < format.planes.size(); p++) {
     const auto *in_plane = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&in, p));
     const auto *out_plane = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&out, p));
-    for (int y = 0; y < rows; y++)
-      for (size_t b = 0; b < is_sample.size(); b++)
-        if (!is_sample[b] && in_plane[y * GST_VIDEO_FRAME_PLANE_STRIDE(&in, p) + b] !=
-                                 out_plane[y * GST_VIDEO_FRAME_PLANE_STRIDE(&out, p) + b])
+    for (int y = 0; y < plane_rows(in.info, int(p)); y++)
+      for (int b = 0; b < row_bytes(in.info, int(p)); b++)
+        if (!is_sample_byte(format, int(p), width, b) &&
+            in_plane[y * GST_VIDEO_FRAME_PLANE_STRIDE(&in, p) + b] !=
+                out_plane[y * GST_VIDEO_FRAME_PLANE_STRIDE(&out, p) + b])
           return "plane " + std::to_string(p) + " byte " + std::to_string(b) + " of row " +
                  std::to_string(y) + ", no component's";
   }
@@ -168,12 +150,12 @@ void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
                                   GST_MAP_READ));
   fail_unless(gst_video_frame_map(&out_frame, const_cast<GstVideoInfo *>(&info), out,
                                   GST_MAP_READ));
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++) {
+  const TableFormat &format = table_format(info);
+  for (guint c = 0; c < format.components().size(); c++) {
     const cf::Plane src = frame_plane(in_frame, c);
     const cf::Plane got = frame_plane(out_frame, c);
-    const cf::SampleDepth depth = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ?
-        cf::SampleDepth::U16 : cf::SampleDepth::U8;
-    const bool filtered = is_filtered(info, c, include_chroma);
+    const cf::SampleDepth depth = format.sample_format().depth;
+    const bool filtered = is_filtered(format, component_letter(format, c), include_chroma);
     TestImage expected(src.width, src.height, depth);
     if (filtered)
       filter.reference(src, expected.plane(), depth);
@@ -436,7 +418,7 @@ gsize add_layout_meta(GstBuffer *buffer, const GstVideoInfo &info, gsize row_pad
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
     offsets[p] = end + plane_gap;
     strides[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p) + row_padding;
-    end = offsets[p] + strides[p] * cf_plane_rows(&info, p);
+    end = offsets[p] + strides[p] * plane_rows(info, int(p));
   }
   if (buffer)
     gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE,
@@ -509,7 +491,7 @@ void check_foreign_input(const char *backend, const FilterUnderTest &filter,
            // Planes back to back, as add_layout_meta lays them out.
            for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
              GstMemory *memory = gst_allocator_alloc(
-                 nullptr, GST_VIDEO_INFO_PLANE_STRIDE(&info, p) * cf_plane_rows(&info, p),
+                 nullptr, GST_VIDEO_INFO_PLANE_STRIDE(&info, p) * plane_rows(info, int(p)),
                  nullptr);
              GstMapInfo map;
              fail_unless(gst_memory_map(memory, &map, GST_MAP_WRITE));

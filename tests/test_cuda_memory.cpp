@@ -44,9 +44,9 @@
 #include <utility>
 #include <vector>
 
-#include "cfvideolayout.h"
 #include "cuda_test_support.h"
 #include "element_checks.h"
+#include "format_table.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -416,8 +416,8 @@ void check_same_sample(GstSample *got, GstSample *want, const std::string &what)
   fail_unless(gst_video_frame_map(&a, &got_info, got_buffer, GST_MAP_READ));
   fail_unless(gst_video_frame_map(&b, &want_info, want_buffer, GST_MAP_READ));
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&a); p++) {
-    const gsize row_bytes = cf_plane_row_bytes(&a.info, p);
-    for (int y = 0; y < cf_plane_rows(&a.info, p); y++) {
+    const gsize row_bytes = cftest::row_bytes(a.info, int(p));
+    for (int y = 0; y < cftest::plane_rows(a.info, int(p)); y++) {
       const auto *ra = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&a, p)) +
                        y * GST_VIDEO_FRAME_PLANE_STRIDE(&a, p);
       const auto *rb = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&b, p)) +

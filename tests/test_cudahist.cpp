@@ -8,11 +8,13 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "element_checks.h"
+#include "format_table.h"
 #include "plane_access.h"
 #include "reference_histogram.h"
 
@@ -63,11 +65,6 @@ using cftest::caps_string;
 using cftest::frame_pts;
 using cftest::random_frame;
 using cftest::video_info;
-
-// ceil(value / 2^shift): where a luma coordinate lands in a subsampled component.
-int subsampled(guint value, guint shift) {
-  return static_cast<int>((value + (1u << shift) - 1) >> shift);
-}
 
 guint uint_at(const GValue *array, guint index) {
   return g_value_get_uint(gst_value_array_get_value(array, index));
@@ -122,10 +119,12 @@ guint expected_percentile(const std::vector<uint32_t> &bins, guint lower, guint 
 // The channels cudahist counts in frames of `info` with `config`, in its order.
 std::vector<int> counted_channels(const GstVideoInfo &info, const HistConfig &config) {
   std::vector<int> channels;
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++) {
-    if (c == GST_VIDEO_COMP_A && !config.include_alpha)
+  const cftest::TableFormat &format = cftest::table_format(info);
+  for (guint c = 0; c < format.components().size(); c++) {
+    const char letter = cftest::component_letter(format, c);
+    if (letter == 'A' && !config.include_alpha)
       continue;
-    if (GST_VIDEO_INFO_IS_YUV(&info) && c != GST_VIDEO_COMP_Y && !config.include_chroma)
+    if (format.is_yuv() && letter != 'Y' && !config.include_chroma)
       continue;
     channels.push_back(c);
   }
@@ -147,8 +146,7 @@ void expect_channel_fields(const GstStructure *s, GstVideoFrame &frame,
 
   for (size_t i = 0; i < channels.size(); i++) {
     const int c = channels[i];
-    const cf::SampleDepth depth = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8 ?
-        cf::SampleDepth::U16 : cf::SampleDepth::U8;
+    const cf::SampleDepth depth = cftest::table_format(info).sample_format().depth;
     const cf::Plane plane = cftest::frame_plane(frame, c);
 
     cf::HistogramParams params;
@@ -188,33 +186,46 @@ void expect_channel_fields(const GstStructure *s, GstVideoFrame &frame,
   }
 }
 
-// The frame's own rectangle: roi-* in luma pixels, subsampled.
+// A box's rectangle in component c: every sample that covers one of its pixels
+// (sample x covers luma pixels x * factor .. (x + 1) * factor - 1).
+RoiOf covering_roi(const GstVideoInfo &info, gint64 x0, gint64 y0, gint64 x1, gint64 y1) {
+  return [&info, x0, y0, x1, y1](int c, const cf::Plane &plane, cf::HistogramParams &params) {
+    const cftest::TableFormat &format = cftest::table_format(info);
+    const int x_factor = cftest::x_factor(format, cftest::component_letter(format, c));
+    const int y_factor = cftest::y_factor(format, cftest::component_letter(format, c));
+    int first_x = plane.width, last_x = -1, first_y = plane.height, last_y = -1;
+    for (int x = 0; x < plane.width; x++)
+      if ((x + 1) * gint64(x_factor) > x0 && x * gint64(x_factor) < x1) {
+        first_x = std::min(first_x, x);
+        last_x = x;
+      }
+    for (int y = 0; y < plane.height; y++)
+      if ((y + 1) * gint64(y_factor) > y0 && y * gint64(y_factor) < y1) {
+        first_y = std::min(first_y, y);
+        last_y = y;
+      }
+    params.roi_x = first_x;
+    params.roi_y = first_y;
+    params.roi_width = last_x - first_x + 1;
+    params.roi_height = last_y - first_y + 1;
+  };
+}
+
+// The frame's own rectangle: roi-* in luma pixels, clipped to the frame (a size of 0:
+// to the edge), counted as a region's box is.
 RoiOf frame_roi(const GstVideoInfo &info, const HistConfig &config) {
-  return [&info, &config](int c, const cf::Plane &plane, cf::HistogramParams &params) {
-    const guint w_sub = info.finfo->w_sub[c];
-    const guint h_sub = info.finfo->h_sub[c];
-    params.roi_x = subsampled(config.roi[0], w_sub);
-    params.roi_y = subsampled(config.roi[1], h_sub);
-    params.roi_width = config.roi[2] ?
-        std::min(subsampled(config.roi[0] + config.roi[2], w_sub), plane.width) - params.roi_x : 0;
-    params.roi_height = config.roi[3] ?
-        std::min(subsampled(config.roi[1] + config.roi[3], h_sub), plane.height) - params.roi_y : 0;
-  };
+  const gint64 width = GST_VIDEO_INFO_WIDTH(&info), height = GST_VIDEO_INFO_HEIGHT(&info);
+  const gint64 x1 = config.roi[2] ? std::min<gint64>(gint64(config.roi[0]) + config.roi[2], width)
+                                  : width;
+  const gint64 y1 = config.roi[3] ? std::min<gint64>(gint64(config.roi[1]) + config.roi[3], height)
+                                  : height;
+  return covering_roi(info, config.roi[0], config.roi[1], x1, y1);
 }
 
-// A region's rectangle: every sample that covers one of its pixels.
 RoiOf region_roi(const GstVideoInfo &info, const cftest::ExpectedRegion &region) {
-  return [&info, &region](int c, const cf::Plane &, cf::HistogramParams &params) {
-    const guint w_sub = info.finfo->w_sub[c];
-    const guint h_sub = info.finfo->h_sub[c];
-    params.roi_x = int(region.x0 >> w_sub);
-    params.roi_y = int(region.y0 >> h_sub);
-    params.roi_width = subsampled(guint(region.x1), w_sub) - params.roi_x;
-    params.roi_height = subsampled(guint(region.y1), h_sub) - params.roi_y;
-  };
+  return covering_roi(info, region.x0, region.y0, region.x1, region.y1);
 }
 
-// Checks results (the meta's or a message's) against the reference counts of `in`'s
 // channels: the frame's and, where `regions` is given, each region's.
 void expect_results(const GstStructure *s, GstBuffer *in, const GstVideoInfo &info,
                     const HistConfig &config, const std::string &what,
@@ -457,6 +468,9 @@ GST_START_TEST(test_messages) {
       {"interval=99000000", {0, 3, 6, 9}},  // 99 ms at 30 fps
       {"interval-frames=2 interval=99000000", {1, 4, 7}},  // both must have passed
       {"post-messages=false", {}},
+      // The largest interval: one message, not one a frame (the end of the
+      // interval must not wrap).
+      {"interval=18446744073709551615", {0}},
   };
   for (const auto &c : cases) {
     HistConfig config;
@@ -538,6 +552,59 @@ GST_START_TEST(test_too_many_bins) {
 }
 GST_END_TEST;
 
+// roi-* and a region meta of the same box count the same samples: every sample that
+// covers a pixel of the box, chroma included; a box inside the frame warns of nothing.
+GST_START_TEST(test_roi_as_region) {
+  const struct {
+    const char *format;
+    int width, height;
+    guint box[4];
+    std::vector<guint> totals;  // Y, U, V
+  } cases[] = {
+      {"I420", 8, 8, {3, 3, 1, 1}, {1, 1, 1}},
+      {"I420", 8, 8, {1, 1, 2, 2}, {4, 4, 4}},
+      {"I420", 8, 8, {2, 1, 3, 5}, {15, 6, 6}},
+      {"P010_10LE", 7, 5, {4, 2, 2, 2}, {4, 1, 1}},
+      {"P010_10LE", 7, 5, {5, 3, 2, 2}, {4, 4, 4}},
+      {"NV12", 7, 5, {6, 4, 1, 1}, {1, 1, 1}},
+      {"YUY2", 7, 5, {0, 0, 3, 2}, {6, 4, 4}},
+  };
+  for (const auto &c : cases) {
+    HistConfig config;
+    std::copy(std::begin(c.box), std::end(c.box), config.roi);
+    config.include_chroma = true;
+    GstHarness *h = make_harness(config, "regions=meta");
+    GstBus *bus = gst_bus_new();
+    gst_element_set_bus(h->element, bus);
+    gst_harness_set_src_caps_str(h, caps_string(c.format, c.width, c.height).c_str());
+    const GstVideoInfo info = video_info(c.format, c.width, c.height);
+    GstBuffer *in = random_frame(h, info, 77, frame_pts(0));
+    gst_buffer_add_video_region_of_interest_meta(in, "face", c.box[0], c.box[1], c.box[2],
+                                                 c.box[3]);
+    fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(h);
+    const GstStructure *frame =
+        gst_custom_meta_get_structure(gst_buffer_get_custom_meta(out, "GstCudaHistMeta"));
+    const GstStructure *region =
+        gst_value_get_structure(gst_value_array_get_value(field(frame, "regions"), 0));
+    for (guint i = 0; i < 3; i++) {
+      fail_unless_equals_int(uint_at(field(frame, "total"), i), c.totals[i]);
+      for (const char *name : {"total", "min", "max", "p50"})
+        fail_unless_equals_int(uint_at(field(frame, name), i), uint_at(field(region, name), i));
+      fail_unless(counts_at(field(frame, "bins"), i) == counts_at(field(region, "bins"), i),
+                  "%s: roi %u,%u %ux%u and its region count other samples", c.format, c.box[0],
+                  c.box[1], c.box[2], c.box[3]);
+    }
+    GstMessage *warning = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING);
+    fail_unless(warning == nullptr, "%s: a warning for a box inside the frame", c.format);
+    gst_buffer_unref(out);
+    gst_element_set_bus(h->element, nullptr);
+    gst_object_unref(bus);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST;
+
 // A region entirely outside the frame counts nothing, with one warning.
 GST_START_TEST(test_roi_outside) {
   HistConfig config;
@@ -610,6 +677,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_regions),
           CF_TEST(test_counts_outlive_frame),
           CF_TEST(test_too_many_bins),
+          CF_TEST(test_roi_as_region),
           CF_TEST(test_roi_outside),
           CF_TEST(test_property_errors),
           CF_TEST(test_refused_caps),

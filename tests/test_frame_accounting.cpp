@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "element_checks.h"
+#include "format_table.h"
 #include "plane_access.h"
 
 // Last: Check's macros break C++ headers.
@@ -49,9 +50,10 @@ int uniform_value(GstBuffer *buffer, const GstVideoInfo &info) {
     return -1;
   int value = -1;
   bool uniform = true;
-  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info) && uniform; c++) {
+  const cftest::TableFormat &format = cftest::table_format(info);
+  for (guint c = 0; c < format.components().size() && uniform; c++) {
     const cf::Plane plane = cftest::frame_plane(frame, c);
-    const bool wide = GST_VIDEO_INFO_COMP_DEPTH(&info, c) > 8;
+    const bool wide = format.sample_bytes == 2;
     const cf::SampleDepth depth = wide ? cf::SampleDepth::U16 : cf::SampleDepth::U8;
     for (int y = 0; y < plane.height && uniform; y++) {
       for (int x = 0; x < plane.width && uniform; x++) {

@@ -26,8 +26,8 @@
 #include <thread>
 #include <vector>
 
-#include "cfvideolayout.h"
 #include "element_checks.h"
+#include "format_table.h"
 #include "filter_cases.h"
 
 // Last: Check's macros break C++ headers.
@@ -79,8 +79,8 @@ size_t hash_samples(GstBuffer *buffer, const GstVideoInfo &info) {
   size_t hash = 0;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
     const auto *data = static_cast<const char *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
-    const size_t row_bytes = cf_plane_row_bytes(&info, p);
-    for (int y = 0; y < cf_plane_rows(&info, p); y++) {
+    const size_t row_bytes = cftest::row_bytes(info, int(p));
+    for (int y = 0; y < cftest::plane_rows(info, int(p)); y++) {
       const std::string_view row(data + y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p), row_bytes);
       hash = hash * 31 + std::hash<std::string_view>{}(row);
     }

@@ -38,7 +38,7 @@
 #include <thread>
 #include <vector>
 
-#include "cfvideolayout.h"
+#include "formatlayout.h"
 
 GST_ELEMENT_REGISTER_DECLARE(cudamedian);
 GST_ELEMENT_REGISTER_DECLARE(cudagauss);

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* Where each component of every format the elements take lies in a frame: one
+ * table, written here for every GStreamer series, used by both backends, the
+ * plane copies, the memory checks, the region code and cudahist.
+ *
+ * Nothing in the plugin reads GstVideoFormatInfo's component offsets, depths
+ * or shifts: its offsets are not bytes for every format (P010_10LE and P016_LE
+ * give V's as 1, though V starts at byte 2 of each 4-byte UV pair, in every
+ * release from 1.22 to 1.28). Plane offsets and strides are the frame's own
+ * (GstVideoInfo, or the buffer's GstVideoMeta). */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include "plane.h"
+
+/* One component: GST_VIDEO_COMP_Y, _U, _V, _A of YUV formats, _R, _G, _B, _A
+ * of RGB formats, 0 of grey ones. */
+struct ComponentLayout
+{
+  guint plane;
+  guint offset;                 /* bytes from a plane row's start to its first sample */
+  guint pixel_stride;           /* bytes from one of its samples to the next in a row */
+  guint x_sub;                  /* log2 of its horizontal subsampling */
+  guint y_sub;                  /* log2 of its vertical subsampling */
+  cf::SampleFormat format;      /* sample size, and P010's low padding bits */
+};
+
+enum class ColorFamily
+{ Gray, Yuv, Rgb };
+
+struct FormatLayout
+{
+  GstVideoFormat format;
+  ColorFamily family;
+  guint n_planes;
+  guint n_components;
+  ComponentLayout components[GST_VIDEO_MAX_COMPONENTS];
+
+  /* The layout of `format`; one of no planes and no components for a format
+   * the elements do not take (is_supported says which). */
+  static const FormatLayout & of (GstVideoFormat format);
+  static const FormatLayout & of (const GstVideoInfo & info)
+  {
+    return of (GST_VIDEO_INFO_FORMAT (&info));
+  }
+  static bool is_supported (GstVideoFormat format);
+
+  const ComponentLayout & component (guint c) const { return components[c]; }
+  bool has_alpha () const { return n_components == 4; }
+  /* Samples of component c in a row and in a column of a frame of
+   * `width` x `height` pixels (subsampled ones cover part of the frame too). */
+  int component_width (guint c, int width) const;
+  int component_height (guint c, int height) const;
+};
+
+/* The same measures from a frame's info. */
+static inline int
+cf_component_width (const GstVideoInfo * info, guint c)
+{
+  return FormatLayout::of (*info).component_width (c, GST_VIDEO_INFO_WIDTH (info));
+}
+
+static inline int
+cf_component_height (const GstVideoInfo * info, guint c)
+{
+  return FormatLayout::of (*info).component_height (c,
+      GST_VIDEO_INFO_HEIGHT (info));
+}
+
+/* Rows of plane p. */
+int cf_plane_rows (const GstVideoInfo * info, guint p);
+/* Bytes of one row of plane p that hold samples (for odd-width packed 4:2:2
+ * more than width x the luma pixel stride). */
+gsize cf_plane_row_bytes (const GstVideoInfo * info, guint p);
+/* Bytes from the first sample of plane p to its last, with rows `stride`
+ * bytes apart (stride >= 0): what a frame's plane spans in memory. */
+gsize cf_plane_span (const GstVideoInfo * info, guint p, gsize stride);
