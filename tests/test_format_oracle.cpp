@@ -15,6 +15,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include <glib/gstdio.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -58,8 +60,8 @@ const Variant kFilters[] = {
 };
 
 // What the frames go through: the element alone (system memory), or between
-// cudaupload and cudadownload (CUDA memory).
-enum class Memory { System, Cuda };
+// cudaupload and cudadownload (CUDA memory), or after nvh265dec.
+enum class Memory { System, Cuda, Nvdec };
 
 struct Config {
   const TableFormat *format;
@@ -71,7 +73,8 @@ struct Config {
   std::string describe() const {
     return std::string(variant.element) + " " + variant.properties + " " + format->name +
         " include-chroma=" + (include_chroma ? "true" : "false") +
-        (regions ? " regions=meta" : "") + (memory == Memory::Cuda ? " in CUDA memory" : "");
+        (regions ? " regions=meta" : "") +
+        (memory == Memory::Cuda ? " in CUDA memory" : memory == Memory::Nvdec ? " after nvh265dec" : "");
   }
 };
 
@@ -155,6 +158,11 @@ std::vector<GstBuffer *> run(GstHarness *h, const std::vector<GstBuffer *> &inpu
     outputs.push_back(out);
   }
   return outputs;
+}
+
+void unref_all(const std::vector<GstBuffer *> &buffers) {
+  for (GstBuffer *buffer : buffers)
+    gst_buffer_unref(buffer);
 }
 
 struct MappedFrame {
@@ -247,10 +255,8 @@ std::vector<std::vector<uint32_t>> filtered_alone(const Config &config,
         frame_values.push_back(std::min(samples.value(x, y), config.format->max_value()));
     values.push_back(frame_values);
   }
-  for (GstBuffer *buffer : gray_inputs)
-    gst_buffer_unref(buffer);
-  for (GstBuffer *buffer : outputs)
-    gst_buffer_unref(buffer);
+  unref_all(gray_inputs);
+  unref_all(outputs);
   gst_harness_teardown(h);
   return values;
 }
@@ -261,8 +267,8 @@ void check_other_bytes(const Config &config, const GstVideoFrame &in,
   const TableFormat &format = *config.format;
   std::vector<std::vector<std::vector<bool>>> processed(format.planes.size());
   for (size_t p = 0; p < format.planes.size(); p++)
-    processed[p].assign(cftest::plane_rows(format, int(p), kHeight),
-                        std::vector<bool>(cftest::row_bytes(format, int(p), kWidth), false));
+    processed[p].assign(cftest::plane_rows(in.info, int(p)),
+                        std::vector<bool>(cftest::row_bytes(in.info, int(p)), false));
   for (char letter : format.components()) {
     if (!is_processed(letter, config.include_chroma))
       continue;
@@ -290,30 +296,24 @@ void check_other_bytes(const Config &config, const GstVideoFrame &in,
         fail_unless(processed[p][y][x] || got == want,
                     "%s: plane %zu row %zu byte %zu (%s) is %#x, the input's %#x", what.c_str(),
                     p, y, x,
-                    cftest::is_sample_byte(format, int(p), kWidth, int(x))
+                    cftest::is_sample_byte(format, int(p), GST_VIDEO_FRAME_WIDTH(&in), int(x))
                         ? "a sample not processed" : "no sample",
                     got, want);
       }
   }
 }
 
-void check_filter(const Config &config, uint32_t seed) {
+// The element's outputs of `inputs` (frames of `info`) against the oracle.
+void check_filtered(const Config &config, const GstVideoInfo &info,
+                    const std::vector<GstBuffer *> &inputs,
+                    const std::vector<GstBuffer *> &outputs) {
   const TableFormat &format = *config.format;
   const std::string what = config.describe();
-  const GstVideoInfo info = cftest::video_info(format.name, kWidth, kHeight);
-  std::vector<GstBuffer *> inputs;
-  for (int i = 0; i < kFrames; i++)
-    inputs.push_back(random_frame(info, seed + i, i));
-  std::vector<LumaBox> boxes(std::begin(kBoxes), std::end(kBoxes));
-  GstHarness *h = make_harness(element_line(config, ""), config.memory, format.name, kWidth,
-                               kHeight);
-  const std::vector<GstBuffer *> outputs = run(h, inputs, config.regions ? &boxes : nullptr,
-                                               what);
   for (char letter : format.components()) {
     if (!is_processed(letter, config.include_chroma))
       continue;
     const auto expected = filtered_alone(config, inputs, info, letter);
-    for (int i = 0; i < kFrames; i++) {
+    for (size_t i = 0; i < inputs.size(); i++) {
       MappedFrame in(inputs[i], info);
       MappedFrame out(outputs[i], info);
       const TableComponent source(format, in.frame, letter);
@@ -324,28 +324,40 @@ void check_filter(const Config &config, uint32_t seed) {
           // Outside the regions the input passes as it is, padding bits too.
           if (config.regions && !in_any_box(source, x, y)) {
             fail_unless(component.stored(x, y) == source.stored(x, y),
-                        "%s frame %d: %c at %d,%d, outside the regions, stored %#x for %#x",
+                        "%s frame %zu: %c at %d,%d, outside the regions, stored %#x for %#x",
                         what.c_str(), i, letter, x, y, component.stored(x, y),
                         source.stored(x, y));
             continue;
           }
           const uint32_t want = expected[i][size_t(y) * component.width() + x];
           fail_unless(component.value(x, y) == want && !(component.stored(x, y) & padding_mask),
-                      "%s frame %d: %c at %d,%d stored %#x (value %u); alone as %s it gives %u",
+                      "%s frame %zu: %c at %d,%d stored %#x (value %u); alone as %s it gives %u",
                       what.c_str(), i, letter, x, y, component.stored(x, y),
                       component.value(x, y), format.gray_name(), want);
         }
     }
   }
-  for (int i = 0; i < kFrames; i++) {
+  for (size_t i = 0; i < inputs.size(); i++) {
     MappedFrame in(inputs[i], info);
     MappedFrame out(outputs[i], info);
     check_other_bytes(config, in.frame, out.frame, what + " frame " + std::to_string(i));
   }
-  for (GstBuffer *buffer : inputs)
-    gst_buffer_unref(buffer);
-  for (GstBuffer *buffer : outputs)
-    gst_buffer_unref(buffer);
+}
+
+void check_filter(const Config &config, uint32_t seed) {
+  const TableFormat &format = *config.format;
+  const GstVideoInfo info = cftest::video_info(format.name, kWidth, kHeight);
+  std::vector<GstBuffer *> inputs;
+  for (int i = 0; i < kFrames; i++)
+    inputs.push_back(random_frame(info, seed + i, i));
+  std::vector<LumaBox> boxes(std::begin(kBoxes), std::end(kBoxes));
+  GstHarness *h = make_harness(element_line(config, ""), config.memory, format.name, kWidth,
+                               kHeight);
+  const std::vector<GstBuffer *> outputs = run(h, inputs, config.regions ? &boxes : nullptr,
+                                               config.describe());
+  check_filtered(config, info, inputs, outputs);
+  unref_all(inputs);
+  unref_all(outputs);
   gst_harness_teardown(h);
 }
 
@@ -486,12 +498,100 @@ void check_hist(const Config &config, uint32_t seed) {
       check_counts(gst_value_get_structure(gst_value_array_get_value(regions, r)), config,
                    in.frame, &kBoxes[r], n_bins, frame_what + " region " + std::to_string(r));
   }
-  for (GstBuffer *buffer : inputs)
-    gst_buffer_unref(buffer);
-  for (GstBuffer *buffer : outputs)
-    gst_buffer_unref(buffer);
+  unref_all(inputs);
+  unref_all(outputs);
   gst_harness_teardown(h);
 }
+
+// ---- P010 from NVDEC (gpu suite) ----
+
+constexpr int kDecodedFrames = 10;
+
+// A HEVC Main10 clip, which nvh265dec gives as P010_10LE: made here with x265enc
+// where it exists (320x240, kDecodedFrames frames; into *made, for the caller to
+// remove), else the file CF_TEST_MAIN10_CLIP names; "" with the reason in *why.
+std::string main10_clip(std::string *made, std::string *why) {
+  if (GstElementFactory *x265 = gst_element_factory_find("x265enc")) {
+    gst_object_unref(x265);
+    gchar *dir = g_dir_make_tmp("cf-main10-XXXXXX", nullptr);
+    fail_unless(dir != nullptr, "no temporary folder");
+    *made = std::string(dir) + "/main10.mp4";
+    g_free(dir);
+    const std::string line = "videotestsrc num-buffers=" + std::to_string(kDecodedFrames) +
+        " pattern=snow ! video/x-raw,format=I420_10LE,width=320,height=240,framerate=30/1 ! "
+        "x265enc speed-preset=ultrafast ! h265parse ! mp4mux ! filesink location=" + *made;
+    GstElement *pipeline = gst_parse_launch(line.c_str(), nullptr);
+    fail_unless(pipeline != nullptr, "could not make %s", line.c_str());
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    GstBus *bus = gst_element_get_bus(pipeline);
+    GstMessage *end = gst_bus_timed_pop_filtered(
+        bus, 60 * GST_SECOND, GstMessageType(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    fail_unless(end && GST_MESSAGE_TYPE(end) == GST_MESSAGE_EOS, "encoding the clip failed");
+    gst_message_unref(end);
+    gst_object_unref(bus);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+    return *made;
+  }
+  const char *named = g_getenv("CF_TEST_MAIN10_CLIP");
+  if (named && g_file_test(named, G_FILE_TEST_IS_REGULAR))
+    return named;
+  *why = named ? std::string("CF_TEST_MAIN10_CLIP=") + named + " is no file"
+               : "no x265enc here to make a clip, and CF_TEST_MAIN10_CLIP names none";
+  return "";
+}
+
+// The clip's frames decoded by nvh265dec, then through `line` (ending in system
+// memory); their info in *info.
+std::vector<GstBuffer *> decoded(const std::string &clip, const std::string &line,
+                                 GstVideoInfo *info) {
+  const std::string all =
+      "filesrc location=" + clip + " ! qtdemux ! h265parse ! nvh265dec ! " + line;
+  GstHarness *h = gst_harness_new_parse(all.c_str());
+  fail_unless(h != nullptr, "could not make %s", all.c_str());
+  gst_harness_play(h);
+  std::vector<GstBuffer *> frames;
+  for (int i = 0; i < kDecodedFrames; i++) {
+    GstBuffer *frame = gst_harness_pull(h);
+    fail_unless(frame != nullptr, "%s: frame %d did not come", all.c_str(), i);
+    frames.push_back(frame);
+  }
+  GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+  fail_unless(caps && gst_video_info_from_caps(info, caps), "%s: no video caps", all.c_str());
+  gst_caps_unref(caps);
+  gst_harness_teardown(h);
+  return frames;
+}
+
+// NVDEC's P010 in CUDA memory straight into each filter, downloaded once: against
+// the oracle, with the decoded frames as the input.
+GST_START_TEST(test_nvdec_main10) {
+  std::string made, why;
+  const std::string clip = main10_clip(&made, &why);
+  fail_if(clip.empty(), "the NVDEC test did not run: %s", why.c_str());
+  GstVideoInfo info;
+  const std::vector<GstBuffer *> inputs = decoded(clip, "cudadownload", &info);
+  fail_unless_equals_string(GST_VIDEO_INFO_NAME(&info), "P010_10LE");
+  const TableFormat &format = cftest::table_format(info);
+  for (const Variant &variant : kFilters)
+    for (bool include_chroma : {false, true}) {
+      const Config config{&format, variant, include_chroma, false, Memory::Nvdec};
+      GstVideoInfo out_info;
+      const std::vector<GstBuffer *> outputs =
+          decoded(clip, element_line(config, "") + " ! cudadownload", &out_info);
+      fail_unless(gst_video_info_is_equal(&info, &out_info));
+      check_filtered(config, info, inputs, outputs);
+      unref_all(outputs);
+    }
+  unref_all(inputs);
+  if (!made.empty()) {
+    g_remove(made.c_str());
+    gchar *dir = g_path_get_dirname(made.c_str());
+    g_rmdir(dir);
+    g_free(dir);
+  }
+}
+GST_END_TEST;
 
 // ---- the matrix ----
 
@@ -537,6 +637,13 @@ GST_END_TEST;
 }  // namespace
 
 int main(int argc, char **argv) {
+  if (g_str_equal(CF_TEST_BACKEND, "cuda"))
+    return cftest::run_element_suite(
+        "format_oracle", CF_TEST_BACKEND,
+        {CF_TEST(test_median_every_format), CF_TEST(test_gauss_every_format),
+         CF_TEST(test_unsharp_every_format), CF_TEST(test_hist_every_format),
+         CF_TEST(test_nvdec_main10)},
+        argc, argv);
   return cftest::run_element_suite(
       "format_oracle", CF_TEST_BACKEND,
       {CF_TEST(test_median_every_format), CF_TEST(test_gauss_every_format),
