@@ -249,8 +249,10 @@ read_sample (const GstVideoFrame * frame, guint c, gint x, gint y)
 
   if (GST_VIDEO_FRAME_COMP_DEPTH (frame, c) <= 8)
     return *sample;
-  return GST_VIDEO_FORMAT_INFO_IS_LE (frame->info.finfo) ?
-      GST_READ_UINT16_LE (sample) : GST_READ_UINT16_BE (sample);
+  /* P010's 10-bit values lie in the top bits of their 16-bit words. */
+  return (GST_VIDEO_FORMAT_INFO_IS_LE (frame->info.finfo) ?
+      GST_READ_UINT16_LE (sample) : GST_READ_UINT16_BE (sample)) >>
+      GST_VIDEO_FORMAT_INFO_SHIFT (frame->info.finfo, c);
 }
 
 /* The bin of value v, for lower <= v <= upper, as cudahist documents it. */
