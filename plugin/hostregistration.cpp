@@ -67,6 +67,7 @@ frame_inside (const GstVideoFrame & frame, const Registration & registration)
     const gsize span = cf_plane_span (&frame.info, p,
         GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p));
     if (first < registration.base ||
+        (gsize) (first - registration.base) > registration.size ||
         span > registration.size - (gsize) (first - registration.base))
       return false;
   }
