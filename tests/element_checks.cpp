@@ -688,6 +688,19 @@ void check_latency(const char *backend, const FilterUnderTest &filter) {
     gst_query_unref(query);
     gst_harness_teardown(h);
   }
+  // Ours added to an upstream latency near the largest time stays there, not wrapped.
+  GstHarness *h = make_harness(backend, filter, 3);
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 16, 25).c_str());
+  const GstClockTime upstream = GST_CLOCK_TIME_NONE - GST_SECOND / 50;
+  gst_harness_set_upstream_latency(h, upstream);
+  GstQuery *query = gst_query_new_latency();
+  fail_unless(gst_pad_peer_query(h->sinkpad, query));
+  GstClockTime min;
+  gst_query_parse_latency(query, nullptr, &min, nullptr);
+  fail_unless(min >= upstream && GST_CLOCK_TIME_IS_VALID(min),
+              "latency %" G_GUINT64_FORMAT " after an upstream %" G_GUINT64_FORMAT, min, upstream);
+  gst_query_unref(query);
+  gst_harness_teardown(h);
 }
 
 void stop_and_free(GstElement *element, GstBus *bus) {
