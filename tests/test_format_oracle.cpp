@@ -114,12 +114,25 @@ std::string element_line(const Config &config, const std::string &extra) {
       " " + extra;
 }
 
+// The CUDA context of the first element that made one, offered to every later one
+// before it starts, as a pipeline's elements share one: a context of its own each
+// would cost most of the suite's time on the CUDA backend.
+GstContext *shared_cuda_context = nullptr;
+
 GstHarness *make_harness(const std::string &element, Memory memory, const char *format,
                          int width, int height) {
   const std::string line = memory == Memory::Cuda
       ? "cudaupload ! " + element + " ! cudadownload" : element;
-  GstHarness *h = gst_harness_new_parse(line.c_str());
-  fail_unless(h != nullptr, "could not make %s", line.c_str());
+  GError *error = nullptr;
+  GstElement *bin = gst_parse_bin_from_description(line.c_str(), TRUE, &error);
+  fail_unless(bin != nullptr, "could not make %s: %s", line.c_str(),
+              error ? error->message : "");
+  if (shared_cuda_context)
+    gst_element_set_context(bin, shared_cuda_context);
+  GstHarness *h = gst_harness_new_with_element(bin, "sink", "src");
+  if (!shared_cuda_context)
+    shared_cuda_context = gst_element_get_context(bin, "gst.cuda.context");
+  gst_object_unref(bin);
   GstAllocator *allocator =
       GST_ALLOCATOR(g_object_new(pattern_allocator_get_type(), nullptr));
   gst_harness_set_propose_allocator(h, allocator, nullptr);
