@@ -111,12 +111,9 @@ public:
   FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
       GstMapFlags access, GstVideoFrame * frame) override
   {
-    if (access == GST_MAP_READ) {
-      if (FrameError err = check_video_meta (buffer, info))
-        return err;
+    if (access == GST_MAP_READ)
       if (FrameError err = check_input_memory (buffer, device_))
         return err;
-    }
     return map_video_frame (buffer, info,
         static_cast<GstMapFlags> (access | GST_MAP_CUDA), frame);
   }

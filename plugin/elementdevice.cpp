@@ -248,19 +248,37 @@ ElementDevice::own_output_pool (GstCaps * caps, guint min, guint * size) const
   return pool;
 }
 
+/* Whether downstream's pool, the query's first, has buffers enough for the
+ * frames in flight we hold beside the `min` downstream keeps: with fewer, a
+ * frame would wait for a buffer that never comes back. */
+static bool
+holds_frames_in_flight (GstElement * element, GstQuery * query, guint depth)
+{
+  guint min = 0, max = 0;
+  gst_query_parse_nth_allocation_pool (query, 0, nullptr, nullptr, &min, &max);
+  if (max == 0 || (max >= min && max - min >= depth))
+    return true;
+  GST_DEBUG_OBJECT (element, "declining downstream's pool: %u buffers at most, "
+      "downstream keeps %u and %u frames in flight need theirs", max, min,
+      depth);
+  return false;
+}
+
 bool
-ElementDevice::choose_output_pool (GstQuery * query, GstCaps * caps,
-    guint depth) const
+ElementDevice::choose_output_pool (GstElement * element, GstQuery * query,
+    GstCaps * caps, guint depth) const
 {
   const bool downstream = gst_query_get_n_allocation_pools (query) > 0;
+  const bool enough = downstream &&
+      holds_frames_in_flight (element, query, depth);
   /* On the CPU, downstream's pool as GstBaseTransform takes it; on the CUDA
    * backend one of CUDA memory of our context (for host frames, ours is the
    * faster: pinned). */
-  if (downstream && !on_device ())
+  if (enough && !on_device ())
     return true;
   /* We hold frames-in-flight output buffers, downstream may hold some. */
   guint size = 0, min = depth, max = 0;
-  GstBufferPool *pool = downstream && caps_in_cuda_memory (caps) ?
+  GstBufferPool *pool = enough && caps_in_cuda_memory (caps) ?
       downstream_cuda_pool (query, caps, &size, &min, &max) : nullptr;
   if (!pool) {
     pool = own_output_pool (caps, min, &size);
@@ -283,8 +301,33 @@ ElementDevice::choose_output_pool (GstQuery * query, GstCaps * caps,
   return true;
 }
 
+/* Activates `pool`; where it cannot allocate its buffers, says why. */
 FrameError
-ElementDevice::activate_output_pool (GstQuery * query, GstCaps * caps) const
+ElementDevice::activate (GstBufferPool * pool, GstCaps * caps) const
+{
+  if (gst_buffer_pool_set_active (pool, TRUE))
+    return {};
+  return FrameError::failed ("Allocating output buffers",
+      caps_in_cuda_memory (caps) ? cudaErrorMemoryAllocation :
+      cf_pinned_allocator_take_error (pinned_allocator_));
+}
+
+/* One buffer of the active `pool`, tried with `fits` and given back. */
+static FrameError
+try_first_buffer (GstBufferPool * pool,
+    const ElementDevice::OutputCheck & fits)
+{
+  GstBuffer *buffer = nullptr;
+  if (gst_buffer_pool_acquire_buffer (pool, &buffer, nullptr) != GST_FLOW_OK)
+    return FrameError::failed ("Taking a buffer of the output pool");
+  const FrameError err = fits (buffer);
+  gst_buffer_unref (buffer);
+  return err;
+}
+
+FrameError
+ElementDevice::activate_output_pool (GstElement * element, GstQuery * query,
+    GstCaps * caps, guint depth, const OutputCheck & fits) const
 {
   GstBufferPool *pool = nullptr;
   if (gst_query_get_n_allocation_pools (query) > 0)
@@ -292,11 +335,23 @@ ElementDevice::activate_output_pool (GstQuery * query, GstCaps * caps) const
         nullptr);
   if (!pool)
     return {};                  /* buffers of the allocator, one by one */
-  const bool active = gst_buffer_pool_set_active (pool, TRUE);
+  FrameError err = activate (pool, caps);
+  const FrameError unfit = err ? FrameError () : try_first_buffer (pool, fits);
+  if (unfit) {
+    GST_DEBUG_OBJECT (element, "declining the output pool %" GST_PTR_FORMAT
+        ": %s (%s); using one of our own", pool, unfit.describe ().c_str (),
+        unfit.detail.c_str ());
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+    guint size = 0;
+    pool = own_output_pool (caps, depth, &size);
+    if (!pool)
+      return FrameError::failed ("Configuring an output pool of our own");
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, depth, 0);
+    err = activate (pool, caps);
+    if (!err)
+      err = try_first_buffer (pool, fits);
+  }
   gst_object_unref (pool);
-  if (active)
-    return {};
-  return FrameError::failed ("Allocating output buffers",
-      caps_in_cuda_memory (caps) ? cudaErrorMemoryAllocation :
-      cf_pinned_allocator_take_error (pinned_allocator_));
+  return err;
 }

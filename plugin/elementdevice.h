@@ -12,6 +12,8 @@
 
 #include <gst/gst.h>
 
+#include <functional>
+
 #include "cudadevice.h"
 #include "cudamemory.h"
 #include "frameerror.h"
@@ -61,11 +63,17 @@ public:
       guint * size) const;
   /* Puts the output pool first in an ALLOCATION query, for GstBaseTransform
    * to configure, with room for `depth` frames in flight: downstream's where
-   * it fits, else ours. FALSE where none can be had. */
-  bool choose_output_pool (GstQuery * query, GstCaps * caps, guint depth) const;
+   * it fits and gives buffers enough, else ours. FALSE where none can be
+   * had. */
+  bool choose_output_pool (GstElement * element, GstQuery * query,
+      GstCaps * caps, guint depth) const;
   /* Activates the pool GstBaseTransform configured, so that a failure to
-   * allocate its buffers is reported with its cause. */
-  FrameError activate_output_pool (GstQuery * query, GstCaps * caps) const;
+   * allocate its buffers is reported with its cause, and tries its first
+   * buffer with `fits`, the check every output frame gets: a pool whose
+   * buffers fail it gives way to ours (a debug line says why). */
+  using OutputCheck = std::function<FrameError (GstBuffer * buffer)>;
+  FrameError activate_output_pool (GstElement * element, GstQuery * query,
+      GstCaps * caps, guint depth, const OutputCheck & fits) const;
 
 private:
   cudaError_t open_on_device (GstElement * element);
@@ -74,6 +82,7 @@ private:
   GstBufferPool *downstream_cuda_pool (GstQuery * query, GstCaps * caps,
       guint * size, guint * min, guint * max) const;
   GstBufferPool *own_output_pool (GstCaps * caps, guint min, guint * size) const;
+  FrameError activate (GstBufferPool * pool, GstCaps * caps) const;
 
   GstCudaFilterBackend active_ = GST_CUDA_FILTER_BACKEND_AUTO;
   CudaDevice cuda_;

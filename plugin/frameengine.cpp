@@ -84,6 +84,18 @@ FrameEngine::submit (GstBuffer * input, GstBuffer * output,
   return {};
 }
 
+FrameError
+FrameEngine::check_output (GstBuffer * buffer)
+{
+  if (!output_)
+    return {};
+  GstVideoFrame frame {};
+  const FrameError err = output_->map (buffer, info_, GST_MAP_WRITE, &frame);
+  if (frame.buffer)
+    gst_video_frame_unmap (&frame);
+  return err;
+}
+
 bool
 FrameEngine::oldest_may_leave () const
 {

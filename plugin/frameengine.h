@@ -86,6 +86,9 @@ public:
   /* Whether the oldest frame may leave now: `depth` frames are in. */
   bool oldest_may_leave () const;
   bool empty () const { return frames_.empty (); }
+  /* Whether `buffer` takes an output frame: mapped as every output frame is
+   * (map_video_frame through the output path), then unmapped. */
+  FrameError check_output (GstBuffer * buffer);
   /* Takes the oldest frame out, once its work is done or ordered: its input
    * released, its output the caller's; its number given even where it
    * failed. Not on an empty engine. */

@@ -18,7 +18,8 @@ struct FrameError
   enum class Kind
   {
     None,
-    /* The input frame cannot be taken as it is (STREAM / FORMAT). */
+    /* A frame cannot be taken as it is: an input frame, or an output buffer
+     * downstream's pool gave (STREAM / FORMAT). */
     Refused,
     /* The element's settings rule the frame out: memory of a device the
      * element is held away from (RESOURCE / SETTINGS). */

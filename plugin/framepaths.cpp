@@ -4,6 +4,7 @@
 #include "framepaths.h"
 
 #include <cstring>
+#include <string>
 
 #include "formatlayout.h"
 #include "cudafaults.h"
@@ -51,8 +52,12 @@ FramePath::order_after (int, const GstVideoFrame &, CudaFrameSlots &,
 
 /* ---- host memory ---- */
 
-FrameError
-check_video_meta (GstBuffer * buffer, const GstVideoInfo & info)
+/* A frame refused where its GstVideoMeta describes another frame than `info`:
+ * gst_video_frame_map() answers another format or a smaller frame with a
+ * critical, and a larger one would not match the caps. */
+static FrameError
+check_video_meta (GstBuffer * buffer, const GstVideoInfo & info,
+    const char *side)
 {
   const GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   if (!meta || (meta->format == GST_VIDEO_INFO_FORMAT (&info) &&
@@ -65,17 +70,18 @@ check_video_meta (GstBuffer * buffer, const GstVideoInfo & info)
       gst_video_format_to_string (meta->format), meta->n_planes,
       GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
       GST_VIDEO_INFO_NAME (&info));
-  FrameError err = FrameError::refused
-      ("Input frame of another format or size than its caps", detail);
+  FrameError err = FrameError::refused (std::string (side) +
+      " frame of another format or size than its caps", detail);
   g_free (detail);
   return err;
 }
 
-/* Whether every plane of a mapped frame lies in the memory mapped for it, rows
- * top-down and apart: gst_video_frame_map() takes a GstVideoMeta's offsets and
- * strides on trust. */
-static bool
-planes_lie_in_memory (const GstVideoFrame & frame)
+/* Where a plane of a mapped frame does not lie in the memory mapped for it,
+ * rows top-down and apart, which and why; empty where every plane does:
+ * gst_video_frame_map() takes a GstVideoMeta's offsets and strides on
+ * trust. */
+static std::string
+plane_outside_memory (const GstVideoFrame & frame)
 {
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
     const GstMapInfo & map = frame.meta ? frame.map[p] : frame.map[0];
@@ -84,53 +90,63 @@ planes_lie_in_memory (const GstVideoFrame & frame)
     const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
     const gsize row_bytes = cf_plane_row_bytes (&frame.info, p);
     const gsize rows = cf_plane_rows (&frame.info, p);
-    if (stride < 0 || (rows > 1 && (gsize) stride < row_bytes) ||
-        offset > map.size ||
-        cf_plane_span (&frame.info, p, stride) > map.size - offset)
-      return false;
+    gchar *why = nullptr;
+    if (stride < 0 || (rows > 1 && (gsize) stride < row_bytes)) {
+      why = g_strdup_printf ("plane %u: rows of %" G_GSIZE_FORMAT " bytes, %d "
+          "bytes apart", p, row_bytes, stride);
+    } else {
+      const gsize span = cf_plane_span (&frame.info, p, stride);
+      if (offset > map.size || span > map.size - offset)
+        why = g_strdup_printf ("plane %u: bytes %" G_GSIZE_FORMAT " to %"
+            G_GSIZE_FORMAT " of a memory of %" G_GSIZE_FORMAT " bytes", p,
+            offset, offset + span, map.size);
+    }
+    if (why) {
+      std::string text = why;
+      g_free (why);
+      return text;
+    }
   }
-  return true;
+  return {};
 }
 
 FrameError
 map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
     GstMapFlags flags, GstVideoFrame * frame)
 {
-  if (gst_video_frame_map (frame, &info, buffer, flags))
-    return {};
   frame->buffer = nullptr;
-  if (flags & GST_MAP_WRITE)
-    return FrameError::failed ("Mapping the output frame");
-  gchar *detail = g_strdup_printf ("buffer of %" G_GSIZE_FORMAT " bytes for "
-      "a %d x %d %s frame", gst_buffer_get_size (buffer),
-      GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
-      GST_VIDEO_INFO_NAME (&info));
-  FrameError err = FrameError::refused ("Could not map the input frame", detail);
-  g_free (detail);
-  return err;
+  const std::string side = (flags & GST_MAP_WRITE) ? "Output" : "Input";
+  if (FrameError err = check_video_meta (buffer, info, side.c_str ()))
+    return err;
+  if (!gst_video_frame_map (frame, &info, buffer, flags)) {
+    frame->buffer = nullptr;
+    gchar *detail = g_strdup_printf ("buffer of %" G_GSIZE_FORMAT " bytes for "
+        "a %d x %d %s frame", gst_buffer_get_size (buffer),
+        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
+        GST_VIDEO_INFO_NAME (&info));
+    FrameError err = FrameError::refused (side + " frame that could not be "
+        "mapped", detail);
+    g_free (detail);
+    return err;
+  }
+  const std::string outside = plane_outside_memory (*frame);
+  if (outside.empty ())
+    return {};
+  gst_video_frame_unmap (frame);
+  frame->buffer = nullptr;
+  return FrameError::refused (side + " frame whose planes do not lie in its "
+      "memory", outside);
 }
 
 /* Frames in host memory where they are: the CPU backend's kernels read and
- * write them directly. An input frame's GstVideoMeta is checked against its
- * caps and its planes against its memory. */
+ * write them directly. */
 class HostFramePath : public FramePath
 {
 public:
   FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
       GstMapFlags access, GstVideoFrame * frame) override
   {
-    const bool input = access == GST_MAP_READ;
-    if (input)
-      if (FrameError err = check_video_meta (buffer, info))
-        return err;
-    if (FrameError err = map_video_frame (buffer, info, access, frame))
-      return err;
-    if (input && !planes_lie_in_memory (*frame))
-      return FrameError::refused
-          ("Input frame whose planes do not lie in its memory",
-          "GstVideoMeta offsets and strides reach outside the buffer's memory, "
-          "or rows overlap or run bottom-up");
-    return {};
+    return map_video_frame (buffer, info, access, frame);
   }
 
   FramePlanes planes (int, const GstVideoFrame & frame) const override

@@ -83,14 +83,12 @@ protected:
   std::atomic<gsize> pinned_bytes_ { 0 };
 };
 
-/* A frame refused where its GstVideoMeta describes another frame than `info`:
- * gst_video_frame_map() answers another format or a smaller frame with a
- * critical, and a larger one would not match the output. */
-FrameError check_video_meta (GstBuffer * buffer, const GstVideoInfo & info);
-
-/* gst_video_frame_map() with `flags` (GST_MAP_READ: an input frame; WRITE: an
- * output frame, possibly with GST_MAP_CUDA), failing as the element reports
- * it. */
+/* gst_video_frame_map() of `buffer` as a frame of `info` with `flags`
+ * (GST_MAP_READ: an input frame; WRITE: an output frame, possibly with
+ * GST_MAP_CUDA), once its GstVideoMeta is found to describe that frame, and
+ * then its planes to lie in the memory mapped for them: whoever allocated the
+ * buffer (upstream, downstream's pool, ours), the element reads and writes
+ * nothing outside it. Fails as the element reports it, nothing left mapped. */
 FrameError map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
     GstMapFlags flags, GstVideoFrame * frame);
 

@@ -538,7 +538,8 @@ gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, nullptr);
   if (!caps)
     return FALSE;
-  if (!st.device.choose_output_pool (query, caps, st.caps.depth)) {
+  if (!st.device.choose_output_pool (GST_ELEMENT (self), query, caps,
+          st.caps.depth)) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not configure a buffer pool of %s memory",
             caps_in_cuda_memory (caps) ? "CUDA" : on_device (self) ?
@@ -549,8 +550,13 @@ gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
       decide_allocation (trans, query))
     return FALSE;
   /* Activated here (GstBaseTransform would at the first frame, saying only
-   * that it failed), as GstVideoDecoder activates its pool. */
-  const FrameError err = st.device.activate_output_pool (query, caps);
+   * that it failed), as GstVideoDecoder activates its pool; its buffers
+   * checked as every output frame is. */
+  FrameEngine & engine = st.stream.engine ();
+  const FrameError err = st.device.activate_output_pool (GST_ELEMENT (self),
+      query, caps, st.caps.depth, [&engine] (GstBuffer * buffer) {
+        return engine.check_output (buffer);
+      });
   return gst_cuda_base_filter_post_error (self, err) == GST_FLOW_OK;
 }
 

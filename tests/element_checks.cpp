@@ -14,10 +14,14 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <future>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda_test_support.h"
@@ -549,6 +553,152 @@ void check_foreign_input(const char *backend, const FilterUnderTest &filter,
     gst_buffer_unref(ring);
     fail_unless(gst_buffer_pool_set_active(pool, FALSE));
     gst_object_unref(pool);
+  }
+}
+
+namespace {
+
+// How downstream answers the ALLOCATION query: a GstVideoBufferPool with the video
+// meta and alignment options, or a plain GstBufferPool of buffers `size_cut` bytes
+// short of the frame; at most `max_buffers` buffers (0: no limit).
+struct PoolAnswer {
+  const char *name;
+  bool video_pool;
+  GstVideoAlignment align;
+  gsize size_cut;
+  guint max_buffers;
+  bool holds_frame;  // whether its buffers hold the frame: the CPU backend uses them
+  GstBufferPool *pool;  // the pool answered, once asked
+};
+
+GstPadProbeReturn answer_allocation(GstPad *, GstPadProbeInfo *probe, gpointer data) {
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY(probe);
+  if (GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  auto &answer = *static_cast<PoolAnswer *>(data);
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation(query, &caps, nullptr);
+  GstVideoInfo info;
+  fail_unless(gst_video_info_from_caps(&info, caps));
+  GstBufferPool *pool = answer.video_pool ? gst_video_buffer_pool_new() : gst_buffer_pool_new();
+  GstStructure *config = gst_buffer_pool_get_config(pool);
+  gst_buffer_pool_config_set_params(config, caps, GST_VIDEO_INFO_SIZE(&info) - answer.size_cut,
+                                    0, answer.max_buffers);
+  if (answer.video_pool) {
+    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+    gst_buffer_pool_config_set_video_alignment(config, &answer.align);
+  }
+  fail_unless(gst_buffer_pool_set_config(pool, config), "%s: not configured", answer.name);
+  // The size the pool settled on (the aligned frame's).
+  guint size = 0;
+  config = gst_buffer_pool_get_config(pool);
+  gst_buffer_pool_config_get_params(config, nullptr, &size, nullptr, nullptr);
+  gst_structure_free(config);
+  gst_query_add_allocation_pool(query, pool, size, 0, answer.max_buffers);
+  gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  gst_clear_object(&answer.pool);
+  answer.pool = pool;
+  return GST_PAD_PROBE_HANDLED;
+}
+
+// Where a component's last sample ends past the memory its plane is mapped from,
+// which one, reckoned from GstVideoInfo's components (not the plugin's planes).
+std::optional<std::string> sample_outside_memory(const GstVideoFrame &frame) {
+  for (guint c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS(&frame); c++) {
+    const guint p = GST_VIDEO_FRAME_COMP_PLANE(&frame, c);
+    const GstMapInfo &map = frame.meta ? frame.map[p] : frame.map[0];
+    const auto *plane = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
+    const gsize end = gsize(plane - map.data) + GST_VIDEO_FRAME_COMP_POFFSET(&frame, c) +
+                      gsize(GST_VIDEO_FRAME_COMP_HEIGHT(&frame, c) - 1) *
+                          GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p) +
+                      gsize(GST_VIDEO_FRAME_COMP_WIDTH(&frame, c) - 1) *
+                          GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c) +
+                      (GST_VIDEO_FRAME_COMP_DEPTH(&frame, c) + 7) / 8;
+    if (end > map.size)
+      return "component " + std::to_string(c) + " ends at byte " + std::to_string(end) +
+             " of a memory of " + std::to_string(map.size) + " bytes";
+  }
+  return std::nullopt;
+}
+
+// gst_harness_push, failing where it has not returned after 10 s: the element waits
+// for a buffer that never comes back.
+GstFlowReturn push_in_time(GstHarness *h, GstBuffer *buffer, const std::string &what) {
+  auto pushed = std::make_shared<std::promise<GstFlowReturn>>();
+  std::future<GstFlowReturn> result = pushed->get_future();
+  std::thread([h, buffer, pushed] { pushed->set_value(gst_harness_push(h, buffer)); }).detach();
+  fail_unless(result.wait_for(std::chrono::seconds(10)) == std::future_status::ready,
+              "%s: a push did not return in 10 s", what.c_str());
+  return result.get();
+}
+
+}  // namespace
+
+void check_downstream_pools(const char *backend, const FilterUnderTest &filter) {
+  constexpr int kWidth = 17, kHeight = 9;
+  constexpr guint kFramesInFlight = 3;
+  // GstVideoBufferPool (1.22 to 1.28, gst_video_info_align_full) pads 17x9 I420 to
+  // strides of 1024 and 512 and 512 pixels left; 17 rows on top put its chroma planes 9
+  // rows down in planes of 13 rows, where the frame needs 5 more: V ends at byte
+  // 40,201 of a buffer of 39,936.
+  GstVideoAlignment overrun;
+  gst_video_alignment_reset(&overrun);
+  overrun.padding_top = 17;
+  overrun.padding_left = 33;
+  GstVideoAlignment padded;
+  gst_video_alignment_reset(&padded);
+  padded.padding_top = 2;
+  padded.padding_left = 16;
+  padded.padding_right = 8;
+  padded.padding_bottom = 4;
+  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    overrun.stride_align[p] = 255;
+    padded.stride_align[p] = 15;
+  }
+  PoolAnswer answers[] = {
+      {"GstVideoBufferPool padded 33 left, 17 top, strides aligned to 256", true, overrun, 0, 0,
+       false, nullptr},
+      {"GstVideoBufferPool padded, strides aligned to 16", true, padded, 0, 0, true, nullptr},
+      {"GstBufferPool of buffers a byte short", false, padded, 1, 0, false, nullptr},
+      {"GstVideoBufferPool of 2 buffers", true, padded, 0, 2, false, nullptr},
+  };
+  const GstVideoInfo info = video_info("I420", kWidth, kHeight);
+  uint32_t seed = 700;
+  for (PoolAnswer &answer : answers) {
+    const std::string what = describe(filter, "I420", kWidth, kHeight) + ", " + answer.name;
+    GstHarness *h = make_harness(backend, filter, kFramesInFlight, "include-chroma=true");
+    gst_pad_add_probe(h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation,
+                      &answer, nullptr);
+    gst_harness_set_src_caps_str(h, caps_string("I420", kWidth, kHeight).c_str());
+    std::vector<GstBuffer *> sent;
+    for (guint i = 0; i <= kFramesInFlight; i++) {
+      GstBuffer *in = random_frame(h, info, seed++, frame_pts(i));
+      sent.push_back(gst_buffer_ref(in));
+      const GstFlowReturn pushed = push_in_time(h, in, what);
+      fail_unless(pushed == GST_FLOW_OK, "%s: %s", what.c_str(), gst_flow_get_name(pushed));
+    }
+    fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+    fail_unless(answer.pool != nullptr, "%s: no ALLOCATION query", what.c_str());
+    // The CUDA backend writes host frames into pinned buffers of its own.
+    const bool downstream_pool = answer.holds_frame && g_str_equal(backend, "cpu");
+    for (GstBuffer *in : sent) {
+      GstBuffer *out = gst_harness_pull(h);
+      fail_unless(out != nullptr, "%s: no output", what.c_str());
+      GstVideoFrame frame;
+      fail_unless(
+          gst_video_frame_map(&frame, const_cast<GstVideoInfo *>(&info), out, GST_MAP_READ));
+      const std::optional<std::string> outside = sample_outside_memory(frame);
+      gst_video_frame_unmap(&frame);
+      fail_if(outside.has_value(), "%s: output %s", what.c_str(), outside ? outside->c_str() : "");
+      fail_unless((out->pool == answer.pool) == downstream_pool, "%s: downstream's pool %s",
+                  what.c_str(), downstream_pool ? "not used" : "used");
+      expect_filtered(in, out, info, filter, true, what);
+      gst_buffer_unref(out);
+      gst_buffer_unref(in);
+    }
+    gst_harness_teardown(h);
+    gst_object_unref(answer.pool);
   }
 }
 

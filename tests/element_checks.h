@@ -135,6 +135,13 @@ using FrameCheck = std::function<void(GstBuffer *in, GstBuffer *out, const GstVi
                                       const std::string &what)>;
 void check_foreign_input(const char *backend, const FilterUnderTest &filter,
                          const FrameCheck &also_check = {});
+// Downstream answers the ALLOCATION query with a pool of its own, I420 17x9 with
+// include-chroma: pools whose buffers hold the frame (the CPU backend writes into
+// them), and pools the element must decline for one of its own, outputs still correct:
+// GstVideoBufferPool's buffers of padding 33 left and 17 top, strides aligned to 256,
+// which its video meta overruns; a plain pool of buffers a byte short; a pool of fewer
+// buffers than the frames in flight (a deadlock). No output reaches outside its memory.
+void check_downstream_pools(const char *backend, const FilterUnderTest &filter);
 // With frames in flight: held back as frames-in-flight says, nothing lost or
 // reordered at EOS, EOS last.
 void check_eos_drain(const char *backend, const FilterUnderTest &filter);

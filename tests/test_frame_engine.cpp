@@ -6,8 +6,8 @@
 // and state, numbered as they came; the engine holds a reference of its own to each
 // buffer and gives every one back (taken out, drained, discarded, released); a
 // failed frame is dropped whole and its failure comes back as it was made (the
-// step and cause of the work, or why an input was refused); the latency it adds is
-// depth - 1 frames. The plugin's objects are linked in.
+// step and cause of the work, or why an input or output was refused); the latency
+// it adds is depth - 1 frames. The plugin's objects are linked in.
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
@@ -194,12 +194,17 @@ GST_START_TEST(test_failed_work) {
 }
 GST_END_TEST;
 
-// Inputs the host path refuses before any work: a GstVideoMeta of another size, a
-// buffer too small for its caps, planes outside the memory.
-GST_START_TEST(test_refused_inputs) {
-  FrameEngine engine;
-  Work work;
-  expect_ok(engine.configure(setup(1, false)), "configure");
+namespace {
+
+// A buffer the host path refuses before any work, and the message it refuses it with.
+struct Refusal {
+  GstBuffer *buffer;
+  std::string message;
+};
+
+// The same for inputs and outputs (`side`: "Input" or "Output"): a GstVideoMeta of
+// another size, a buffer too small for its caps, planes outside the memory.
+std::vector<Refusal> refusals(const std::string &side) {
   const GstVideoInfo info = gray8_info();
   GstBuffer *other_size = frame_of(1);
   gst_buffer_add_video_meta(other_size, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8,
@@ -211,23 +216,37 @@ GST_START_TEST(test_refused_inputs) {
   gint strides[GST_VIDEO_MAX_PLANES] = {kWidth};
   gst_buffer_add_video_meta_full(outside, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8,
                                  kWidth, kHeight, 1, offsets, strides);
-  const struct {
-    GstBuffer *input;
-    const char *message;
-  } cases[] = {
-      {other_size, "Input frame of another format or size than its caps"},
-      {too_small, "Could not map the input frame"},
-      {outside, "Input frame whose planes do not lie in its memory"},
-  };
-  for (const auto &c : cases) {
-    GstBuffer *output = frame_of(0);
-    const FrameError err = engine.submit(c.input, output, work.fn());
-    fail_unless(err.kind == FrameError::Kind::Refused, "%s: not refused", c.message);
-    fail_unless_equals_string(err.message.c_str(), c.message);
-    fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(c.input), 1);
-    gst_buffer_unref(c.input);
-    gst_buffer_unref(output);
+  return {{other_size, side + " frame of another format or size than its caps"},
+          {too_small, side + " frame that could not be mapped"},
+          {outside, side + " frame whose planes do not lie in its memory"}};
+}
+
+}  // namespace
+
+// Inputs and outputs the host path refuses before any work, the frame dropped whole.
+GST_START_TEST(test_refused_frames) {
+  FrameEngine engine;
+  Work work;
+  expect_ok(engine.configure(setup(1, false)), "configure");
+  for (bool output : {false, true}) {
+    for (const Refusal &refusal : refusals(output ? "Output" : "Input")) {
+      GstBuffer *good = frame_of(0);
+      GstBuffer *input = output ? good : refusal.buffer;
+      const char *message = refusal.message.c_str();
+      const FrameError err = engine.submit(input, output ? refusal.buffer : good, work.fn());
+      fail_unless(err.kind == FrameError::Kind::Refused, "%s: not refused", message);
+      fail_unless_equals_string(err.message.c_str(), message);
+      if (output)
+        fail_unless(engine.check_output(refusal.buffer).message == refusal.message,
+                    "%s: check_output passed it", message);
+      fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(refusal.buffer), 1);
+      gst_buffer_unref(refusal.buffer);
+      gst_buffer_unref(good);
+    }
   }
+  GstBuffer *fitting = frame_of(0);
+  expect_ok(engine.check_output(fitting), "check_output");
+  gst_buffer_unref(fitting);
   fail_unless_equals_int(work.calls, 0);
   fail_unless(engine.empty());
 }
@@ -241,7 +260,7 @@ static Suite *frame_engine_suite(void) {
   tcase_add_test(tc, test_results_follow_frames);
   tcase_add_test(tc, test_discard_gives_buffers_back);
   tcase_add_test(tc, test_failed_work);
-  tcase_add_test(tc, test_refused_inputs);
+  tcase_add_test(tc, test_refused_frames);
   return s;
 }
 

@@ -8,7 +8,9 @@
 // overlapping and bottom-up strides in a GstVideoMeta, too few bytes, several
 // memories, read-only foreign memory), regions of interest in and out of the frame
 // and by the hundred, every property set to values in and out of range, flushes,
-// EOS, renegotiation, state changes and latency queries.
+// EOS, renegotiation, state changes and latency queries; downstream's answer to the
+// ALLOCATION query (pools of buffers that may not hold the frame, of too few buffers,
+// with and without the video meta) is the input's first choice.
 //
 // Element errors on the bus are fine: bad input must end as one. A failure aborts
 // with a message: a sanitizer report, a g_critical, a step that hangs, a frame
@@ -472,6 +474,110 @@ GstBuffer *make_frame(Choices &in, const GstVideoInfo *info) {
   return buffer;
 }
 
+// How appsink answers the ALLOCATION query, for every caps: as appsink does, with
+// nothing, or with a pool of buffers that may not hold the frame: a
+// GstVideoBufferPool of any padding and stride alignment, with or without the video
+// meta and alignment options, a plain GstBufferPool, or a size without a pool;
+// buffers of any size (often too small), any minimum and maximum (even a maximum
+// below the minimum), and an allocator's alignment, prefix and padding.
+struct AllocationAnswer {
+  enum Kind { kAppsink, kNothing, kVideoPool, kPlainPool, kNoPool, kKinds };
+  int kind = kAppsink;
+  GstVideoAlignment align;
+  bool video_meta = false;
+  bool alignment = false;
+  int size_mode = 0;
+  guint size_bytes = 0;
+  guint min = 0;
+  guint max = 0;
+  GstAllocationParams params;
+
+  // The buffer size it answers for frames of `frame_size` bytes.
+  guint size(gsize frame_size) const {
+    switch (size_mode) {
+    case 0:
+      return guint(frame_size);
+    case 1:
+      return guint(frame_size - std::min<gsize>(frame_size, size_bytes));  // short
+    case 2:
+      return guint(frame_size + size_bytes);
+    default:
+      return guint(frame_size * (size_bytes % 8) / 8);
+    }
+  }
+};
+
+AllocationAnswer choose_allocation(Choices &in) {
+  AllocationAnswer answer;
+  gst_video_alignment_reset(&answer.align);
+  gst_allocation_params_init(&answer.params);
+  answer.kind = int(in.below(AllocationAnswer::kKinds));
+  if (answer.kind == AllocationAnswer::kAppsink || answer.kind == AllocationAnswer::kNothing)
+    return answer;
+  answer.align.padding_top = in.below(40);
+  answer.align.padding_bottom = in.below(40);
+  answer.align.padding_left = in.below(40);
+  answer.align.padding_right = in.below(40);
+  // Masks of up to 1024 bytes, or any byte's bits (GstVideoBufferPool ORs the planes').
+  const guint stride_align = in.flag() ? (1u << in.below(11)) - 1 : in.byte();
+  for (guint &plane_align : answer.align.stride_align)
+    plane_align = stride_align;
+  answer.video_meta = in.flag();
+  answer.alignment = in.flag();
+  answer.size_mode = int(in.below(4));
+  answer.size_bytes = in.below(4096);
+  // appsink keeps up to two buffers (its preroll buffer and its last sample): an
+  // answer that did not count them could starve the elements where they are right.
+  answer.min = 2 + in.below(4);
+  answer.max = in.flag() ? 0 : in.below(12);
+  answer.params.align = (gsize(1) << in.below(8)) - 1;
+  answer.params.prefix = in.below(64);
+  answer.params.padding = in.below(64);
+  return answer;
+}
+
+// Answers appsink's ALLOCATION queries as `data`, an AllocationAnswer, says.
+GstPadProbeReturn answer_allocation(GstPad *, GstPadProbeInfo *info, gpointer data) {
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
+  const auto &answer = *static_cast<const AllocationAnswer *>(data);
+  if (GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION || answer.kind == AllocationAnswer::kAppsink)
+    return GST_PAD_PROBE_OK;
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation(query, &caps, nullptr);
+  GstVideoInfo video;
+  if (answer.kind == AllocationAnswer::kNothing || !caps ||
+      !gst_video_info_from_caps(&video, caps))
+    return GST_PAD_PROBE_HANDLED;
+  const guint size = answer.size(GST_VIDEO_INFO_SIZE(&video));
+  trace("ALLOCATION answered: kind %d, %u bytes, %u to %u buffers", answer.kind, size, answer.min,
+        answer.max);
+  gst_query_add_allocation_param(query, nullptr, &answer.params);
+  gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, nullptr);
+  GstBufferPool *pool = nullptr;
+  if (answer.kind != AllocationAnswer::kNoPool) {
+    pool = answer.kind == AllocationAnswer::kVideoPool ? gst_video_buffer_pool_new()
+                                                       : gst_buffer_pool_new();
+    GstStructure *config = gst_buffer_pool_get_config(pool);
+    // A maximum below the minimum goes into the query only: GStreamer refuses it
+    // with a critical.
+    const bool valid = answer.max == 0 || answer.max >= answer.min;
+    gst_buffer_pool_config_set_params(config, caps, size, valid ? answer.min : 0,
+                                      valid ? answer.max : 0);
+    if (answer.video_meta)
+      gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (answer.alignment) {
+      gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+      gst_buffer_pool_config_set_video_alignment(config, &answer.align);
+    }
+    if (!gst_buffer_pool_set_config(pool, config))
+      trace("  (the pool refused its configuration)");
+  }
+  gst_query_add_allocation_pool(query, pool, size, answer.min, answer.max);
+  if (pool)
+    gst_object_unref(pool);
+  return GST_PAD_PROBE_HANDLED;
+}
+
 // Every plane of a mapped frame inside the memory mapped for it.
 bool planes_inside_memory(const GstVideoFrame &frame) {
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); p++) {
@@ -490,6 +596,7 @@ bool planes_inside_memory(const GstVideoFrame &frame) {
 }
 
 struct Run {
+  AllocationAnswer allocation;
   GstElement *pipeline = nullptr;
   GstElement *src = nullptr;
   GstElement *sink = nullptr;
@@ -549,6 +656,10 @@ void build(Run &run, Choices &in) {
   gst_bin_add(GST_BIN(run.pipeline), run.sink);
   if (!gst_element_link(previous, run.sink))
     fail("could not link the pipeline");
+  GstPad *pad = gst_element_get_static_pad(run.sink, "sink");
+  gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation, &run.allocation,
+                    nullptr);
+  gst_object_unref(pad);
 }
 
 void set_caps(Run &run, Choices &in) {
@@ -706,6 +817,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Choices in(data, size);
   Watchdog &watchdog = Watchdog::instance();
   Run run;
+  // First: a 0 here (appsink's own answer) runs an input of before as it ran then.
+  run.allocation = choose_allocation(in);
   watchdog.arm("building the pipeline");
   build(run, in);
   set_caps(run, in);
