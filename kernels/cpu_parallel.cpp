@@ -69,20 +69,18 @@ void spin_until(Ready &&ready) {
 class Pool {
 public:
   // Never destroyed: at exit, workers still wait on its condition variable (whose
-  // destruction would wait for them). A child of fork() has none of the parent's
-  // threads: it starts from a pool of its own.
+  // destruction would wait for them). Made by the first call that wants it; a child of
+  // fork() has none of the parent's threads: it starts from a pool of its own.
   static Pool &instance() {
-    static const bool registered = [] {
-      pthread_atfork([] { current()->mutex_.lock(); }, [] { current()->mutex_.unlock(); },
-                     [] {
-                       Pool *parent = current();
-                       parent->mutex_.unlock();
-                       current() = new Pool(parent);
-                     });
-      return true;
-    }();
-    (void)registered;
-    return *current();
+    Pool *pool = current_.load(std::memory_order_acquire);
+    if (!pool) {
+      Pool *made = new Pool(parents_);
+      if (current_.compare_exchange_strong(pool, made, std::memory_order_acq_rel))
+        pool = made;
+      else
+        delete made;  // another thread's came first
+    }
+    return *pool;
   }
 
   // Runs `job` on the calling thread and on up to `helpers` workers; returns when
@@ -127,11 +125,14 @@ public:
   }
 
 private:
-  explicit Pool(Pool *parent = nullptr) : parent_(parent) {}
+  explicit Pool(Pool *parent) : parent_(parent) {}
 
-  static Pool *&current() {
-    static Pool *pool = new Pool;
-    return pool;
+  // In a child of fork(): the parent's pool (its workers are not there; one of them may
+  // have held its lock) is left as it was, never used again; the child's first call
+  // makes one of its own. Nothing runs before the fork: a fork waits for no worker.
+  static void forget_parent_pool() {
+    if (Pool *parent = current_.exchange(nullptr, std::memory_order_relaxed))
+      parents_ = parent;
   }
 
   void work() {
@@ -169,7 +170,23 @@ private:
   int workers_ = 0;
   // The parent process's pool, in a child of fork(): kept reachable, not leaked.
   [[maybe_unused]] Pool *parent_;
+
+  // This process's pool, null until a call wants it. Not a function's static: a child
+  // forked while another thread initialized one waits forever for that thread.
+  static std::atomic<Pool *> current_;
+  // In a child of fork(): the parent's pool (whose parent_ is the grandparent's, ...).
+  static Pool *parents_;
+  // The fork handler, registered when the library loads. Registered by the first call
+  // (in a function's static), it raced fork() in other threads: pthread_atfork waits
+  // while another thread forks, so a child forked at that moment got the static's
+  // guard half-set and its own first call waited on it forever (issue 40).
+  static const int fork_handler_;
 };
+
+// Constant-initialized: null before any code runs.
+std::atomic<Pool *> Pool::current_{nullptr};
+Pool *Pool::parents_ = nullptr;
+const int Pool::fork_handler_ = pthread_atfork(nullptr, nullptr, &Pool::forget_parent_pool);
 
 }  // namespace
 

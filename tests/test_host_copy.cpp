@@ -6,12 +6,14 @@
 // else written; each piece handed on in order and only once it and all before it
 // are copied; a refusal stops the hand-ons and nothing is written after the call
 // returns (the buffers are freed right after it, for AddressSanitizer to see); many
-// callers at once, sharing the workers; children of fork() while copies run.
+// callers at once, sharing the workers; children of fork() while copies run and while
+// a process's first copy sets up the workers.
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <random>
 #include <thread>
@@ -229,6 +231,64 @@ GST_START_TEST(test_forked_children) {
   fail_unless_equals_int(failed, 0);
 }
 GST_END_TEST;
+
+// fork() while another thread makes the process's first copy, which sets up the
+// workers' pool: a child forked then waited forever for that thread (issue 40: 1 CI run
+// of test_forked_children in hundreds). Each trial is a process of its own, forked
+// from this one before it copies anything, in which one thread starts its first copy as
+// the other forks, a few microseconds apart. With CK_FORK=no, earlier tests have set
+// the pool up already. A hang fails by the test's timeout.
+GST_START_TEST(test_fork_at_first_copy) {
+  int failed = 0;
+  for (int trial = 0; trial < 200; trial++) {
+    const pid_t process = fork();
+    fail_if(process < 0, "fork failed");
+    if (process == 0) {
+      std::mt19937 random(trial);
+      Frame frame(random, 2, 2000, 30);
+      const std::vector<RowCopy> pieces = split_rows(frame.planes, 1000);
+      std::atomic<int> state{0};  // 1: the copier runs; 2: it may copy
+      std::thread copier([&] {
+        state = 1;
+        while (state != 2) {
+        }
+        copy_rows_in_parallel(pieces, 8, [](gsize) { return true; });
+      });
+      while (state != 1) {
+      }
+      state = 2;
+      const auto fork_at = std::chrono::steady_clock::now() +
+                           std::chrono::nanoseconds(random() % 20000);
+      while (std::chrono::steady_clock::now() < fork_at) {
+      }
+      const pid_t child = fork();
+      if (child == 0) {
+        Frame own(random, 2, 2000, 30);
+        gsize handed = 0;
+        copy_rows_in_parallel(split_rows(own.planes, 1000), 8, [&](gsize i) {
+          handed += i == handed;
+          return true;
+        });
+        bool all = handed > 0;
+        for (const RowCopy &plane : own.planes)
+          all = all && copied(plane);
+        _exit(all ? 0 : 1);
+      }
+      copier.join();
+      int status = 0;
+      _exit(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+                    WEXITSTATUS(status) == 0 && copied(frame.planes[0]) &&
+                    copied(frame.planes[1])
+                ? 0
+                : 1);
+    }
+    int status = 0;
+    failed += !(waitpid(process, &status, 0) == process && WIFEXITED(status) &&
+                WEXITSTATUS(status) == 0);
+  }
+  fail_unless_equals_int(failed, 0);
+}
+GST_END_TEST;
 #endif
 
 }  // namespace
@@ -245,6 +305,7 @@ int main(int argc, char **argv) {
   tcase_add_test(tcase, test_many_callers);
 #ifndef __SANITIZE_ADDRESS__
   tcase_add_test(tcase, test_forked_children);
+  tcase_add_test(tcase, test_fork_at_first_copy);
 #endif
   return gst_check_run_suite(suite, "host_copy", __FILE__);
 }
