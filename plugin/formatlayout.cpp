@@ -118,12 +118,6 @@ FormatLayout::of (GstVideoFormat format)
   return layout ? *layout : kUnsupported;
 }
 
-bool
-FormatLayout::is_supported (GstVideoFormat format)
-{
-  return find (format) != nullptr;
-}
-
 int
 FormatLayout::component_width (guint c, int width) const
 {

@@ -40,13 +40,12 @@ struct FormatLayout
   ComponentLayout components[GST_VIDEO_MAX_COMPONENTS];
 
   /* The layout of `format`; one of no planes and no components for a format
-   * the elements do not take (is_supported says which). */
+   * the elements do not take (the pad templates hold none). */
   static const FormatLayout & of (GstVideoFormat format);
   static const FormatLayout & of (const GstVideoInfo & info)
   {
     return of (GST_VIDEO_INFO_FORMAT (&info));
   }
-  static bool is_supported (GstVideoFormat format);
 
   const ComponentLayout & component (guint c) const { return components[c]; }
   bool has_alpha () const { return n_components == 4; }

@@ -9,7 +9,6 @@
 #include "cudafaults.h"
 #include "cudamemory.h"
 #include "elementdevice.h"
-#include "formatlayout.h"
 #include "framestream.h"
 #include "memorycaps.h"
 
@@ -281,13 +280,6 @@ gst_cuda_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstVideoInfo info;
   if (!gst_video_info_from_caps (&info, incaps)) {
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
-  /* The pad templates hold no others; caps set by hand may. */
-  if (!FormatLayout::is_supported (GST_VIDEO_INFO_FORMAT (&info))) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Frames of format %s are not supported", GST_VIDEO_INFO_NAME (&info)),
-        ("caps %" GST_PTR_FORMAT, incaps));
     return FALSE;
   }
   const bool input_in_cuda = caps_in_cuda_memory (incaps);

@@ -300,12 +300,13 @@ std::vector<ExpectedRegion> expected_regions(const GstVideoInfo &info,
 
 bool covers(const GstVideoInfo &info, const ExpectedRegion &region, int component, int x,
             int y) {
-  const int w_sub = info.finfo->w_sub[component];
-  const int h_sub = info.finfo->h_sub[component];
-  // Sample x of a subsampled component covers luma pixels x << w_sub ..
-  // ((x + 1) << w_sub) - 1.
-  return (gint64(x + 1) << w_sub) > region.x0 && (gint64(x) << w_sub) < region.x1 &&
-         (gint64(y + 1) << h_sub) > region.y0 && (gint64(y) << h_sub) < region.y1;
+  const TableFormat &format = table_format(info);
+  const char letter = component_letter(format, guint(component));
+  const gint64 x_factor = cftest::x_factor(format, letter);
+  const gint64 y_factor = cftest::y_factor(format, letter);
+  // Sample x covers luma pixels x * x_factor .. (x + 1) * x_factor - 1.
+  return (x + 1) * x_factor > region.x0 && x * x_factor < region.x1 &&
+         (y + 1) * y_factor > region.y0 && y * y_factor < region.y1;
 }
 
 void check_regions(const char *backend, const FilterUnderTest &filter) {
@@ -603,21 +604,21 @@ GstPadProbeReturn answer_allocation(GstPad *, GstPadProbeInfo *probe, gpointer d
 }
 
 // Where a component's last sample ends past the memory its plane is mapped from,
-// which one, reckoned from GstVideoInfo's components (not the plugin's planes).
+// which one, reckoned from the tests' own table (not the plugin's planes).
 std::optional<std::string> sample_outside_memory(const GstVideoFrame &frame) {
-  for (guint c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS(&frame); c++) {
-    const guint p = GST_VIDEO_FRAME_COMP_PLANE(&frame, c);
+  const TableFormat &format = table_format(frame.info);
+  for (size_t p = 0; p < format.planes.size(); p++) {
     const GstMapInfo &map = frame.meta ? frame.map[p] : frame.map[0];
-    const auto *plane = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
-    const gsize end = gsize(plane - map.data) + GST_VIDEO_FRAME_COMP_POFFSET(&frame, c) +
-                      gsize(GST_VIDEO_FRAME_COMP_HEIGHT(&frame, c) - 1) *
-                          GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p) +
-                      gsize(GST_VIDEO_FRAME_COMP_WIDTH(&frame, c) - 1) *
-                          GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, c) +
-                      (GST_VIDEO_FRAME_COMP_DEPTH(&frame, c) + 7) / 8;
-    if (end > map.size)
-      return "component " + std::to_string(c) + " ends at byte " + std::to_string(end) +
-             " of a memory of " + std::to_string(map.size) + " bytes";
+    for (char letter : std::string(format.planes[p].group)) {
+      if (letter == 'x')
+        continue;
+      const TableComponent component(format, frame, letter);
+      const gsize end = gsize(component.address(component.width() - 1, component.height() - 1) -
+                              map.data) + format.sample_bytes;
+      if (end > map.size)
+        return std::string("component ") + letter + " ends at byte " + std::to_string(end) +
+               " of a memory of " + std::to_string(map.size) + " bytes";
+    }
   }
   return std::nullopt;
 }
