@@ -127,6 +127,22 @@ RegionProperties::settings (GObject * object) const
   return settings;
 }
 
+std::string
+RegionProperties::ignored (GObject * object) const
+{
+  std::string ignored;
+  GST_OBJECT_LOCK (object);
+  if (mode_ == GST_CUDA_REGIONS_FRAME) {
+    if (!type_quarks_.empty ())
+      ignored = "region-types=" + types_;
+    if (padding_ > 0)
+      ignored += (ignored.empty ()? "" : ", ") +
+          std::string ("region-padding=") + std::to_string (padding_);
+  }
+  GST_OBJECT_UNLOCK (object);
+  return ignored;
+}
+
 /* A box of the frame from a meta's x, y, width and height (any of them out of
  * range), padded and clipped; false where nothing of it lies in the frame. */
 static bool
@@ -163,12 +179,14 @@ type_selected (const RegionSettings & settings, GQuark type)
 }
 
 /* Appends one meta's region where its type is selected and its box holds
- * part of the frame. */
+ * part of the frame; its type to `types`. */
 static void
 add_region (GstElement * element, const GstVideoInfo & info,
     const RegionSettings & settings, gint id, GQuark type, gint64 x, gint64 y,
-    gint64 width, gint64 height, std::vector<FrameRegion> & regions)
+    gint64 width, gint64 height, std::vector<FrameRegion> & regions,
+    std::vector<GQuark> & types)
 {
+  types.push_back (type);
   FrameRegion region {id, type, {}};
   if (type_selected (settings, type) && clip_box (element, x, y, width, height,
           info, settings.padding, &region.box))
@@ -179,7 +197,7 @@ add_region (GstElement * element, const GstVideoInfo & info,
 static void
 add_detections (GstElement * element, GstBuffer * buffer,
     const GstVideoInfo & info, const RegionSettings & settings,
-    std::vector<FrameRegion> & regions)
+    std::vector<FrameRegion> & regions, std::vector<GQuark> & types)
 {
   GstAnalyticsRelationMeta *meta =
       gst_buffer_get_analytics_relation_meta (buffer);
@@ -195,7 +213,7 @@ add_detections (GstElement * element, GstBuffer * buffer,
             &confidence))
       add_region (element, info, settings, (gint) detection.id,
           gst_analytics_od_mtd_get_obj_type (&detection), x, y, width, height,
-          regions);
+          regions, types);
   }
 }
 #endif
@@ -206,18 +224,29 @@ RegionSelection::select (GstElement * element, GstBuffer * buffer)
   const RegionSettings settings = properties.settings (G_OBJECT (element));
   from_meta_ = settings.from_meta;
   regions_.clear ();
-  if (!from_meta_)
+  if (!from_meta_) {
+    if (warned_ignored_)
+      return;
+    const std::string ignored = properties.ignored (G_OBJECT (element));
+    warned_ignored_ = !ignored.empty ();
+    if (warned_ignored_)
+      GST_ELEMENT_WARNING (element, STREAM, FAILED, ("%s set, but regions=frame: "
+              "the whole frame is processed; set regions=meta to work on the "
+              "regions", ignored.c_str ()), (nullptr));
     return;
+  }
+  std::vector<GQuark> types;
   gpointer state = nullptr;
   while (GstMeta * meta = gst_buffer_iterate_meta_filtered (buffer, &state,
           GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     const auto *roi = reinterpret_cast<GstVideoRegionOfInterestMeta *> (meta);
     add_region (element, info_, settings, roi->id, roi->roi_type, roi->x,
-        roi->y, roi->w, roi->h, regions_);
+        roi->y, roi->w, roi->h, regions_, types);
   }
 #ifdef CF_HAVE_GST_ANALYTICS
-  add_detections (element, buffer, info_, settings, regions_);
+  add_detections (element, buffer, info_, settings, regions_, types);
 #endif
+  check_types (element, settings, types);
   if (regions_.size () <= kMaxFrameRegions)
     return;
   if (!warned_over_limit_) {
@@ -227,6 +256,42 @@ RegionSelection::select (GstElement * element, GstBuffer * buffer)
             regions_.size (), kMaxFrameRegions), (nullptr));
   }
   regions_.resize (kMaxFrameRegions);
+}
+
+/* The quarks' names, comma-separated. */
+static std::string
+type_names (const std::vector<GQuark> & types)
+{
+  std::string names;
+  for (GQuark type : types)
+    names += (names.empty ()? "" : ",") + std::string (g_quark_to_string (type));
+  return names;
+}
+
+void
+RegionSelection::check_types (GstElement * element,
+    const RegionSettings & settings, const std::vector<GQuark> & frame_types)
+{
+  if (type_check_.decided || settings.types.empty () || frame_types.empty ())
+    return;
+  constexpr gsize kTypesNamed = 8;
+  for (GQuark type : frame_types) {
+    if (type_selected (settings, type)) {
+      type_check_.decided = true;
+      return;
+    }
+    if (type_check_.seen.size () < kTypesNamed && std::find (type_check_.seen.begin (),
+            type_check_.seen.end (), type) == type_check_.seen.end ())
+      type_check_.seen.push_back (type);
+  }
+  if (++type_check_.frames < kFramesBeforeTypeWarning)
+    return;
+  type_check_.decided = true;
+  GST_ELEMENT_WARNING (element, STREAM, FAILED, ("No region of %u frames is of "
+          "a type region-types names (%s): their types are %s. Types match "
+          "exactly, case included", type_check_.frames,
+          type_names (settings.types).c_str (),
+          type_names (type_check_.seen).c_str ()), (nullptr));
 }
 
 cf::Box

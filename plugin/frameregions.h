@@ -64,6 +64,9 @@ public:
   bool get (GObject * object, GValue * value, GParamSpec * pspec) const;
 
   RegionSettings settings (GObject * object) const;
+  /* With regions=frame, the region properties set to no effect, as
+   * "region-types=face" (comma-separated); empty where none is. */
+  std::string ignored (GObject * object) const;
 
 private:
   GstCudaRegions mode_ = GST_CUDA_REGIONS_FRAME;
@@ -81,10 +84,17 @@ struct FrameRegion
   cf::Box box;
 };
 
+/* Frames that carry regions, none of a type region-types names, after which
+ * the element says so: a misspelt type must not blur nothing in silence. */
+constexpr guint kFramesBeforeTypeWarning = 30;
+
 /* An element's regions from upstream: its region properties, and the regions
  * of the frame being submitted, collected in the metas' order
  * (region-of-interest metas first, then object detections). Warns once per
- * stream (until reset) when a frame carries more than kMaxFrameRegions. */
+ * stream (until reset) of each mistake that would make it do nothing or the
+ * wrong thing: a frame carrying more than kMaxFrameRegions; region properties
+ * set while regions=frame; region-types that no region of the first
+ * kFramesBeforeTypeWarning frames with regions matches. */
 class RegionSelection
 {
 public:
@@ -93,7 +103,12 @@ public:
   /* The caps are set: frames of `info` follow. */
   void set_info (const GstVideoInfo & info) { info_ = info; }
   /* A new stream. */
-  void reset () { warned_over_limit_ = false; }
+  void reset ()
+  {
+    warned_over_limit_ = false;
+    warned_ignored_ = false;
+    type_check_ = TypeCheck ();
+  }
   /* A frame is about to be submitted: takes what the properties say now and,
    * with regions=meta, the regions of `buffer`. */
   void select (GstElement * element, GstBuffer * buffer);
@@ -103,8 +118,21 @@ public:
   const std::vector<FrameRegion> & regions () const { return regions_; }
 
 private:
+  /* Whether region-types matches the regions the stream carries. */
+  struct TypeCheck
+  {
+    bool decided = false;       /* a type matched, or the warning was given */
+    guint frames = 0;           /* frames with regions, none matched */
+    std::vector<GQuark> seen;   /* their types, the first few */
+  };
+
+  void check_types (GstElement * element, const RegionSettings & settings,
+      const std::vector<GQuark> & frame_types);
+
   GstVideoInfo info_ {};
   bool warned_over_limit_ = false;
+  bool warned_ignored_ = false;
+  TypeCheck type_check_;
   bool from_meta_ = false;
   std::vector<FrameRegion> regions_;
 };

@@ -407,6 +407,76 @@ void check_region_limit(const char *backend, const FilterUnderTest &filter) {
 
 namespace {
 
+// The messages of the warnings `bus` holds, popped.
+std::vector<std::string> warnings_on(GstBus *bus) {
+  std::vector<std::string> messages;
+  while (GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING)) {
+    GError *error = nullptr;
+    gst_message_parse_warning(message, &error, nullptr);
+    messages.push_back(error->message);
+    g_error_free(error);
+    gst_message_unref(message);
+  }
+  return messages;
+}
+
+// `frames` GRAY8 frames through `element` with `properties`, each carrying a region of
+// interest of type `type` (none where null); the warnings they raised.
+std::vector<std::string> region_warnings(const char *backend, const std::string &element,
+                                         const std::string &properties, const char *type,
+                                         int frames) {
+  const std::string line = element + " backend=" + backend + " frames-in-flight=1 " + properties;
+  GstHarness *h = gst_harness_new_parse(line.c_str());
+  fail_unless(h != nullptr, "could not make %s", line.c_str());
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
+  const GstVideoInfo info = video_info("GRAY8", 16, 8);
+  for (int i = 0; i < frames; i++) {
+    GstBuffer *in = random_frame(h, info, 900 + i, frame_pts(i));
+    if (type)
+      gst_buffer_add_video_region_of_interest_meta(in, type, 2, 2, 4, 4);
+    fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+    gst_buffer_unref(gst_harness_pull(h));
+  }
+  std::vector<std::string> warnings = warnings_on(bus);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+  return warnings;
+}
+
+bool contains_all(const std::string &text, std::initializer_list<const char *> parts) {
+  return std::all_of(parts.begin(), parts.end(),
+                     [&](const char *part) { return text.find(part) != std::string::npos; });
+}
+
+}  // namespace
+
+void check_region_mistakes(const char *backend, const std::string &element, bool padding) {
+  // Region properties with regions=frame: one warning naming them, whatever the frames.
+  const std::string ignored = padding ? "region-types=face region-padding=4" : "region-types=face";
+  std::vector<std::string> warnings = region_warnings(backend, element, ignored, "face", 3);
+  fail_unless_equals_int(warnings.size(), 1);
+  fail_unless(contains_all(warnings[0], {"region-types=face", "regions=meta"}), "%s",
+              warnings[0].c_str());
+  fail_unless(!padding || contains_all(warnings[0], {"region-padding=4"}), "%s",
+              warnings[0].c_str());
+  // Types that match no region: nothing until kFramesBeforeTypeWarning frames with
+  // regions, then one warning naming the types seen and asked; none for frames without
+  // regions, nor where the type matches (exactly).
+  const std::string asked = "regions=meta region-types=face";
+  fail_unless(region_warnings(backend, element, asked, "Face", 29).empty());
+  warnings = region_warnings(backend, element, asked, "Face", 31);
+  fail_unless_equals_int(warnings.size(), 1);
+  fail_unless(contains_all(warnings[0], {"(face)", "Face", "30 frames"}), "%s",
+              warnings[0].c_str());
+  fail_unless(region_warnings(backend, element, asked, nullptr, 31).empty());
+  fail_unless(region_warnings(backend, element, asked, "face", 31).empty());
+}
+
+namespace {
+
 // Frames of one kind of foreign memory: frame(i, seed) makes frame i of random bytes.
 struct ForeignInput {
   const char *name;

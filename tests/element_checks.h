@@ -122,6 +122,10 @@ bool covers(const GstVideoInfo &info, const ExpectedRegion &region, int componen
 // where the plugin takes them) of every kind, in and out of the frame, filtered
 // inside the regions and unchanged elsewhere; a frame without regions unchanged.
 void check_regions(const char *backend, const FilterUnderTest &filter);
+// Region mistakes that would make an element do nothing, or the wrong thing, each
+// warned of once: region-types (and, where the element has it, region-padding) set
+// while regions=frame; region-types that no region of 30 frames matches.
+void check_region_mistakes(const char *backend, const std::string &element, bool padding);
 // 1,000 regions a frame: the first 256 filtered, the rest ignored, one warning.
 void check_region_limit(const char *backend, const FilterUnderTest &filter);
 // Input in host memory the element did not provide (its proposed pool ignored), at

@@ -130,6 +130,11 @@ GST_END_TEST;
 GST_START_TEST(test_region_limit) { cftest::check_region_limit(kBackend, gauss({})); }
 GST_END_TEST;
 
+GST_START_TEST(test_region_mistakes) {
+  cftest::check_region_mistakes(kBackend, "cudagauss", true);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_downstream_pools) { cftest::check_downstream_pools(kBackend, kDefault); }
 GST_END_TEST;
 
@@ -194,6 +199,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_kernel_shapes),
           CF_TEST(test_regions),
           CF_TEST(test_region_limit),
+          CF_TEST(test_region_mistakes),
           CF_TEST(test_foreign_input),
           CF_TEST(test_downstream_pools),
           CF_TEST(test_eos_drain),

@@ -605,6 +605,11 @@ GST_START_TEST(test_roi_as_region) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_region_mistakes) {
+  cftest::check_region_mistakes(kBackend, "cudahist", false);
+}
+GST_END_TEST;
+
 // A region entirely outside the frame counts nothing, with one warning.
 GST_START_TEST(test_roi_outside) {
   HistConfig config;
@@ -675,6 +680,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_counts),
           CF_TEST(test_messages),
           CF_TEST(test_regions),
+          CF_TEST(test_region_mistakes),
           CF_TEST(test_counts_outlive_frame),
           CF_TEST(test_too_many_bins),
           CF_TEST(test_roi_as_region),

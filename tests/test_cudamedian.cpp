@@ -73,6 +73,11 @@ GST_END_TEST;
 GST_START_TEST(test_region_limit) { cftest::check_region_limit(kBackend, kDefault); }
 GST_END_TEST;
 
+GST_START_TEST(test_region_mistakes) {
+  cftest::check_region_mistakes(kBackend, "cudamedian", true);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_downstream_pools) { cftest::check_downstream_pools(kBackend, kDefault); }
 GST_END_TEST;
 
@@ -140,6 +145,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_include_chroma),
           CF_TEST(test_regions),
           CF_TEST(test_region_limit),
+          CF_TEST(test_region_mistakes),
           CF_TEST(test_window_sizes),
           CF_TEST(test_foreign_input),
           CF_TEST(test_downstream_pools),
