@@ -454,7 +454,7 @@ static GstSample *
 to_rgb (GstSample * sample)
 {
   GstElement *pipeline = parse_pipeline ("appsrc name=src format=time ! "
-      "videoconvert ! video/x-raw,format=RGB ! appsink name=sink "
+      "videoconvert ! video/x-raw,format=RGB ! appsink name=sink sync=false "
       "wait-on-eos=false");
   GstSample *rgb = NULL;
 
