@@ -207,8 +207,7 @@ set_sample (GstVideoFrame * frame, guint c, gint x, gint y, gboolean to_max)
 
 /* Turns about `fraction` of the pixels black or white. RGB and grey formats:
  * every colour component. YUV formats: luma only, since chroma is subsampled
- * in most of them (no per-pixel sample to set) and cudamedian filters luma
- * unless include-chroma is set. */
+ * in most of them (no per-pixel sample to set). */
 static void
 add_salt_and_pepper (GstVideoFrame * frame, gdouble fraction)
 {

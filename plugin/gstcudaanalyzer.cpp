@@ -10,10 +10,12 @@ enum
   PROP_0,
   PROP_REGIONS,
   PROP_REGION_TYPES,
+  PROP_INCLUDE_CHROMA,
 };
 
 struct GstCudaAnalyzerPrivate
 {
+  gboolean include_chroma;      /* under the object lock */
   RegionSelection *regions;
   /* Regions the results are sized for, at the caps (streaming thread). */
   guint max_regions;
@@ -51,8 +53,11 @@ gst_cuda_analyzer_process (GstCudaBaseFilter * base, const FrameWork & work)
   auto *klass = GST_CUDA_ANALYZER_GET_CLASS (self);
   const bool include_alpha = klass->includes_alpha &&
       klass->includes_alpha (self);
+  GST_OBJECT_LOCK (self);
+  const bool include_chroma = priv_of (self)->include_chroma;
+  GST_OBJECT_UNLOCK (self);
   const std::vector<ComponentView> views =
-      gst_cuda_base_filter_components (base, *work.input.info,
+      ProcessedComponents (*work.input.info, include_chroma,
       include_alpha).views (work.input, nullptr);
   /* regions=meta set after the caps sized the results waits for the next. */
   const RegionSelection & selection = *priv_of (self)->regions;
@@ -97,18 +102,28 @@ static void
 gst_cuda_analyzer_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  if (!priv_of (GST_CUDA_ANALYZER (object))->regions->properties.set (object,
-          value, pspec))
+  GstCudaAnalyzerPrivate *priv = priv_of (GST_CUDA_ANALYZER (object));
+  if (prop_id == PROP_INCLUDE_CHROMA) {
+    GST_OBJECT_LOCK (object);
+    priv->include_chroma = g_value_get_boolean (value);
+    GST_OBJECT_UNLOCK (object);
+  } else if (!priv->regions->properties.set (object, value, pspec)) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
 }
 
 static void
 gst_cuda_analyzer_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  if (!priv_of (GST_CUDA_ANALYZER (object))->regions->properties.get (object,
-          value, pspec))
+  GstCudaAnalyzerPrivate *priv = priv_of (GST_CUDA_ANALYZER (object));
+  if (prop_id == PROP_INCLUDE_CHROMA) {
+    GST_OBJECT_LOCK (object);
+    g_value_set_boolean (value, priv->include_chroma);
+    GST_OBJECT_UNLOCK (object);
+  } else if (!priv->regions->properties.get (object, value, pspec)) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
 }
 
 static void
@@ -129,6 +144,10 @@ gst_cuda_analyzer_class_init (GstCudaAnalyzerClass * klass)
   /* The results are sized for regions at the caps. */
   RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES, 0,
       static_cast<GParamFlags> (GST_PARAM_MUTABLE_READY));
+  /* Luma alone unless asked: the results an application reads stay one
+   * channel of YUV. */
+  gst_cuda_base_filter_install_include_chroma (gobject_class,
+      PROP_INCLUDE_CHROMA, FALSE);
   GST_BASE_TRANSFORM_CLASS (klass)->start =
       GST_DEBUG_FUNCPTR (gst_cuda_analyzer_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform_ip =
@@ -142,5 +161,6 @@ gst_cuda_analyzer_class_init (GstCudaAnalyzerClass * klass)
 static void
 gst_cuda_analyzer_init (GstCudaAnalyzer * self)
 {
+  priv_of (self)->include_chroma = FALSE;
   priv_of (self)->regions = new RegionSelection ();
 }

@@ -19,7 +19,6 @@ GST_DEBUG_CATEGORY (gst_cuda_base_filter_debug);
 #define DEFAULT_FRAMES_IN_FLIGHT 2
 #define MAX_FRAMES_IN_FLIGHT 8
 #define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
-#define DEFAULT_INCLUDE_CHROMA FALSE
 
 enum
 {
@@ -28,7 +27,6 @@ enum
   PROP_FRAMES_IN_FLIGHT,
   PROP_BACKEND,
   PROP_ACTIVE_BACKEND,
-  PROP_INCLUDE_CHROMA,
   PROP_DEVICE_MEMORY,
   PROP_PINNED_MEMORY,
 };
@@ -44,7 +42,6 @@ struct BaseFilterState
     gint device_id = DEFAULT_DEVICE_ID;
     guint frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
     GstCudaFilterBackend backend = DEFAULT_BACKEND;
-    gboolean include_chroma = DEFAULT_INCLUDE_CHROMA;
   } props;
   /* From start to stop: the backend, the device and what is made on it. */
   ElementDevice device;
@@ -340,14 +337,15 @@ gst_cuda_base_filter_before_transform (GstBaseTransform * trans,
 
 /* ---- frames ---- */
 
-ProcessedComponents
-gst_cuda_base_filter_components (GstCudaBaseFilter * self,
-    const GstVideoInfo & info, bool include_alpha)
+void
+gst_cuda_base_filter_install_include_chroma (GObjectClass * klass,
+    guint prop_id, gboolean default_value)
 {
-  GST_OBJECT_LOCK (self);
-  const bool include_chroma = state_of (self).props.include_chroma;
-  GST_OBJECT_UNLOCK (self);
-  return ProcessedComponents (info, include_chroma, include_alpha);
+  g_object_class_install_property (klass, prop_id,
+      g_param_spec_boolean ("include-chroma", "Include chroma",
+          "Also process the chroma (U, V) components of YUV formats, not only "
+          "luma", default_value, static_cast<GParamFlags> (G_PARAM_READWRITE |
+              G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
 }
 
 GstFlowReturn
@@ -628,9 +626,6 @@ gst_cuda_base_filter_set_property (GObject * object, guint prop_id,
       props.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum
           (value));
       break;
-    case PROP_INCLUDE_CHROMA:
-      props.include_chroma = g_value_get_boolean (value);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -656,9 +651,6 @@ gst_cuda_base_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ACTIVE_BACKEND:
       g_value_set_enum (value, st.device.active ());
-      break;
-    case PROP_INCLUDE_CHROMA:
-      g_value_set_boolean (value, st.props.include_chroma);
       break;
     case PROP_DEVICE_MEMORY:
       g_value_set_uint64 (value, st.stream.engine ().device_bytes ());
@@ -716,12 +708,6 @@ install_properties (GObjectClass * gobject_class)
           "The backend in use while running (auto while stopped)",
           GST_TYPE_CUDA_FILTER_BACKEND, GST_CUDA_FILTER_BACKEND_AUTO,
           read_only));
-  g_object_class_install_property (gobject_class, PROP_INCLUDE_CHROMA,
-      g_param_spec_boolean ("include-chroma", "Include chroma",
-          "Also process the chroma (U, V) components of YUV formats, not only "
-          "luma", DEFAULT_INCLUDE_CHROMA, static_cast<GParamFlags>
-          (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-              GST_PARAM_MUTABLE_PLAYING)));
   g_object_class_install_property (gobject_class, PROP_DEVICE_MEMORY,
       g_param_spec_uint64 ("device-memory", "Device memory",
           "Bytes of device memory the element holds now (CUDA backend): a "

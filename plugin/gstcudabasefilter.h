@@ -73,10 +73,10 @@ struct _GstCudaBaseFilterClass
  * from generate_output. Takes references of its own. */
 GstFlowReturn gst_cuda_base_filter_submit (GstCudaBaseFilter * self,
     GstBuffer * input, GstBuffer * output);
-/* The components of frames of `info` to process, as include-chroma says now,
- * alpha where `include_alpha`. */
-ProcessedComponents gst_cuda_base_filter_components (GstCudaBaseFilter * self,
-    const GstVideoInfo & info, bool include_alpha);
+/* Installs include-chroma on a role's class, with the role's default: the
+ * role keeps its value and reads it for each frame. */
+void gst_cuda_base_filter_install_include_chroma (GObjectClass * klass,
+    guint prop_id, gboolean default_value);
 /* Posts `err` as the element's error; GST_FLOW_ERROR. */
 GstFlowReturn gst_cuda_base_filter_post_error (GstCudaBaseFilter * self,
     const FrameError & err);

@@ -14,6 +14,7 @@ enum
   PROP_REGIONS,
   PROP_REGION_TYPES,
   PROP_REGION_PADDING,
+  PROP_INCLUDE_CHROMA,
 };
 
 struct GstCudaFilterPrivate
@@ -21,6 +22,7 @@ struct GstCudaFilterPrivate
   /* Under the object lock; the border starts as the subclass's default. */
   GstCudaFilterBorder border;
   guint border_value;
+  gboolean include_chroma;
   RegionSelection *regions;
 };
 
@@ -157,8 +159,11 @@ gst_cuda_filter_process (GstCudaBaseFilter * base, const FrameWork & work)
 {
   auto *self = GST_CUDA_FILTER (base);
   const RegionSelection & regions = *priv_of (self)->regions;
-  const ProcessedComponents components =
-      gst_cuda_base_filter_components (base, *work.input.info, false);
+  GST_OBJECT_LOCK (self);
+  const bool include_chroma = priv_of (self)->include_chroma;
+  GST_OBJECT_UNLOCK (self);
+  const ProcessedComponents components (*work.input.info, include_chroma,
+      false);
   const guint planes = regions.from_meta () ? kAllPlanes :
       components.planes_to_copy ();
   if (planes != 0)
@@ -233,18 +238,28 @@ static void
 gst_cuda_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  if (!priv_of (GST_CUDA_FILTER (object))->regions->properties.set (object,
-          value, pspec))
+  GstCudaFilterPrivate *priv = priv_of (GST_CUDA_FILTER (object));
+  if (prop_id == PROP_INCLUDE_CHROMA) {
+    GST_OBJECT_LOCK (object);
+    priv->include_chroma = g_value_get_boolean (value);
+    GST_OBJECT_UNLOCK (object);
+  } else if (!priv->regions->properties.set (object, value, pspec)) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
 }
 
 static void
 gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  if (!priv_of (GST_CUDA_FILTER (object))->regions->properties.get (object,
-          value, pspec))
+  GstCudaFilterPrivate *priv = priv_of (GST_CUDA_FILTER (object));
+  if (prop_id == PROP_INCLUDE_CHROMA) {
+    GST_OBJECT_LOCK (object);
+    g_value_set_boolean (value, priv->include_chroma);
+    GST_OBJECT_UNLOCK (object);
+  } else if (!priv->regions->properties.get (object, value, pspec)) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
 }
 
 static void
@@ -278,6 +293,10 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES,
       PROP_REGION_PADDING,
       static_cast<GParamFlags> (GST_PARAM_MUTABLE_PLAYING));
+  /* Chroma filtered, as every colour channel of RGB is: one pipeline gives
+   * one picture before and after a videoconvert. */
+  gst_cuda_base_filter_install_include_chroma (gobject_class,
+      PROP_INCLUDE_CHROMA, TRUE);
   GST_BASE_TRANSFORM_CLASS (klass)->start =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform =
@@ -297,5 +316,6 @@ gst_cuda_filter_init (GstCudaFilter * self)
 {
   priv_of (self)->border = GST_CUDA_FILTER_BORDER_REPLICATE;
   priv_of (self)->border_value = 0;
+  priv_of (self)->include_chroma = TRUE;
   priv_of (self)->regions = new RegionSelection ();
 }

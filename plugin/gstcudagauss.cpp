@@ -23,8 +23,8 @@
  * clamped) where |d| is at least #GstCudaGauss:threshold, and stays as it is
  * elsewhere, as the `gaussianblur` element's negative sigma does.
  *
- * YUV formats: luma only unless #GstCudaBaseFilter:include-chroma is set; RGB
- * formats: each colour channel; alpha is passed through unchanged.
+ * YUV formats: luma and chroma (#GstCudaFilter:include-chroma=false: luma
+ * only); RGB formats: each colour channel; alpha is passed through unchanged.
  *
  * With #GstCudaFilter:regions=meta only the regions of each buffer are
  * blurred (privacy masking): the boxes of its GstVideoRegionOfInterestMeta
@@ -47,7 +47,7 @@
  * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! video/x-raw,format=NV12 ! cudagauss mode=unsharp sigma=1.5 amount=0.8 threshold=4 ! videoconvert ! autovideosink
  * ]| Sharpening decoded video, leaving flat areas (detail under 4) alone.
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! video/x-raw,format=NV12 ! cudagauss regions=meta region-types=face region-padding=16 sigma=12 include-chroma=true ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! video/x-raw,format=NV12 ! cudagauss regions=meta region-types=face region-padding=16 sigma=12 ! videoconvert ! autovideosink
  * ]| Blurring every face OpenCV's facedetect finds, with a margin around it.
  */
 #include "gstcudagauss.h"

@@ -11,7 +11,7 @@
  * come back.
  *
  * Channels counted: Y of YUV formats (U and V too with
- * #GstCudaBaseFilter:include-chroma), R, G and B of RGB formats (A too with
+ * #GstCudaAnalyzer:include-chroma), R, G and B of RGB formats (A too with
  * #GstCudaHist:include-alpha), the grey level of GRAY8 and GRAY16_LE. Samples of
  * the region of interest (#GstCudaHist:roi-x, #GstCudaHist:roi-y,
  * #GstCudaHist:roi-width, #GstCudaHist:roi-height, in luma pixels; the whole

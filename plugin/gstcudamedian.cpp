@@ -10,8 +10,8 @@
  * included (#GstCudaMedian:border). Removes salt-and-pepper noise while keeping
  * edges. The result is exact and identical on the CUDA and the CPU backend.
  *
- * YUV formats: luma only unless #GstCudaBaseFilter:include-chroma is set; RGB
- * formats: each colour channel; alpha is passed through unchanged.
+ * YUV formats: luma and chroma (#GstCudaFilter:include-chroma=false: luma
+ * only); RGB formats: each colour channel; alpha is passed through unchanged.
  *
  * With #GstCudaFilter:regions=meta only the regions of each buffer are
  * filtered: the boxes of its GstVideoRegionOfInterestMeta (and, on GStreamer
@@ -34,10 +34,10 @@
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8,width=3840,height=2160 ! cudamedian size=7 border=reflect-101 ! fakesink
  * ]| A 7x7 median on 4K grey frames.
  * |[
- * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! video/x-raw,format=NV12 ! cudamedian size=5 include-chroma=true ! videoconvert ! autovideosink
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! video/x-raw,format=NV12 ! cudamedian size=5 ! videoconvert ! autovideosink
  * ]| 5x5 on luma and chroma of decoded video.
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! cudamedian regions=meta region-types=face size=9 include-chroma=true ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! videoconvert ! cudamedian regions=meta region-types=face size=9 ! videoconvert ! autovideosink
  * ]| Smearing the faces OpenCV's facedetect finds, and nothing else.
  */
 #include "gstcudamedian.h"

@@ -191,11 +191,13 @@ std::string describe(const FilterUnderTest &filter, const char *format, int widt
 }  // namespace
 
 void check_frame(const char *backend, const FilterUnderTest &filter, const char *format,
-                 int width, int height, uint32_t seed, bool include_chroma) {
+                 int width, int height, uint32_t seed, bool include_chroma,
+                 bool chroma_by_default) {
   const std::string what = describe(filter, format, width, height) +
-      (include_chroma ? " include-chroma" : "");
-  GstHarness *h = make_harness(backend, filter, 1,
-                               include_chroma ? "include-chroma=true" : "");
+      (chroma_by_default ? " by default" : include_chroma ? " include-chroma" : "");
+  GstHarness *h = make_harness(backend, filter, 1, chroma_by_default ? ""
+                               : include_chroma ? "include-chroma=true"
+                                                : "include-chroma=false");
   gst_harness_set_src_caps_str(h, caps_string(format, width, height).c_str());
   const GstVideoInfo info = video_info(format, width, height);
   GstBuffer *in = random_frame(h, info, seed, 0);
@@ -237,6 +239,9 @@ void check_include_chroma(const char *backend, const FilterUnderTest &filter) {
   for (const char *format : {"I420", "YV12", "NV12", "NV21", "Y42B", "Y444", "YUY2", "UYVY"})
     for (int width : {17, 18})
       check_frame(backend, filter, format, width, 9, seed++, true);
+  // Filters process chroma unless told not to.
+  for (const char *format : {"NV12", "I420", "YUY2"})
+    check_frame(backend, filter, format, 17, 9, seed++, true, true);
 }
 
 std::vector<TestRegion> test_regions(gint64 width, gint64 height) {
@@ -328,7 +333,8 @@ void check_regions(const char *backend, const FilterUnderTest &filter) {
     GstHarness *h = make_harness(backend, filter, 1,
                                  std::string("regions=meta region-types=face,plate "
                                              "region-padding=1") +
-                                     (c.include_chroma ? " include-chroma=true" : ""));
+                                     (c.include_chroma ? " include-chroma=true"
+                                                       : " include-chroma=false"));
     gst_harness_set_src_caps_str(h, caps_string(c.format, c.width, c.height).c_str());
     const GstVideoInfo info = video_info(c.format, c.width, c.height);
     std::vector<TestRegion> regions = test_regions(c.width, c.height);
@@ -793,7 +799,7 @@ void check_eos_drain(const char *backend, const FilterUnderTest &filter) {
     for (int i = 0; i < frames; i++) {
       GstBuffer *out = gst_harness_pull(h);
       fail_unless_equals_uint64(GST_BUFFER_PTS(out), frame_pts(i));
-      expect_filtered(inputs[i], out, info, filter, false, "drain");
+      expect_filtered(inputs[i], out, info, filter, true, "drain");
       gst_buffer_unref(out);
       gst_buffer_unref(inputs[i]);
     }
@@ -829,7 +835,7 @@ void check_flush(const char *backend, const FilterUnderTest &filter) {
   fail_unless_equals_int(gst_harness_buffers_received(h), 1);
   GstBuffer *out = gst_harness_pull(h);
   fail_unless_equals_uint64(GST_BUFFER_PTS(out), frame_pts(7));
-  expect_filtered(after, out, info, filter, false, "after flush");
+  expect_filtered(after, out, info, filter, true, "after flush");
   gst_buffer_unref(out);
   gst_buffer_unref(after);
   gst_harness_teardown(h);
@@ -857,7 +863,7 @@ void check_caps_change(const char *backend, const FilterUnderTest &filter) {
     GstBuffer *out = gst_harness_pull(h);
     const GstVideoInfo &info = i < 2 ? small : large;
     fail_unless_equals_uint64(gst_buffer_get_size(out), GST_VIDEO_INFO_SIZE(&info));
-    expect_filtered(inputs[i], out, info, filter, false, "caps change");
+    expect_filtered(inputs[i], out, info, filter, true, "caps change");
     gst_buffer_unref(out);
     gst_buffer_unref(inputs[i]);
   }

@@ -75,14 +75,17 @@ GstHarness *make_harness(const char *backend, const FilterUnderTest &filter,
 
 // One random frame of `format` through a fresh harness, checked sample by sample:
 // processed components against the reference, the rest (alpha, chroma unless
-// include_chroma) unchanged.
+// include_chroma) unchanged. include-chroma set as include_chroma says, or left at
+// its default where chroma_by_default.
 void check_frame(const char *backend, const FilterUnderTest &filter, const char *format,
-                 int width, int height, uint32_t seed, bool include_chroma = false);
+                 int width, int height, uint32_t seed, bool include_chroma = false,
+                 bool chroma_by_default = false);
 // Every supported format at 1x1, 2x3 and 17x9, for each variant.
 void check_every_format(const char *backend, const std::vector<FilterUnderTest> &variants);
 // 1921x1081 frames of the main format families.
 void check_large_frames(const char *backend, const FilterUnderTest &filter);
-// include-chroma on planar, semi-planar and packed YUV, even and odd widths.
+// include-chroma on planar, semi-planar and packed YUV, even and odd widths; on by
+// default.
 void check_include_chroma(const char *backend, const FilterUnderTest &filter);
 // A region as a detector attaches it, unchecked: a region-of-interest meta (whose
 // box is unsigned) or, where the plugin takes them, an analytics object detection.
