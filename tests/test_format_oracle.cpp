@@ -135,8 +135,9 @@ GstHarness *make_harness(const std::string &element, Memory memory, const char *
   if (!shared_cuda_context)
     shared_cuda_context = gst_element_get_context(bin, "gst.cuda.context");
   gst_object_unref(bin);
+  // The harness takes the one reference, not a floating one.
   GstAllocator *allocator =
-      GST_ALLOCATOR(g_object_new(pattern_allocator_get_type(), nullptr));
+      GST_ALLOCATOR(gst_object_ref_sink(g_object_new(pattern_allocator_get_type(), nullptr)));
   gst_harness_set_propose_allocator(h, allocator, nullptr);
   gst_harness_set_src_caps_str(h, cftest::caps_string(format, width, height).c_str());
   return h;
