@@ -609,11 +609,27 @@ gst_cuda_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 
 /* ---- GObject ---- */
 
+/* backend and cuda-device-id are read at start: a change while running takes
+ * effect at the next one, which the application is told. */
+static void
+warn_if_running (GObject * object, GParamSpec * pspec)
+{
+  GST_OBJECT_LOCK (object);
+  const bool running = GST_STATE (object) >= GST_STATE_PAUSED;
+  GST_OBJECT_UNLOCK (object);
+  if (running)
+    GST_ELEMENT_WARNING (object, LIBRARY, SETTINGS, ("%s changed while running: "
+            "it takes effect when the element starts again (from READY)",
+            g_param_spec_get_name (pspec)), (nullptr));
+}
+
 static void
 gst_cuda_base_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   auto & props = state_of (GST_CUDA_BASE_FILTER (object)).props;
+  if (prop_id == PROP_DEVICE_ID || prop_id == PROP_BACKEND)
+    warn_if_running (object, pspec);
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
     case PROP_DEVICE_ID:

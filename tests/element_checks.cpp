@@ -459,6 +459,34 @@ bool contains_all(const std::string &text, std::initializer_list<const char *> p
 
 }  // namespace
 
+void check_start_properties(const char *element) {
+  const std::string line = std::string(element) + " backend=cpu";
+  // Stopped: no word.
+  GstElement *stopped = gst_parse_launch(line.c_str(), nullptr);
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(stopped, bus);
+  gst_util_set_object_arg(G_OBJECT(stopped), "backend", "auto");
+  g_object_set(stopped, "cuda-device-id", 0, nullptr);
+  fail_unless(warnings_on(bus).empty(), "a warning for a stopped element");
+  gst_element_set_bus(stopped, nullptr);
+  gst_object_unref(stopped);
+  // Running: a warning for each, naming the property and when it takes effect.
+  GstHarness *h = gst_harness_new_parse((line + " name=running").c_str());
+  gst_element_set_bus(h->element, bus);
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
+  GstElement *running = gst_bin_get_by_name(GST_BIN(h->element), "running");
+  for (const char *name : {"backend", "cuda-device-id"}) {
+    gst_util_set_object_arg(G_OBJECT(running), name, g_str_equal(name, "backend") ? "auto" : "0");
+    const std::vector<std::string> warnings = warnings_on(bus);
+    fail_unless_equals_int(warnings.size(), 1);
+    fail_unless(contains_all(warnings[0], {name, "starts again"}), "%s", warnings[0].c_str());
+  }
+  gst_object_unref(running);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+
 void check_region_mistakes(const char *backend, const std::string &element, bool padding) {
   // Region properties with regions=frame: one warning naming them, whatever the frames.
   const std::string ignored = padding ? "region-types=face region-padding=4" : "region-types=face";

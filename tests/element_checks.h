@@ -163,6 +163,9 @@ void check_latency(const char *backend, const FilterUnderTest &filter);
 
 // Backend-independent behaviour of an element.
 void check_refused_caps(const char *element);
+// backend and cuda-device-id changed while running: a warning naming each and when it
+// takes effect; none while stopped.
+void check_start_properties(const char *element);
 // backend=cuda: an error at start without a device, running with one.
 void check_backend_cuda_demanded(const char *element);
 void check_missing_device_id(const char *element);

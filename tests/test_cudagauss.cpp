@@ -130,6 +130,9 @@ GST_END_TEST;
 GST_START_TEST(test_region_limit) { cftest::check_region_limit(kBackend, gauss({})); }
 GST_END_TEST;
 
+GST_START_TEST(test_start_properties) { cftest::check_start_properties("cudagauss"); }
+GST_END_TEST;
+
 GST_START_TEST(test_region_mistakes) {
   cftest::check_region_mistakes(kBackend, "cudagauss", true);
 }
@@ -200,6 +203,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_regions),
           CF_TEST(test_region_limit),
           CF_TEST(test_region_mistakes),
+          CF_TEST(test_start_properties),
           CF_TEST(test_foreign_input),
           CF_TEST(test_downstream_pools),
           CF_TEST(test_eos_drain),

@@ -605,6 +605,9 @@ GST_START_TEST(test_roi_as_region) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_start_properties) { cftest::check_start_properties("cudahist"); }
+GST_END_TEST;
+
 GST_START_TEST(test_region_mistakes) {
   cftest::check_region_mistakes(kBackend, "cudahist", false);
 }
@@ -681,6 +684,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_messages),
           CF_TEST(test_regions),
           CF_TEST(test_region_mistakes),
+          CF_TEST(test_start_properties),
           CF_TEST(test_counts_outlive_frame),
           CF_TEST(test_too_many_bins),
           CF_TEST(test_roi_as_region),
