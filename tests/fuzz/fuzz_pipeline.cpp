@@ -474,6 +474,14 @@ GstBuffer *make_frame(Choices &in, const GstVideoInfo *info) {
   return buffer;
 }
 
+// The smallest mask (2^n - 1) of at least `value`.
+guint mask_at_least(guint value) {
+  guint mask = 0;
+  while (mask < value)
+    mask = mask << 1 | 1;
+  return mask;
+}
+
 // How appsink answers the ALLOCATION query, for every caps: as appsink does, with
 // nothing, or with a pool of buffers that may not hold the frame: a
 // GstVideoBufferPool of any padding and stride alignment, with or without the video
@@ -519,7 +527,9 @@ AllocationAnswer choose_allocation(Choices &in) {
   answer.align.padding_left = in.below(40);
   answer.align.padding_right = in.below(40);
   // Masks of up to 1024 bytes, or any byte's bits (GstVideoBufferPool ORs the planes').
-  const guint stride_align = in.flag() ? (1u << in.below(11)) - 1 : in.byte();
+  // A mask (2^n - 1), as GstVideoBufferPool takes it: another value makes the pool's
+  // own allocation assert, a lie of downstream's rather than the element's mistake.
+  const guint stride_align = in.flag() ? (1u << in.below(11)) - 1 : mask_at_least(in.byte());
   for (guint &plane_align : answer.align.stride_align)
     plane_align = stride_align;
   answer.video_meta = in.flag();
