@@ -133,9 +133,8 @@ FormatLayout::component_height (guint c, int height) const
 /* The largest of measure (c) over the components c of plane p. */
 template <typename Measure>
 static gsize
-largest_in_plane (const GstVideoInfo * info, guint p, Measure measure)
+largest_in_plane (const FormatLayout & layout, guint p, Measure measure)
 {
-  const FormatLayout & layout = FormatLayout::of (*info);
   gsize largest = 0;
   for (guint c = 0; c < layout.n_components; c++)
     if (layout.component (c).plane == p)
@@ -146,16 +145,20 @@ largest_in_plane (const GstVideoInfo * info, guint p, Measure measure)
 int
 cf_plane_rows (const GstVideoInfo * info, guint p)
 {
-  return (int) largest_in_plane (info, p, [&](const ComponentLayout &, guint c) {
-        return cf_component_height (info, c);
+  const FormatLayout & layout = FormatLayout::of (*info);
+  return (int) largest_in_plane (layout, p, [&](const ComponentLayout &, guint c) {
+        return layout.component_height (c, GST_VIDEO_INFO_HEIGHT (info));
       });
 }
 
 gsize
 cf_plane_row_bytes (const GstVideoInfo * info, guint p)
 {
-  return largest_in_plane (info, p, [&](const ComponentLayout & component, guint c) {
-        return (gsize) component.pixel_stride * cf_component_width (info, c);
+  const FormatLayout & layout = FormatLayout::of (*info);
+  return largest_in_plane (layout, p, [&](const ComponentLayout & component,
+          guint c) {
+        return (gsize) component.pixel_stride * layout.component_width (c,
+            GST_VIDEO_INFO_WIDTH (info));
       });
 }
 

@@ -55,20 +55,6 @@ struct FormatLayout
   int component_height (guint c, int height) const;
 };
 
-/* The same measures from a frame's info. */
-static inline int
-cf_component_width (const GstVideoInfo * info, guint c)
-{
-  return FormatLayout::of (*info).component_width (c, GST_VIDEO_INFO_WIDTH (info));
-}
-
-static inline int
-cf_component_height (const GstVideoInfo * info, guint c)
-{
-  return FormatLayout::of (*info).component_height (c,
-      GST_VIDEO_INFO_HEIGHT (info));
-}
-
 /* Rows of plane p. */
 int cf_plane_rows (const GstVideoInfo * info, guint p);
 /* Bytes of one row of plane p that hold samples (for odd-width packed 4:2:2

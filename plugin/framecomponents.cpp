@@ -103,8 +103,9 @@ ProcessedComponents::planes_to_copy () const
     for (const Group & group : groups_) {
       const ComponentLayout & component = layout_->component (group.component);
       if (component.plane == p)
-        written += (gsize) cf_component_width (info_, group.component) *
-            cf_component_height (info_, group.component) * group.channels *
+        written += (gsize) layout_->component_width (group.component,
+            GST_VIDEO_INFO_WIDTH (info_)) * layout_->component_height
+            (group.component, GST_VIDEO_INFO_HEIGHT (info_)) * group.channels *
             cf::bytes_per_sample (component.format);
     }
     if (written != cf_plane_row_bytes (info_, p) * cf_plane_rows (info_, p))

@@ -24,11 +24,12 @@ FramePlanes::of (const GstVideoFrame & frame)
 cf::Plane
 FramePlanes::component (int component) const
 {
-  const ComponentLayout & layout = FormatLayout::of (*info).component (component);
+  const FormatLayout & format = FormatLayout::of (*info);
+  const ComponentLayout & layout = format.component (component);
   cf::Plane view;
   view.data = data[layout.plane] + layout.offset;
-  view.width = cf_component_width (info, component);
-  view.height = cf_component_height (info, component);
+  view.width = format.component_width (component, GST_VIDEO_INFO_WIDTH (info));
+  view.height = format.component_height (component, GST_VIDEO_INFO_HEIGHT (info));
   view.row_pitch = stride[layout.plane];
   view.pixel_stride = layout.pixel_stride;
   return view;
