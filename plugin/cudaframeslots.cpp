@@ -146,6 +146,12 @@ CudaFrameSlots::wait (int slot)
 }
 
 cudaError_t
+CudaFrameSlots::query (int slot)
+{
+  return cudaEventQuery (slots_[slot]->done);
+}
+
+cudaError_t
 CudaFrameSlots::wait_queued (int slot)
 {
   return CF_CUDA (Sync, cudaStreamSynchronize (slots_[slot]->stream));

@@ -48,6 +48,9 @@ public:
   /* Blocks until the slot's frame has finished (as mark_done marked it);
    * returns its error. */
   cudaError_t wait (int slot);
+  /* Whether the slot's frame has finished, without waiting: cudaSuccess,
+   * cudaErrorNotReady, or the error its work ended in. */
+  cudaError_t query (int slot);
   /* Blocks until everything queued on the slot's stream has finished, also
    * work of a frame that failed before mark_done; returns its error. */
   cudaError_t wait_queued (int slot);

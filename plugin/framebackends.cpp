@@ -52,6 +52,8 @@ public:
   }
 
   FrameError finish (FrameInFlight &) override { return {}; }
+  bool done (FrameInFlight &) override { return true; }
+  bool overlaps () const override { return false; }
   cudaError_t wait (FrameInFlight &) override { return cudaSuccess; }
   FrameError retire_inputs () override { return {}; }
 
@@ -82,6 +84,8 @@ public:
   FrameError run (FrameInFlight & frame, FramePath & input, FramePath & output,
       bool order_output, const FrameWorkFn & work) override;
   FrameError finish (FrameInFlight & frame) override;
+  bool done (FrameInFlight & frame) override;
+  bool overlaps () const override { return slots_.count () > 1; }
   cudaError_t wait (FrameInFlight & frame) override;
   FrameError retire_inputs () override;
 
@@ -214,6 +218,14 @@ CudaBackend::finish (FrameInFlight & frame)
     return {};
   }
   return FrameError::check ("Processing a frame", wait (frame));
+}
+
+bool
+CudaBackend::done (FrameInFlight & frame)
+{
+  const CudaContextScope scope (device_);
+  return scope.error () != cudaSuccess ||
+      slots_.query (frame.slot) != cudaErrorNotReady;
 }
 
 cudaError_t

@@ -63,6 +63,12 @@ public:
   /* Before the frame leaves: waits for its work, or, for an ordered frame,
    * keeps its input until that work is done. */
   virtual FrameError finish (FrameInFlight & frame) = 0;
+  /* Whether the frame's work has ended, without waiting (ended in an error
+   * too: finish reports it). */
+  virtual bool done (FrameInFlight & frame) = 0;
+  /* Whether frames' work overlaps (transfers and kernels of several frames at
+   * once), or each frame's is done within run. */
+  virtual bool overlaps () const = 0;
   /* Before a frame is dropped: waits for its work; its error. */
   virtual cudaError_t wait (FrameInFlight & frame) = 0;
   /* Releases the inputs ordered frames left behind, once their work is done. */

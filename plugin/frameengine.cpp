@@ -102,6 +102,15 @@ FrameEngine::oldest_may_leave () const
   return frames_.size () >= depth_;
 }
 
+bool
+FrameEngine::all_done ()
+{
+  for (FrameInFlight & frame : frames_)
+    if (!backend_->done (frame))
+      return false;
+  return true;
+}
+
 FrameError
 FrameEngine::take_oldest (FinishedFrame * frame)
 {

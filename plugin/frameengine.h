@@ -85,6 +85,12 @@ public:
       const FrameWorkFn & work);
   /* Whether the oldest frame may leave now: `depth` frames are in. */
   bool oldest_may_leave () const;
+  /* Whether the work of every frame in flight has ended, without waiting. */
+  bool all_done ();
+  /* Whether holding frames back lets their work overlap (CUDA, several
+   * frames in flight, not ordered): elsewhere a frame's work is as fast
+   * alone. */
+  bool overlaps () const { return backend_ && backend_->overlaps () && !ordered_; }
   bool empty () const { return frames_.empty (); }
   /* Whether `buffer` takes an output frame: mapped as every output frame is
    * (map_video_frame through the output path), then unmapped. */

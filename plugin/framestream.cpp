@@ -99,11 +99,64 @@ FrameStream::generate (GstBuffer ** outbuf)
   /* The frame handed out last has been pushed by now: its events follow. */
   forward_events_through (left_through_);
   const bool due = engine_.oldest_may_leave () ||
-      (leave_next_ && !engine_.empty ());
+      (!engine_.empty () && (leave_next_ || leave_when_done_));
   if (!due)
     return GST_FLOW_OK;
   leave_next_ = false;
-  return hand_out_oldest (outbuf, &left_through_);
+  const GstFlowReturn ret = hand_out_oldest (outbuf, &left_through_);
+  if (leave_when_done_ && engine_.empty ())
+    note_work_time ();
+  return ret;
+}
+
+FrameError
+FrameStream::submit (GstBuffer * input, GstBuffer * output,
+    const FrameWorkFn & work)
+{
+  pace (input);
+  return engine_.submit (input, output, work);
+}
+
+/* Where upstream is live, whether the frame coming in leaves once its work is
+ * done: unless the work is behind the source, which it stops being when a
+ * frame arrives to find every earlier frame's work done. */
+void
+FrameStream::pace (GstBuffer * input)
+{
+  GST_OBJECT_LOCK (element_);
+  const bool live = live_;
+  GST_OBJECT_UNLOCK (element_);
+  if (!live) {
+    leave_when_done_ = behind_ = false;
+    return;
+  }
+  if (behind_ && engine_.all_done ()) {
+    behind_ = false;
+    GST_DEBUG_OBJECT (element_, "the work keeps up with the live source "
+        "again: frames leave once their work is done");
+  }
+  leave_when_done_ = !behind_;
+  newest_arrival_us_ = g_get_monotonic_time ();
+  newest_duration_ = GST_BUFFER_DURATION_IS_VALID (input) ?
+      GST_BUFFER_DURATION (input) : caps_frame_duration_;
+}
+
+/* The newest frame, which left once its work was done, took longer than it
+ * lasts: the next one is already waiting upstream, and where the backend
+ * overlaps frames, the following ones overlap. */
+void
+FrameStream::note_work_time ()
+{
+  if (!engine_.overlaps () || !GST_CLOCK_TIME_IS_VALID (newest_duration_))
+    return;
+  const GstClockTime took =
+      (g_get_monotonic_time () - newest_arrival_us_) * GST_USECOND;
+  if (took <= newest_duration_)
+    return;
+  behind_ = true;
+  GST_DEBUG_OBJECT (element_, "a frame's work took %" GST_TIME_FORMAT
+      ", longer than the frame's %" GST_TIME_FORMAT ": frames overlap",
+      GST_TIME_ARGS (took), GST_TIME_ARGS (newest_duration_));
 }
 
 GstFlowReturn
@@ -164,6 +217,18 @@ FrameStream::answer_position (GstQuery * query) const
 FrameError
 FrameStream::configure (FrameEngine::Setup setup)
 {
+  const GstVideoInfo & info = setup.info;
+  caps_frame_duration_ = GST_VIDEO_INFO_FPS_N (&info) > 0 &&
+      GST_VIDEO_INFO_FPS_D (&info) > 0 ?
+      gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (&info),
+      GST_VIDEO_INFO_FPS_N (&info)) : GST_CLOCK_TIME_NONE;
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (element_), query))
+    gst_query_parse_latency (query, &live, nullptr, nullptr);
+  gst_query_unref (query);
+  set_live (live);
+  behind_ = false;
   FrameError err = engine_.configure (std::move (setup));
   GST_OBJECT_LOCK (element_);
   held_back_ = err ? 0 : engine_.frames_held_back ();
@@ -184,7 +249,18 @@ FrameStream::release ()
 }
 
 void
-FrameStream::add_latency (GstQuery * query) const
+FrameStream::set_live (gboolean live)
+{
+  GST_OBJECT_LOCK (element_);
+  const bool changed = live_ != static_cast<bool> (live);
+  live_ = live;
+  GST_OBJECT_UNLOCK (element_);
+  if (changed)
+    GST_DEBUG_OBJECT (element_, "upstream is %s", live ? "live" : "not live");
+}
+
+void
+FrameStream::add_latency (GstQuery * query)
 {
   GST_OBJECT_LOCK (element_);
   const guint frames = held_back_;
@@ -201,10 +277,14 @@ FrameStream::add_latency (GstQuery * query) const
   gboolean live;
   GstClockTime min, max;
   gst_query_parse_latency (query, &live, &min, &max);
-  gst_query_set_latency (query, live, clock_time_sum (min, held),
+  set_live (live);
+  /* Live, a frame waits for later ones only while the work is behind. */
+  const GstClockTime ours = live ? 0 : held;
+  gst_query_set_latency (query, live, clock_time_sum (min, ours),
       GST_CLOCK_TIME_IS_VALID (max) ? clock_time_sum (max, held) : max);
   GST_DEBUG_OBJECT (element_, "latency %" GST_TIME_FORMAT " (ours %"
-      GST_TIME_FORMAT ")", GST_TIME_ARGS (clock_time_sum (min, held)),
+      GST_TIME_FORMAT ", at most %" GST_TIME_FORMAT ")",
+      GST_TIME_ARGS (clock_time_sum (min, ours)), GST_TIME_ARGS (ours),
       GST_TIME_ARGS (held));
 }
 

@@ -3,13 +3,24 @@
 
 /* The frames in flight as GstBaseTransform sees them: the frame engine
  * (frameengine.h), the serialized events held behind its frames
- * (heldevents.h), and the two ways frames leave. From generate_output, the
- * oldest frame goes to GstBaseTransform, which pushes it, marks DISCONT and
- * counts it; a drain, which comes in event and query handlers (EOS, SEGMENT,
- * caps, DRAIN) where GstBaseTransform pushes nothing, pushes the frames here,
- * as d3d11deinterlace's drain does, and answers POSITION queries for them.
- * The streaming thread's, but for what queries read (under the object
- * lock): the position and the latency frames in flight add. */
+ * (heldevents.h), when frames leave, and the two ways they do. From
+ * generate_output, the oldest frame goes to GstBaseTransform, which pushes
+ * it, marks DISCONT and counts it; a drain, which comes in event and query
+ * handlers (EOS, SEGMENT, caps, DRAIN) where GstBaseTransform pushes nothing,
+ * pushes the frames here, as d3d11deinterlace's drain does, and answers
+ * POSITION queries for them.
+ *
+ * When: from a non-live upstream, the next frame is there as soon as it is
+ * asked for, so a frame waits for frames-in-flight - 1 later ones and their
+ * work overlaps. From a live one, the next frame comes at the source's rate:
+ * a frame leaves as soon as its own work is done, unless that work took
+ * longer than a frame lasts and the backend overlaps frames (CUDA, several in
+ * flight); then frames wait as from a non-live upstream, until one arrives to
+ * find every earlier frame's work done (docs/design.md, "When frames leave").
+ *
+ * The streaming thread's, but for what queries read and write (under the
+ * object lock): the position, the latency frames in flight add, whether
+ * upstream is live. */
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
@@ -27,14 +38,20 @@ public:
   FrameStream & operator= (const FrameStream &) = delete;
 
   FrameEngine & engine () { return engine_; }
-  /* Sets the engine up for new caps (FrameEngine::configure). */
+  /* Sets the engine up for new caps (FrameEngine::configure), and asks
+   * upstream whether it is live. */
   FrameError configure (FrameEngine::Setup setup);
+  /* Submits a frame's work (FrameEngine::submit), first deciding whether it
+   * leaves as soon as that work is done. */
+  FrameError submit (GstBuffer * input, GstBuffer * output,
+      const FrameWorkFn & work);
   /* Frees what the engine holds (stop, a move to another device); no frame
    * in flight, no position known. */
   void release ();
 
   /* generate_output: the oldest frame once frames-in-flight frames are in,
-   * or at once after a DISCONT (leave_next), else nothing. */
+   * once its work is done where it leaves at once (live), or at once after a
+   * DISCONT (leave_next), else nothing. */
   GstFlowReturn generate (GstBuffer ** outbuf);
   /* The next frame in leaves as soon as it is in. */
   void leave_next () { leave_next_ = true; }
@@ -49,10 +66,15 @@ public:
   bool answer_position (GstQuery * query) const;
   void forget_position ();
   /* LATENCY: adds what waiting for frames-in-flight - 1 later frames costs,
-   * at the caps' frame rate (nothing where frames leave ordered at once). */
-  void add_latency (GstQuery * query) const;
+   * at the caps' frame rate (nothing where frames leave ordered at once), to
+   * the maximum; to the minimum too unless upstream is live, where frames
+   * leave once their work is done. Notes whether upstream is live. */
+  void add_latency (GstQuery * query);
 
 private:
+  void set_live (gboolean live);
+  void pace (GstBuffer * input);
+  void note_work_time ();
   void forward_events_through (guint64 frame);
   GstFlowReturn hand_out_oldest (GstBuffer ** outbuf, guint64 * number);
   GstFlowReturn push_oldest ();
@@ -66,7 +88,15 @@ private:
    * it after the call: its events follow at the next call. */
   guint64 left_through_ = 0;
   bool leave_next_ = false;
+  /* Live pacing: the newest frame leaves once its work is done, unless the
+   * work is behind the source; when it came and how long a frame lasts. */
+  bool leave_when_done_ = false;
+  bool behind_ = false;
+  gint64 newest_arrival_us_ = 0;
+  GstClockTime newest_duration_ = GST_CLOCK_TIME_NONE;
+  GstClockTime caps_frame_duration_ = GST_CLOCK_TIME_NONE;
   /* Under the object lock, for queries: */
   GstClockTime position_ = GST_CLOCK_TIME_NONE;
   guint held_back_ = 0;
+  bool live_ = false;
 };

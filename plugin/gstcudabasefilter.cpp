@@ -353,7 +353,7 @@ gst_cuda_base_filter_submit (GstCudaBaseFilter * self, GstBuffer * input,
     GstBuffer * output)
 {
   auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (self);
-  const FrameError err = state_of (self).stream.engine ().submit (input,
+  const FrameError err = state_of (self).stream.submit (input,
       output, [self, klass] (const FrameWork & work) {
         return klass->process (self, work);
       });

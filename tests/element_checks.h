@@ -158,8 +158,12 @@ void check_flush(const char *backend, const FilterUnderTest &filter);
 void check_caps_change(const char *backend, const FilterUnderTest &filter);
 // videotestsrc ! element ! fakesink through NULL-PLAYING-NULL cycles.
 void check_state_cycles(const char *backend, const FilterUnderTest &filter);
-// LATENCY reports frames-in-flight - 1 frame durations.
+// LATENCY reports frames-in-flight - 1 frame durations (a non-live upstream).
 void check_latency(const char *backend, const FilterUnderTest &filter);
+// A live upstream: at frames-in-flight 1, 2 and 8 each frame leaves before the next
+// comes, and LATENCY adds nothing to the minimum; frames shorter than their work
+// all leave, in order.
+void check_live_source(const char *backend, const FilterUnderTest &filter);
 
 // Backend-independent behaviour of an element.
 void check_refused_caps(const char *element);
