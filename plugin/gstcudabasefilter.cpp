@@ -795,4 +795,6 @@ gst_cuda_base_filter_init (GstCudaBaseFilter * self)
   auto *priv = static_cast<GstCudaBaseFilterPrivate *>
       (gst_cuda_base_filter_get_instance_private (self));
   priv->state = new BaseFilterState (self);
+  /* As GstVideoFilter: frames a sink would drop as late are not processed. */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }

@@ -1046,6 +1046,104 @@ void check_live_source(const char *backend, const FilterUnderTest &filter) {
   gst_harness_teardown(h);
 }
 
+namespace {
+
+// Every QoS message `element` posted on `bus`: the frames it dropped, as the last says.
+int qos_messages_from(GstBus *bus, GstElement *element, guint64 *dropped) {
+  int count = 0;
+  while (GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_QOS)) {
+    if (GST_MESSAGE_SRC(message) == GST_OBJECT(element)) {
+      count++;
+      gst_message_parse_qos_stats(message, nullptr, nullptr, dropped);
+    }
+    gst_message_unref(message);
+  }
+  return count;
+}
+
+// Frames 0 to 7, with a QoS event after the first two saying that downstream wants
+// nothing before frame 5's end: the frames that came out, by index.
+std::vector<int> frames_after_qos(const char *backend, const FilterUnderTest &filter,
+                                  const char *qos, GstBus *bus, GstElement **element) {
+  GstHarness *h = make_harness(backend, filter, 1, qos);
+  gst_element_set_bus(h->element, bus);
+  *element = gst_harness_find_element(h, filter.element.c_str());
+  gst_harness_set_src_caps_str(h, caps_string("GRAY8", 16, 8).c_str());
+  const GstVideoInfo info = video_info("GRAY8", 16, 8);
+  std::vector<int> out;
+  for (int i = 0; i < 8; i++) {
+    if (i == 2)
+      fail_unless(gst_harness_push_upstream_event(
+          h, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 1.5,
+                               GST_CLOCK_DIFF(frame_pts(2), frame_pts(5)) + GST_MSECOND,
+                               frame_pts(2))));
+    fail_unless_equals_int(gst_harness_push(h, random_frame(h, info, 800 + i, frame_pts(i))),
+                           GST_FLOW_OK);
+  }
+  while (GstBuffer *buffer = gst_harness_try_pull(h)) {
+    out.push_back(int(gst_util_uint64_scale_round(GST_BUFFER_PTS(buffer), 30, GST_SECOND)));
+    gst_buffer_unref(buffer);
+  }
+  gst_element_set_bus(h->element, nullptr);
+  gst_harness_teardown(h);
+  return out;
+}
+
+}  // namespace
+
+void check_qos(const char *backend, const FilterUnderTest &filter) {
+  GstBus *bus = gst_bus_new();
+  GstElement *element = nullptr;
+  // On by default, as in GStreamer's video filters: frames 2 to 5 are dropped, and
+  // the element says so.
+  std::vector<int> out = frames_after_qos(backend, filter, "", bus, &element);
+  gboolean enabled = FALSE;
+  g_object_get(element, "qos", &enabled, nullptr);
+  fail_unless(enabled, "qos is off by default");
+  fail_unless(out == std::vector<int>({0, 1, 6, 7}), "%zu frames out", out.size());
+  guint64 dropped = 0;
+  fail_unless(qos_messages_from(bus, element, &dropped) >= 1, "no QoS message");
+  fail_unless_equals_uint64(dropped, 4);
+  gst_object_unref(element);
+  // qos=false: every frame.
+  out = frames_after_qos(backend, filter, "qos=false", bus, &element);
+  fail_unless_equals_int(out.size(), 8);
+  fail_unless_equals_int(qos_messages_from(bus, element, &dropped), 0);
+  gst_object_unref(element);
+
+  // A live source faster than what follows the element (a sink that syncs, behind a
+  // slow step): the sink's QoS events make the element drop late frames.
+  const std::string line = "videotestsrc is-live=true num-buffers=60 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48,framerate=100/1 ! " +
+      element_line(backend, filter, 2, "name=filter") +
+      " ! identity sleep-time=30000 ! fakesink sync=true qos=true";
+  GstElement *pipeline = gst_parse_launch(line.c_str(), nullptr);
+  fail_unless(pipeline != nullptr, "%s", line.c_str());
+  GstElement *filter_element = gst_bin_get_by_name(GST_BIN(pipeline), "filter");
+  GstBus *pipeline_bus = gst_element_get_bus(pipeline);
+  fail_unless(gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  // Popping filtered would drop the QoS messages on the way.
+  int qos_messages = 0;
+  dropped = 0;
+  for (bool ended = false; !ended;) {
+    GstMessage *message = gst_bus_timed_pop(pipeline_bus, 30 * GST_SECOND);
+    fail_unless(message != nullptr, "%s did not end", line.c_str());
+    fail_if(GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR, "%s failed", line.c_str());
+    ended = GST_MESSAGE_TYPE(message) == GST_MESSAGE_EOS;
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_QOS &&
+        GST_MESSAGE_SRC(message) == GST_OBJECT(filter_element)) {
+      qos_messages++;
+      gst_message_parse_qos_stats(message, nullptr, nullptr, &dropped);
+    }
+    gst_message_unref(message);
+  }
+  fail_unless(qos_messages >= 1, "no QoS message from the element behind a live source");
+  fail_unless(dropped > 0);
+  gst_object_unref(filter_element);
+  stop_and_free(pipeline, pipeline_bus);
+  gst_object_unref(bus);
+}
+
 void stop_and_free(GstElement *element, GstBus *bus) {
   fail_unless_equals_int(gst_element_set_state(element, GST_STATE_NULL),
                          GST_STATE_CHANGE_SUCCESS);

@@ -165,6 +165,11 @@ void check_latency(const char *backend, const FilterUnderTest &filter);
 // all leave, in order.
 void check_live_source(const char *backend, const FilterUnderTest &filter);
 
+// QoS, on by default: frames a QoS event says are late are dropped with a QoS
+// message, none with qos=false; behind a live source with a slow step downstream,
+// the element drops frames.
+void check_qos(const char *backend, const FilterUnderTest &filter);
+
 // Backend-independent behaviour of an element.
 void check_refused_caps(const char *element);
 // backend and cuda-device-id changed while running: a warning naming each and when it

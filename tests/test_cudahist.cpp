@@ -329,6 +329,9 @@ GST_END_TEST;
 GST_START_TEST(test_live_source) { cftest::check_live_source(kBackend, hist()); }
 GST_END_TEST;
 
+GST_START_TEST(test_qos) { cftest::check_qos(kBackend, hist()); }
+GST_END_TEST;
+
 GST_START_TEST(test_counts) {
   uint32_t seed = 1;
   HistConfig plain;
@@ -682,7 +685,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_flush),
           CF_TEST(test_caps_change),
           CF_TEST(test_state_cycles),
-          CF_TEST(test_latency), CF_TEST(test_live_source),
+          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos),
           CF_TEST(test_counts),
           CF_TEST(test_messages),
           CF_TEST(test_regions),
