@@ -14,6 +14,9 @@
 #                                         stream-bench with A's plugin, then B's,
 #                                         then A's and B's again: OUT/NAME-a1.log,
 #                                         -b1, -a2, -b2 (.log and .json)
+#   bash bench/ab.sh live OUT NAME [LIVE_LATENCY_ARGS...]
+#                                         live-latency (this tree's) with A's
+#                                         plugin, then B's, A's, B's, the same way
 #   bash bench/ab.sh kernels OUT NAME [KERNEL_TIMES_ARGS...]
 #                                         kernel-times of A, B, A, B in the same
 #                                         way: each tree's own program, since the
@@ -26,7 +29,7 @@ cd "$root"
 # shellcheck disable=SC1091
 source bench/gpu-env.sh
 a_build=${AB_A_BUILD:-build-gpu-a}
-mode=${1:?usage: bench/ab.sh build A_SRC [ARCH] | stream OUT NAME [ARGS...] | kernels OUT NAME [ARGS...]}
+mode=${1:?usage: bench/ab.sh build A_SRC [ARCH] | stream|live|kernels OUT NAME [ARGS...]}
 shift
 
 setup() {  # setup SRC BUILD ARCH
@@ -50,7 +53,7 @@ case $mode in
     wait $a || { tail -30 "$a_build/ab-build.log"; status=1; }
     exit $status
     ;;
-  stream | kernels)
+  stream | live | kernels)
     out=${1:?OUT}
     name=${2:?NAME}
     shift 2
@@ -59,13 +62,14 @@ case $mode in
       build="build-gpu"
       if [[ $run == a* ]]; then build=$a_build; fi
       log=$out/$name-$run.log
-      if [ "$mode" = stream ]; then
+      if [ "$mode" != kernels ]; then
         # A registry of each plugin's own, made before anything is timed.
         export GST_REGISTRY_1_0=$root/$build/ab-registry.bin
         export GST_PLUGIN_PATH=$root/$build/plugin
         gst-inspect-1.0 cudamedian > /dev/null 2>&1
         echo "== $name $run: the plugin of $build" > "$log"
-        program="build-gpu/bench/stream-bench"
+        program=build-gpu/bench/stream-bench
+        [ "$mode" = live ] && program=build-gpu/bench/live-latency
       else
         echo "== $name $run: the kernel-times of $build" > "$log"
         program=$build/bench/kernel-times
@@ -75,8 +79,8 @@ case $mode in
     done
     ;;
   *)
-    echo "usage: bench/ab.sh build A_SRC [ARCH] | stream OUT NAME [ARGS...] |" \
-      "kernels OUT NAME [ARGS...]" >&2
+    echo "usage: bench/ab.sh build A_SRC [ARCH] | stream|live|kernels OUT NAME" \
+      "[ARGS...]" >&2
     exit 2
     ;;
 esac

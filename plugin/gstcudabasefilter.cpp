@@ -709,12 +709,12 @@ install_properties (GObjectClass * gobject_class)
           DEFAULT_DEVICE_ID, ready_flags));
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Frames processed at once, each on its own CUDA stream, so uploads, "
-          "kernels and downloads overlap; each frame beyond the first adds one "
-          "frame duration of latency (1 = lowest latency; the CPU backend holds "
-          "frames alike). With 1 and CUDA memory out, GStreamer 1.24+, a "
-          "filter's frames leave as soon as their work is queued, ordered on "
-          "the memory's stream",
+          "Frames processed at once, each on its own CUDA stream, so that "
+          "transfers and kernels overlap: from a non-live source a frame waits "
+          "for this many - 1 later ones (reported as latency); from a live one "
+          "it leaves once its work is done, unless that took longer than a "
+          "frame lasts. With 1, CUDA memory out and GStreamer 1.24+, a filter's "
+          "frames leave once their work is queued, on the memory's stream",
           1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, ready_flags));
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend", "Where frames are filtered",

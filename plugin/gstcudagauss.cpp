@@ -38,8 +38,8 @@
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! cudagauss sigma=2 frames-in-flight=1 ! videoconvert ! autovideosink
- * ]| A live camera, blurred with the lowest latency.
+ * gst-launch-1.0 v4l2src ! videoconvert ! cudagauss sigma=2 ! videoconvert ! autovideosink
+ * ]| A live camera, blurred: each frame leaves as soon as it is filtered.
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8,width=3840,height=2160 ! cudagauss sigma=4.6 kernel-size=15 ! fakesink
  * ]| A 15-tap blur on 4K grey frames.

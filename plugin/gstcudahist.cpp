@@ -54,7 +54,7 @@
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 -m v4l2src ! videoconvert ! cudahist frames-in-flight=1 ! videoconvert ! autovideosink
+ * gst-launch-1.0 -m v4l2src ! videoconvert ! cudahist ! videoconvert ! autovideosink
  * ]| Histograms of a live camera on the bus, every frame.
  * |[
  * gst-launch-1.0 -m videotestsrc ! video/x-raw,format=GRAY16_LE ! cudahist bins=1024 interval=1000000000 ! fakesink

@@ -28,8 +28,8 @@
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! cudamedian frames-in-flight=1 ! videoconvert ! autovideosink
- * ]| A live camera, denoised with the lowest latency.
+ * gst-launch-1.0 v4l2src ! videoconvert ! cudamedian ! videoconvert ! autovideosink
+ * ]| A live camera, denoised: each frame leaves as soon as it is filtered.
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8,width=3840,height=2160 ! cudamedian size=7 border=reflect-101 ! fakesink
  * ]| A 7x7 median on 4K grey frames.
