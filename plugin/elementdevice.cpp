@@ -11,6 +11,27 @@
 #include "cudafaults.h"
 #include "memorycaps.h"
 
+/* The backends an element may be asked for, as its backend property and
+ * active-backend say them. */
+GType
+gst_cuda_filter_backend_get_type (void)
+{
+  static GType type;
+  static const GEnumValue values[] = {
+    {GST_CUDA_FILTER_BACKEND_AUTO,
+        "CUDA when a usable device exists, else the CPU (warns once)", "auto"},
+    {GST_CUDA_FILTER_BACKEND_CUDA, "CUDA device; error if none is usable",
+        "cuda"},
+    {GST_CUDA_FILTER_BACKEND_CPU, "CPU, all cores, same results bit for bit",
+        "cpu"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstCudaFilterBackend",
+            values));
+  return type;
+}
+
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_base_filter_debug
 

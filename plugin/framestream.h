@@ -25,6 +25,8 @@
 
 #include <gst/base/gstbasetransform.h>
 
+#include <atomic>
+
 #include "frameengine.h"
 #include "heldevents.h"
 
@@ -41,6 +43,10 @@ public:
   /* Sets the engine up for new caps (FrameEngine::configure), and asks
    * upstream whether it is live. */
   FrameError configure (FrameEngine::Setup setup);
+  /* A property the frames' buffers depend on changed (any thread): the next
+   * frame finds take_outdated() TRUE, once. */
+  void mark_outdated () { outdated_ = true; }
+  bool take_outdated () { return outdated_.exchange (false); }
   /* Submits a frame's work (FrameEngine::submit), first deciding whether it
    * leaves as soon as that work is done. */
   FrameError submit (GstBuffer * input, GstBuffer * output,
@@ -95,6 +101,7 @@ private:
   gint64 newest_arrival_us_ = 0;
   GstClockTime newest_duration_ = GST_CLOCK_TIME_NONE;
   GstClockTime caps_frame_duration_ = GST_CLOCK_TIME_NONE;
+  std::atomic<bool> outdated_ { false };
   /* Under the object lock, for queries: */
   GstClockTime position_ = GST_CLOCK_TIME_NONE;
   guint held_back_ = 0;

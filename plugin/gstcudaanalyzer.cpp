@@ -107,7 +107,10 @@ gst_cuda_analyzer_set_property (GObject * object, guint prop_id,
     GST_OBJECT_LOCK (object);
     priv->include_chroma = g_value_get_boolean (value);
     GST_OBJECT_UNLOCK (object);
-  } else if (!priv->regions->properties.set (object, value, pspec)) {
+  } else if (priv->regions->properties.set (object, value, pspec)) {
+    /* regions=meta sizes the results for the regions' too. */
+    gst_cuda_base_filter_configure_again (GST_CUDA_BASE_FILTER (object));
+  } else {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }

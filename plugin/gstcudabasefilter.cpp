@@ -63,31 +63,16 @@ struct GstCudaBaseFilterPrivate
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaBaseFilter, gst_cuda_base_filter,
     GST_TYPE_BASE_TRANSFORM);
 
+/* Properties that apply from the next frame. */
+static constexpr auto kPlayingFlags = static_cast<GParamFlags> (G_PARAM_READWRITE
+    | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+
 static BaseFilterState &
 state_of (GstCudaBaseFilter * self)
 {
   auto *priv = static_cast<GstCudaBaseFilterPrivate *>
       (gst_cuda_base_filter_get_instance_private (self));
   return *priv->state;
-}
-
-GType
-gst_cuda_filter_backend_get_type (void)
-{
-  static GType type;
-  static const GEnumValue values[] = {
-    {GST_CUDA_FILTER_BACKEND_AUTO,
-        "CUDA when a usable device exists, else the CPU (warns once)", "auto"},
-    {GST_CUDA_FILTER_BACKEND_CUDA, "CUDA device; error if none is usable",
-        "cuda"},
-    {GST_CUDA_FILTER_BACKEND_CPU, "CPU, all cores, same results bit for bit",
-        "cpu"},
-    {0, nullptr, nullptr},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstCudaFilterBackend",
-            values));
-  return type;
 }
 
 static bool
@@ -223,6 +208,7 @@ configure_frames (GstCudaBaseFilter * self, const GstVideoInfo & info,
   auto & st = state_of (self);
   auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (self);
   FrameSizes sizes;
+  (void) st.stream.take_outdated ();  /* the properties are read now */
   if (klass->set_info && !klass->set_info (self, info, on_device (self), &sizes))
     return FALSE;
   FrameEngine::Setup setup;
@@ -303,7 +289,8 @@ gst_cuda_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
-/* Configures the frames again for the current caps, on a new device. */
+/* Configures the frames again for the current caps (on a new device, or for
+ * properties they depend on), with the pools that go with them. */
 static void
 reconfigure_frames (GstCudaBaseFilter * self)
 {
@@ -319,20 +306,32 @@ reconfigure_frames (GstCudaBaseFilter * self)
   gst_clear_caps (&outcaps);
 }
 
-/* A chain's CUDA elements follow the device of the first: CUDA memory of
- * another context, where cuda-device-id allows it (-1, or that context's
- * device), moves this element to that context before the frame is processed,
- * as nvcodec's elements do (set_caps asks upstream for its context, which also
- * covers a chain that passes frames in system memory). */
+/* Before a frame: CUDA memory of another context moves the element there where
+ * cuda-device-id allows it (a chain follows its first element, as nvcodec's do;
+ * set_caps asks upstream for its context, which covers system memory); else
+ * properties the frames depend on take effect, the frames in flight first. */
 static void
 gst_cuda_base_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
   auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto & st = state_of (self);
   CudaDevice followed;
-  if (state_of (self).device.should_follow (buffer, device_id (self),
-          &followed) && move_to_device (self, followed))
+  if (st.device.should_follow (buffer, device_id (self), &followed)) {
+    if (move_to_device (self, followed))
+      reconfigure_frames (self);
+  } else if (st.stream.take_outdated () && st.stream.drain () >= GST_FLOW_EOS) {
+    const guint depth = st.caps.depth;  /* its latency may change */
     reconfigure_frames (self);
+    if (st.caps.depth != depth)
+      gst_element_post_message (GST_ELEMENT (self), gst_message_new_latency (GST_OBJECT (self)));
+  }
+}
+
+void
+gst_cuda_base_filter_configure_again (GstCudaBaseFilter * self)
+{
+  state_of (self).stream.mark_outdated ();
 }
 
 /* ---- frames ---- */
@@ -344,8 +343,7 @@ gst_cuda_base_filter_install_include_chroma (GObjectClass * klass,
   g_object_class_install_property (klass, prop_id,
       g_param_spec_boolean ("include-chroma", "Include chroma",
           "Also process the chroma (U, V) components of YUV formats, not only "
-          "luma", default_value, static_cast<GParamFlags> (G_PARAM_READWRITE |
-              G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
+          "luma", default_value, kPlayingFlags));
 }
 
 GstFlowReturn
@@ -637,6 +635,7 @@ gst_cuda_base_filter_set_property (GObject * object, guint prop_id,
       break;
     case PROP_FRAMES_IN_FLIGHT:
       props.frames_in_flight = g_value_get_uint (value);
+      gst_cuda_base_filter_configure_again (GST_CUDA_BASE_FILTER (object));
       break;
     case PROP_BACKEND:
       props.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum
@@ -714,8 +713,9 @@ install_properties (GObjectClass * gobject_class)
           "for this many - 1 later ones (reported as latency); from a live one "
           "it leaves once its work is done, unless that took longer than a "
           "frame lasts. With 1, CUDA memory out and GStreamer 1.24+, a filter's "
-          "frames leave once their work is queued, on the memory's stream",
-          1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, ready_flags));
+          "frames leave once their work is queued, on the memory's stream. A "
+          "change applies from the next frame",
+          1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, kPlayingFlags));
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend", "Where frames are filtered",
           GST_TYPE_CUDA_FILTER_BACKEND, DEFAULT_BACKEND, ready_flags));

@@ -73,6 +73,10 @@ struct _GstCudaBaseFilterClass
  * from generate_output. Takes references of its own. */
 GstFlowReturn gst_cuda_base_filter_submit (GstCudaBaseFilter * self,
     GstBuffer * input, GstBuffer * output);
+/* A property the frames' buffers are sized by changed (cudahist's bins, an
+ * analyzer's regions): before the next frame, the frames in flight leave and
+ * the frames are configured again. Any thread. */
+void gst_cuda_base_filter_configure_again (GstCudaBaseFilter * self);
 /* Installs include-chroma on a role's class, with the role's default: the
  * role keeps its value and reads it for each frame. */
 void gst_cuda_base_filter_install_include_chroma (GObjectClass * klass,

@@ -430,6 +430,7 @@ gst_cuda_hist_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_BINS:
       self->bins = g_value_get_uint (value);
+      gst_cuda_base_filter_configure_again (GST_CUDA_BASE_FILTER (self));
       break;
     case PROP_RANGE_MIN:
       self->range_min = g_value_get_uint (value);
@@ -547,9 +548,8 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
       g_param_spec_uint ("bins", "Bins",
           "Bins per channel, over range-min..range-max: up to 4096 for 8-bit "
           "formats, 65536 for GRAY16_LE (bins beyond the values in the range "
-          "stay empty)", 1, cf::kHistogramMaxBins16,
-          DEFAULT_BINS, static_cast<GParamFlags> (G_PARAM_READWRITE |
-              G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
+          "stay empty); a change applies from the next frame", 1,
+          cf::kHistogramMaxBins16, DEFAULT_BINS, playing));
   g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
       g_param_spec_uint ("range-min", "Range minimum",
           "Smallest sample value binned; smaller ones are counted in 'below'",

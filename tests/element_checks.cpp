@@ -1046,6 +1046,59 @@ void check_live_source(const char *backend, const FilterUnderTest &filter) {
   gst_harness_teardown(h);
 }
 
+void check_changes_mid_stream(const char *backend, const FilterUnderTest &before,
+                              const FilterUnderTest &after) {
+  // Two frames in flight from a non-live upstream: frames 0 and 1 are in when the
+  // properties change, 2 and 3 come after.
+  GstHarness *h = make_harness(backend, before, 2);
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  GstElement *element = gst_harness_find_element(h, before.element.c_str());
+  gst_harness_set_src_caps_str(h, caps_string("NV12", 40, 30).c_str());
+  const GstVideoInfo info = video_info("NV12", 40, 30);
+  std::vector<GstBuffer *> inputs;
+  auto push = [&](int i) {
+    GstBuffer *in = random_frame(h, info, 850 + i, frame_pts(i));
+    inputs.push_back(gst_buffer_ref(in));
+    fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+  };
+  push(0);
+  push(1);
+  gchar **settings = g_strsplit(after.properties.c_str(), " ", -1);
+  for (gchar **setting = settings; *setting; setting++) {
+    gchar **pair = g_strsplit(*setting, "=", 2);
+    if (pair[0] && pair[1])
+      gst_util_set_object_arg(G_OBJECT(element), pair[0], pair[1]);
+    g_strfreev(pair);
+  }
+  g_strfreev(settings);
+  push(2);
+  push(3);
+  fail_unless_equals_int(gst_harness_buffers_received(h), 3);
+  // frames-in-flight 2 -> 1 while running: the next frame leaves as soon as it is in,
+  // and the pipeline is told to ask for the latency again.
+  while (GstMessage *message = gst_bus_pop(bus))
+    gst_message_unref(message);
+  g_object_set(element, "frames-in-flight", 1u, nullptr);
+  push(4);
+  fail_unless_equals_int(gst_harness_buffers_received(h), 5);
+  GstMessage *latency = gst_bus_pop_filtered(bus, GST_MESSAGE_LATENCY);
+  fail_unless(latency != nullptr, "no LATENCY message after frames-in-flight changed");
+  gst_message_unref(latency);
+  for (int i = 0; i < 5; i++) {
+    GstBuffer *out = gst_harness_pull(h);
+    expect_filtered(inputs[i], out, info, i < 2 ? before : after, true,
+                    "frame " + std::to_string(i) + (i < 2 ? " before " : " after ") +
+                        after.properties);
+    gst_buffer_unref(out);
+    gst_buffer_unref(inputs[i]);
+  }
+  gst_object_unref(element);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+
 namespace {
 
 // Every QoS message `element` posted on `bus`: the frames it dropped, as the last says.

@@ -165,6 +165,11 @@ void check_latency(const char *backend, const FilterUnderTest &filter);
 // all leave, in order.
 void check_live_source(const char *backend, const FilterUnderTest &filter);
 
+// Properties changed while frames are in flight apply from the next frame: frames in
+// before the change filtered as `before` says, those after as `after` (the same
+// element, the properties to set); frames-in-flight too, with a LATENCY message.
+void check_changes_mid_stream(const char *backend, const FilterUnderTest &before,
+                              const FilterUnderTest &after);
 // QoS, on by default: frames a QoS event says are late are dropped with a QoS
 // message, none with qos=false; behind a live source with a slow step downstream,
 // the element drops frames.

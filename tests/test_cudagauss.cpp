@@ -162,6 +162,16 @@ GST_END_TEST;
 GST_START_TEST(test_qos) { cftest::check_qos(kBackend, kDefault); }
 GST_END_TEST;
 
+GST_START_TEST(test_changes_mid_stream) {
+  GaussConfig unsharp;
+  unsharp.sigma = 2.5;
+  unsharp.border = "replicate";
+  unsharp.unsharp = true;
+  unsharp.amount = 2;
+  cftest::check_changes_mid_stream(kBackend, kDefault, gauss(unsharp));
+}
+GST_END_TEST;
+
 GST_START_TEST(test_refused_caps) { cftest::check_refused_caps("cudagauss"); }
 GST_END_TEST;
 
@@ -216,7 +226,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_flush),
           CF_TEST(test_caps_change),
           CF_TEST(test_state_cycles),
-          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos),
+          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos), CF_TEST(test_changes_mid_stream),
           CF_TEST(test_refused_caps),
           CF_TEST(test_property_errors),
           CF_TEST(test_backend_cuda_demanded),

@@ -332,6 +332,55 @@ GST_END_TEST;
 GST_START_TEST(test_qos) { cftest::check_qos(kBackend, hist()); }
 GST_END_TEST;
 
+// bins, the range and the roi changed while two frames are in flight: the frames in
+// before the change are counted as before, those after with the new values; then
+// regions=meta, from the next frame.
+GST_START_TEST(test_changes_mid_stream) {
+  HistConfig before, after;
+  before.include_chroma = after.include_chroma = true;
+  after.bins = 64;
+  after.range_min = 16;
+  after.range_max = 200;
+  after.roi[0] = 3, after.roi[1] = 5, after.roi[2] = 20, after.roi[3] = 11;
+  GstHarness *h = make_harness(before, "frames-in-flight=2");
+  gst_harness_set_live(h, FALSE);
+  GstElement *element = gst_harness_find_element(h, "cudahist");
+  gst_harness_set_src_caps_str(h, caps_string("NV12", 40, 30).c_str());
+  const GstVideoInfo info = video_info("NV12", 40, 30);
+  std::vector<GstBuffer *> inputs;
+  std::vector<cftest::TestRegion> regions = cftest::test_regions(40, 30);
+  for (int i = 0; i < 5; i++) {
+    if (i == 2)
+      g_object_set(element, "bins", after.bins, "range-min", after.range_min, "range-max",
+                   after.range_max, "roi-x", after.roi[0], "roi-y", after.roi[1], "roi-width",
+                   after.roi[2], "roi-height", after.roi[3], nullptr);
+    // Regions from the next frame on: the results grow room for them.
+    if (i == 4) {
+      gst_util_set_object_arg(G_OBJECT(element), "regions", "meta");
+      gst_util_set_object_arg(G_OBJECT(element), "region-types", "face,plate");
+    }
+    GstBuffer *in = random_frame(h, info, 870 + i, frame_pts(i));
+    if (i == 4)
+      cftest::attach_regions(in, regions);
+    inputs.push_back(gst_buffer_ref(in));
+    fail_unless_equals_int(gst_harness_push(h, in), GST_FLOW_OK);
+  }
+  fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+  const std::vector<cftest::ExpectedRegion> expected = cftest::expected_regions(info, regions, 0);
+  for (int i = 0; i < 5; i++) {
+    GstBuffer *out = gst_harness_pull(h);
+    fail_unless(out != nullptr);
+    expect_meta(inputs[i], out, info, i < 2 ? before : after,
+                "frame " + std::to_string(i) + (i < 2 ? ", before" : ", after"),
+                i == 4 ? &expected : nullptr);
+    gst_buffer_unref(out);
+    gst_buffer_unref(inputs[i]);
+  }
+  gst_object_unref(element);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_counts) {
   uint32_t seed = 1;
   HistConfig plain;
@@ -685,7 +734,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_flush),
           CF_TEST(test_caps_change),
           CF_TEST(test_state_cycles),
-          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos),
+          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos), CF_TEST(test_changes_mid_stream),
           CF_TEST(test_counts),
           CF_TEST(test_messages),
           CF_TEST(test_regions),

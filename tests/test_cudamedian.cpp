@@ -105,6 +105,11 @@ GST_END_TEST;
 GST_START_TEST(test_qos) { cftest::check_qos(kBackend, kDefault); }
 GST_END_TEST;
 
+GST_START_TEST(test_changes_mid_stream) {
+  cftest::check_changes_mid_stream(kBackend, median(3, "replicate"), median(7, "constant", 99));
+}
+GST_END_TEST;
+
 GST_START_TEST(test_refused_caps) { cftest::check_refused_caps("cudamedian"); }
 GST_END_TEST;
 
@@ -163,7 +168,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_flush),
           CF_TEST(test_caps_change),
           CF_TEST(test_state_cycles),
-          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos),
+          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos), CF_TEST(test_changes_mid_stream),
           CF_TEST(test_refused_caps),
           CF_TEST(test_property_errors),
           CF_TEST(test_backend_cuda_demanded),
