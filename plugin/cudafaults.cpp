@@ -41,6 +41,7 @@ struct FaultPlan
   CfFaultPoint point = CfFaultPoint::Device;
   guint64 nth = 0;              /* call at `point`, or first lost frame */
   cudaError_t error = cudaSuccess;
+  int driver_version = -1;      /* driver:VERSION; -1: the installed driver */
 };
 FaultPlan plan;
 std::atomic<guint64> calls[kPointCount];
@@ -69,14 +70,33 @@ parse_error (const char *text, cudaError_t * error)
   return FALSE;
 }
 
-/* Reads "POINT:N[:ERROR]" or "device-lost:N[:ERROR]" into `parsed`. */
+/* Reads "driver:VERSION[:ERROR]" into `parsed`: the device point's first call
+ * fails, by default as with a driver older than the runtime. */
+gboolean
+parse_driver_plan (gchar ** fields, guint n_fields, FaultPlan & parsed)
+{
+  guint64 version;
+  if ((n_fields != 2 && n_fields != 3) || !g_ascii_string_to_unsigned
+      (fields[1], 10, 0, G_MAXINT, &version, nullptr))
+    return FALSE;
+  parsed.driver_version = static_cast<int> (version);
+  parsed.point = CfFaultPoint::Device;
+  parsed.nth = 1;
+  parsed.error = cudaErrorInsufficientDriver;
+  return n_fields == 2 || parse_error (fields[2], &parsed.error);
+}
+
+/* Reads "POINT:N[:ERROR]", "device-lost:N[:ERROR]" or "driver:VERSION[:ERROR]"
+ * into `parsed`. */
 gboolean
 parse_plan (const char *spec, FaultPlan & parsed)
 {
   gchar **fields = g_strsplit (spec, ":", -1);
   const guint n_fields = g_strv_length (fields);
   gboolean ok = FALSE;
-  if (n_fields == 2 || n_fields == 3) {
+  if (g_str_equal (fields[0], "driver")) {
+    ok = parse_driver_plan (fields, n_fields, parsed);
+  } else if (n_fields == 2 || n_fields == 3) {
     parsed.device_lost = g_str_equal (fields[0], DEVICE_LOST);
     if (parsed.device_lost) {
       parsed.error = cudaErrorDevicesUnavailable;
@@ -126,10 +146,10 @@ cf_faults_arm_from_env (void)
     return;
   FaultPlan parsed;
   if (!parse_plan (spec, parsed)) {
-    g_warning (FAULT_ENV "=%s: expected POINT:N[:ERROR] or " DEVICE_LOST
-        ":N[:ERROR], POINT one of device, alloc, pinned, upload, kernel, "
-        "download, sync, free, ERROR a cudaError_t name or number; not armed",
-        spec);
+    g_warning (FAULT_ENV "=%s: expected POINT:N[:ERROR], " DEVICE_LOST
+        ":N[:ERROR] or driver:VERSION[:ERROR], POINT one of device, alloc, pinned, "
+        "upload, kernel, download, sync, free, ERROR a cudaError_t name or "
+        "number, VERSION a CUDA version as 12080; not armed", spec);
     return;
   }
   plan = parsed;
@@ -143,6 +163,16 @@ void
 cf_faults_count_frame (void)
 {
   frames.fetch_add (1);
+}
+
+bool
+cf_faults_driver_version (int *version)
+{
+  if (!cf_faults_armed.load (std::memory_order_acquire) ||
+      plan.driver_version < 0)
+    return false;
+  *version = plan.driver_version;
+  return true;
 }
 
 cudaError_t

@@ -12,6 +12,13 @@
  *   GST_CUDAFILTERS_FAULT=POINT:N[:ERROR]        the Nth call at POINT fails
  *   GST_CUDAFILTERS_FAULT=device-lost:N[:ERROR]  from the Nth frame on, every
  *                                                call at every point fails
+ *   GST_CUDAFILTERS_FAULT=driver:VERSION[:ERROR] an NVIDIA driver of this
+ *                                                CUDA version (cuDriverGetVersion's
+ *                                                form: 12080 for 12.8; 0: none)
+ *                                                stands in for the installed
+ *                                                one, and the first call at
+ *                                                device fails (by default
+ *                                                cudaErrorInsufficientDriver)
  *
  * Calls and frames count from 1 at the start. ERROR is a cudaError_t name
  * (cudaErrorLaunchFailure) or number, by default the one in brackets below
@@ -76,6 +83,11 @@ void cf_faults_arm_from_env (void);
  * `point` (cudaSuccess for none), and counting a frame. */
 cudaError_t cf_faults_injected (CfFaultPoint point);
 void cf_faults_count_frame (void);
+
+/* The CUDA version of the driver an armed driver:VERSION plan stands in for the
+ * installed one's (0: none installed): TRUE with it in *version; FALSE where no
+ * such plan is armed. */
+bool cf_faults_driver_version (int *version);
 
 /* Marks the start of a frame on the CUDA backend (device-lost counts them). */
 static inline void

@@ -5,10 +5,12 @@
 
 #include <gst/video/video.h>
 
+#include <atomic>
 #include <utility>
 
 #include "cfpinnedallocator.h"
 #include "cudafaults.h"
+#include "deviceproblem.h"
 #include "memorycaps.h"
 
 /* The backends an element may be asked for, as its backend property and
@@ -62,10 +64,27 @@ probe_devices (GstElement * element, gint device_id, cudaError_t * usable)
             "(-1: any device)", device_id, count - 1), (nullptr));
   else
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("CUDA device %d does not exist: no CUDA device is usable (%s: %s)",
-            device_id, cudaGetErrorName (err), cudaGetErrorString (err)),
-        (nullptr));
+        ("CUDA device %d does not exist: %s", device_id,
+            describe_device_problem (err).c_str ()), ("%s: %s",
+            cudaGetErrorName (err), cudaGetErrorString (err)));
   return FALSE;
+}
+
+/* backend=auto without a usable device: a warning once per process (every
+ * element of a pipeline falls back alike), then an info message per element. */
+static void
+tell_cpu_fallback (GstElement * element, cudaError_t err)
+{
+  static std::atomic<bool> warned { false };
+  const std::string problem = describe_device_problem (err);
+  if (!warned.exchange (true))
+    GST_ELEMENT_WARNING (element, RESOURCE, NOT_FOUND,
+        ("No usable CUDA device: %s. Filtering on the CPU", problem.c_str ()),
+        ("%s: %s; set backend=cpu to silence this warning",
+            cudaGetErrorName (err), cudaGetErrorString (err)));
+  else
+    GST_ELEMENT_INFO (element, RESOURCE, NOT_FOUND,
+        ("Filtering on the CPU: %s", problem.c_str ()), (nullptr));
 }
 
 gboolean
@@ -93,17 +112,14 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
   drop_device (element);
   if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("backend=cuda, but CUDA device %d is not usable: CUDA error %s: %s",
-            MAX (device_id, 0), cudaGetErrorName (err),
-            cudaGetErrorString (err)), (nullptr));
+        ("backend=cuda, but CUDA device %d is not usable: %s",
+            MAX (device_id, 0), describe_device_problem (err).c_str ()),
+        ("%s: %s", cudaGetErrorName (err), cudaGetErrorString (err)));
     return FALSE;
   }
-  if (!warned_cpu_fallback_) {
-    warned_cpu_fallback_ = true;
-    GST_ELEMENT_WARNING (element, RESOURCE, NOT_FOUND,
-        ("No usable CUDA device (%s: %s); filtering on the CPU",
-            cudaGetErrorName (err), cudaGetErrorString (err)),
-        ("set backend=cpu to silence this warning"));
+  if (!told_cpu_fallback_) {
+    told_cpu_fallback_ = true;
+    tell_cpu_fallback (element, err);
   }
   set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
   return TRUE;

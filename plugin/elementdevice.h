@@ -88,5 +88,5 @@ private:
   CudaDevice cuda_;
   GstAllocator *pinned_allocator_ = nullptr;
   CudaMemoryPools cuda_pools_;
-  bool warned_cpu_fallback_ = false;
+  bool told_cpu_fallback_ = false;
 };

@@ -1274,26 +1274,107 @@ void check_missing_device_id(const char *element) {
   stop_and_free(made, bus);
 }
 
+namespace {
+
+// The texts of the warnings and the info messages on `bus`, popped, and how many were
+// warnings.
+std::vector<std::string> notices_on(GstBus *bus, int *warnings) {
+  std::vector<std::string> texts;
+  *warnings = 0;
+  const auto types = GstMessageType(GST_MESSAGE_WARNING | GST_MESSAGE_INFO);
+  while (GstMessage *message = gst_bus_pop_filtered(bus, types)) {
+    GError *error = nullptr;
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning(message, &error, nullptr);
+      ++*warnings;
+    } else {
+      gst_message_parse_info(message, &error, nullptr);
+    }
+    texts.push_back(error->message);
+    g_error_free(error);
+    gst_message_unref(message);
+  }
+  return texts;
+}
+
+}  // namespace
+
 void check_auto_backend(const char *element) {
-  GstElement *made = make_element(element);
-  GstBus *bus = gst_bus_new();
   const bool device = cuda_device_usable();
-  for (int cycle = 0; cycle < 2; cycle++) {
+  // Two elements, the first started twice: without a device, each says once that it
+  // filters on the CPU; a warning at most once in the process, info messages after.
+  int warnings = 0;
+  for (int made_count = 0; made_count < 2; made_count++) {
+    GstElement *made = make_element(element);
+    GstBus *bus = gst_bus_new();
+    for (int cycle = 0; cycle < (made_count == 0 ? 2 : 1); cycle++) {
+      fail_unless(start_with_bus(made, bus) != GST_STATE_CHANGE_FAILURE);
+      gint active_backend;
+      g_object_get(made, "active-backend", &active_backend, nullptr);
+      fail_unless_equals_int(active_backend, device ? 1 : 2);  // cuda : cpu
+      fail_unless_equals_int(gst_element_set_state(made, GST_STATE_NULL),
+                             GST_STATE_CHANGE_SUCCESS);
+    }
+    int warned = 0;
+    const std::vector<std::string> told = notices_on(bus, &warned);
+    fail_unless_equals_int(told.size(), device ? 0 : 1);  // said once, not at every start
+    if (!told.empty())
+      fail_unless(told[0].find("on the CPU") != std::string::npos, "%s", told[0].c_str());
+    warnings += warned;
+    stop_and_free(made, bus);
+  }
+  fail_unless(warnings <= 1, "%d warnings of the CPU fallback in one process", warnings);
+}
+
+void check_device_messages(const char *element) {
+  int runtime = 0;
+  fail_unless_equals_int(cudaRuntimeGetVersion(&runtime), cudaSuccess);
+  const auto version = [](int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  };
+  const int older = runtime - 1000;  // a driver one CUDA major version behind
+  struct Case {
+    std::string plan;
+    std::vector<std::string> words;
+  };
+  const std::vector<Case> cases = {
+      {"driver:0", {"no NVIDIA driver is installed", "install one for CUDA " + version(runtime)}},
+      {"driver:" + std::to_string(older),
+       {"runs CUDA " + version(older) + " at most", "needs CUDA " + version(runtime),
+        "or newer", "update the driver", "no newer than " + version(older)}},
+      {"driver:" + std::to_string(runtime) + ":cudaErrorNoDevice",
+       {"sees no GPU", "nvidia-smi", "CUDA_VISIBLE_DEVICES"}},
+      {"driver:" + std::to_string(runtime) + ":cudaErrorDevicesUnavailable",
+       {"busy or unavailable", "compute mode", "prohibited"}},
+  };
+  const auto says_all = [](const std::string &text, const Case &c) {
+    for (const std::string &word : c.words)
+      fail_unless(text.find(word) != std::string::npos, "%s: \"%s\" says nothing of \"%s\"",
+                  c.plan.c_str(), text.c_str(), word.c_str());
+  };
+  for (const Case &c : cases) {
+    g_setenv("GST_CUDAFILTERS_FAULT", c.plan.c_str(), TRUE);
+    // backend=auto: on the CPU, told why in a warning (once per process) or info.
+    GstElement *made = make_element(element);
+    GstBus *bus = gst_bus_new();
     fail_unless(start_with_bus(made, bus) != GST_STATE_CHANGE_FAILURE);
     gint active_backend;
     g_object_get(made, "active-backend", &active_backend, nullptr);
-    fail_unless_equals_int(active_backend, device ? 1 : 2);  // cuda : cpu
-    fail_unless_equals_int(gst_element_set_state(made, GST_STATE_NULL),
-                           GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int(active_backend, 2);  // cpu
+    int warned = 0;
+    const std::vector<std::string> told = notices_on(bus, &warned);
+    fail_unless_equals_int(told.size(), 1);
+    says_all(told[0], c);
+    stop_and_free(made, bus);
+    // backend=cuda: an error at start, in the same words.
+    made = make_element(element);
+    gst_util_set_object_arg(G_OBJECT(made), "backend", "cuda");
+    bus = gst_bus_new();
+    fail_unless_equals_int(start_with_bus(made, bus), GST_STATE_CHANGE_FAILURE);
+    says_all(error_on(bus), c);
+    stop_and_free(made, bus);
   }
-  int warnings = 0;
-  GstMessage *message;
-  while ((message = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING))) {
-    warnings++;
-    gst_message_unref(message);
-  }
-  fail_unless_equals_int(warnings, device ? 0 : 1);  // said once, not at every start
-  stop_and_free(made, bus);
+  g_unsetenv("GST_CUDAFILTERS_FAULT");
 }
 
 int run_element_suite(const char *suite_name, const char *backend,

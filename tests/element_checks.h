@@ -185,6 +185,10 @@ void check_backend_cuda_demanded(const char *element);
 void check_missing_device_id(const char *element);
 // backend=auto: CUDA where usable, else the CPU with one warning on the bus.
 void check_auto_backend(const char *element);
+// Each reason no device is usable, injected (no driver, a driver one CUDA major
+// version older than the build's, no device, a device busy or prohibited): backend=auto
+// says it and what to do in its warning or info message, backend=cuda in its error.
+void check_device_messages(const char *element);
 
 struct NamedTest {
   const char *name;

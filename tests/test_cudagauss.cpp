@@ -208,6 +208,9 @@ GST_END_TEST;
 GST_START_TEST(test_auto_backend) { cftest::check_auto_backend("cudagauss"); }
 GST_END_TEST;
 
+GST_START_TEST(test_device_messages) { cftest::check_device_messages("cudagauss"); }
+GST_END_TEST;
+
 int main(int argc, char **argv) {
   return cftest::run_element_suite(
       g_str_equal(kBackend, "cuda") ? "cudagauss_gpu" : "cudagauss", kBackend,
@@ -231,7 +234,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_property_errors),
           CF_TEST(test_backend_cuda_demanded),
           CF_TEST(test_missing_device_id),
-          CF_TEST(test_auto_backend),
+          CF_TEST(test_auto_backend), CF_TEST(test_device_messages),
       },
       argc, argv);
 }

@@ -723,6 +723,9 @@ GST_END_TEST;
 GST_START_TEST(test_auto_backend) { cftest::check_auto_backend("cudahist"); }
 GST_END_TEST;
 
+GST_START_TEST(test_device_messages) { cftest::check_device_messages("cudahist"); }
+GST_END_TEST;
+
 int main(int argc, char **argv) {
   return cftest::run_element_suite(
       g_str_equal(kBackend, "cuda") ? "cudahist_gpu" : "cudahist", kBackend,
@@ -748,7 +751,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_refused_caps),
           CF_TEST(test_backend_cuda_demanded),
           CF_TEST(test_missing_device_id),
-          CF_TEST(test_auto_backend),
+          CF_TEST(test_auto_backend), CF_TEST(test_device_messages),
       },
       argc, argv);
 }

@@ -150,6 +150,9 @@ GST_END_TEST;
 GST_START_TEST(test_auto_backend) { cftest::check_auto_backend("cudamedian"); }
 GST_END_TEST;
 
+GST_START_TEST(test_device_messages) { cftest::check_device_messages("cudamedian"); }
+GST_END_TEST;
+
 int main(int argc, char **argv) {
   return cftest::run_element_suite(
       g_str_equal(kBackend, "cuda") ? "cudamedian_gpu" : "cudamedian", kBackend,
@@ -173,7 +176,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_property_errors),
           CF_TEST(test_backend_cuda_demanded),
           CF_TEST(test_missing_device_id),
-          CF_TEST(test_auto_backend),
+          CF_TEST(test_auto_backend), CF_TEST(test_device_messages),
       },
       argc, argv);
 }
