@@ -8,13 +8,13 @@
  * boxes that move across the picture, and one of type "logo" that stays. The
  * frames go through
  *
- *   cudagauss regions=meta region-types=face region-padding=4
- *       include-chroma=true sigma=6
+ *   cudagauss regions=meta region-types=face region-padding=4 sigma=6
  *
- * which blurs the faces and nothing else. The example writes the last frame
- * before and after as two PNG pictures, and with --check compares every frame:
- * outside the padded faces each sample is unchanged (the logo included), inside
- * each face the luma is blurred.
+ * which blurs the faces, their colour too (the filters process chroma by
+ * default), and nothing else. The example writes the last frame before and
+ * after as two PNG pictures, and with --check compares every frame: outside the
+ * padded faces each sample is unchanged (the logo included), inside each face
+ * luma and both chroma planes are blurred.
  *
  *   GST_PLUGIN_PATH=build/plugin build/examples/region-blur --output-dir /tmp
  *
@@ -100,13 +100,24 @@ chroma_in_face (gint x, gint y, guint64 n, const Options * opts)
   return FALSE;
 }
 
-/* Frame n of I420 before and after: the same outside the faces, and luma
- * blurred inside each. */
+/* Whether sample (x, y) of component c (I420: chroma at half size) lies in
+ * face k's box. */
+static gboolean
+in_box (guint c, gint x, gint y, gint k, guint64 n, const Options * opts)
+{
+  const GstVideoRectangle box = box_of (k, n, opts->width, opts->height);
+  const gint scale = c == 0 ? 1 : 2;
+  return x * scale >= box.x && x * scale < box.x + box.w &&
+      y * scale >= box.y && y * scale < box.y + box.h;
+}
+
+/* Frame n of I420 before and after: the same outside the faces, and luma and
+ * both chroma components blurred inside each. */
 static gboolean
 check_frame (GstVideoFrame * before, GstVideoFrame * after, guint64 n,
     const Options * opts)
 {
-  gint changed[FACES] = { 0 };
+  gint changed[3][FACES] = { {0} };
   for (guint c = 0; c < 3; c++) {
     const guint8 *in = GST_VIDEO_FRAME_COMP_DATA (before, c);
     const guint8 *out = GST_VIDEO_FRAME_COMP_DATA (after, c);
@@ -122,18 +133,18 @@ check_frame (GstVideoFrame * before, GstVideoFrame * after, guint64 n,
               "(%d, %d), outside every face\n", n, c, x, y);
           return FALSE;
         }
-        for (gint k = 0; c == 0 && k < FACES; k++) {
-          const GstVideoRectangle box = box_of (k, n, opts->width, opts->height);
-          changed[k] += x >= box.x && x < box.x + box.w && y >= box.y &&
-              y < box.y + box.h;
-        }
+        for (gint k = 0; k < FACES; k++)
+          changed[c][k] += in_box (c, x, y, k, n, opts);
       }
   }
-  for (gint k = 0; k < FACES; k++)
-    if (changed[k] == 0) {
-      g_printerr ("frame %" G_GUINT64_FORMAT ": face %d not blurred\n", n, k);
-      return FALSE;
-    }
+  static const gchar *const names[] = { "luma", "U", "V" };
+  for (guint c = 0; c < 3; c++)
+    for (gint k = 0; k < FACES; k++)
+      if (changed[c][k] == 0) {
+        g_printerr ("frame %" G_GUINT64_FORMAT ": the %s of face %d is not "
+            "blurred\n", n, names[c], k);
+        return FALSE;
+      }
   return TRUE;
 }
 
@@ -202,7 +213,7 @@ make_pipeline (const Options * opts)
       "framerate=30/1 ! tee name=split "
       "split. ! queue ! appsink name=before sync=false "
       "split. ! queue ! cudagauss name=blur regions=meta region-types=face "
-      "region-padding=%d include-chroma=true sigma=6 backend=%s ! appsink name=after sync=false",
+      "region-padding=%d sigma=6 backend=%s ! appsink name=after sync=false",
       opts->frames, opts->width, opts->height, PADDING, opts->backend);
   GstElement *pipeline = gst_parse_launch (line, &err);
   g_free (line);
