@@ -112,9 +112,9 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
   drop_device (element);
   if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("backend=cuda, but CUDA device %d is not usable: %s",
-            MAX (device_id, 0), describe_device_problem (err).c_str ()),
-        ("%s: %s", cudaGetErrorName (err), cudaGetErrorString (err)));
+        ("backend=cuda, but CUDA device %d is not usable: %s (%s: %s)",
+            MAX (device_id, 0), describe_device_problem (err).c_str (),
+            cudaGetErrorName (err), cudaGetErrorString (err)), (nullptr));
     return FALSE;
   }
   if (!told_cpu_fallback_) {
