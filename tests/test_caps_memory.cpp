@@ -48,7 +48,7 @@ const std::set<std::string> kNeverInCudaMemory = {"GRAY8", "GRAY16_LE", "xRGB", 
 // The build and the machine, found in main() before any test runs (and forks).
 struct Machine {
   bool built_with_cuda_memory = false;  // the plugin under test has gstreamer-cuda
-  bool driver_loads = false;            // libcuda.so.1 loads
+  bool driver_loads = false;            // libcuda.so.1 loads and counts a device
   bool device_usable = false;           // probe_cuda_device()
 };
 Machine g_machine;
@@ -659,8 +659,17 @@ int main(int argc, char **argv) {
   }
   g_machine.built_with_cuda_memory = built == "cuda-memory=yes";
   // What gstreamer-cuda's loader opens: without it no element offers CUDA memory.
+  // It must also start and see a device: Debian's CUDA toolkit brings libcuda.so.1
+  // without the kernel driver, where cuInit fails.
   if (GModule *driver = g_module_open("libcuda.so.1", G_MODULE_BIND_LAZY)) {
-    g_machine.driver_loads = true;
+    using CuInit = int (*)(unsigned int);
+    using CuDeviceGetCount = int (*)(int *);
+    gpointer init = nullptr, count_devices = nullptr;
+    int count = 0;
+    g_machine.driver_loads = g_module_symbol(driver, "cuInit", &init) &&
+        g_module_symbol(driver, "cuDeviceGetCount", &count_devices) &&
+        reinterpret_cast<CuInit>(init)(0) == 0 &&
+        reinterpret_cast<CuDeviceGetCount>(count_devices)(&count) == 0 && count > 0;
     g_module_close(driver);
   }
   const cudaError_t err = cftest::probe_cuda_device();
