@@ -34,7 +34,7 @@ gst_cuda_regions_get_type (void)
 
 void
 RegionProperties::install (GObjectClass * klass, guint regions_id,
-    guint types_id, guint padding_id, GParamFlags regions_mutable)
+    guint types_id, guint padding_id)
 {
   const auto flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
@@ -43,9 +43,7 @@ RegionProperties::install (GObjectClass * klass, guint regions_id,
           "Where the element works: the whole frame, or the boxes of the "
           "GstVideoRegionOfInterestMeta (and, on GStreamer 1.24 and later, of "
           "the analytics object detections) of each buffer",
-          GST_TYPE_CUDA_REGIONS, GST_CUDA_REGIONS_FRAME,
-          static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-              regions_mutable)));
+          GST_TYPE_CUDA_REGIONS, GST_CUDA_REGIONS_FRAME, flags));
   g_object_class_install_property (klass, types_id,
       g_param_spec_string ("region-types", "Region types",
           "regions=meta: comma-separated types of the regions to take (the "

@@ -52,12 +52,10 @@ struct RegionSettings
 class RegionProperties
 {
 public:
-  /* Installs them on `klass` with these ids; `padding_id` 0: no
-   * region-padding. `regions_mutable`: when `regions` may change
-   * (GST_PARAM_MUTABLE_PLAYING, or _READY where the results are sized for
-   * regions at the caps). */
+  /* Installs them on `klass` with these ids, each mutable while playing;
+   * `padding_id` 0: no region-padding. */
   static void install (GObjectClass * klass, guint regions_id, guint types_id,
-      guint padding_id, GParamFlags regions_mutable);
+      guint padding_id);
 
   /* FALSE for a property that is none of them. */
   bool set (GObject * object, const GValue * value, GParamSpec * pspec);

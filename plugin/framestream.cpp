@@ -18,6 +18,17 @@ clock_time_sum (GstClockTime a, GstClockTime b)
   return b < largest - MIN (a, largest) ? a + b : largest;
 }
 
+/* `frames` frame durations at `info`'s frame rate; GST_CLOCK_TIME_NONE where it
+ * has none. */
+static GstClockTime
+frames_time (const GstVideoInfo & info, guint frames)
+{
+  if (GST_VIDEO_INFO_FPS_N (&info) <= 0 || GST_VIDEO_INFO_FPS_D (&info) <= 0)
+    return GST_CLOCK_TIME_NONE;
+  return gst_util_uint64_scale_int (GST_SECOND * frames,
+      GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
+}
+
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_base_filter_debug
 
@@ -217,11 +228,8 @@ FrameStream::answer_position (GstQuery * query) const
 FrameError
 FrameStream::configure (FrameEngine::Setup setup)
 {
-  const GstVideoInfo & info = setup.info;
-  caps_frame_duration_ = GST_VIDEO_INFO_FPS_N (&info) > 0 &&
-      GST_VIDEO_INFO_FPS_D (&info) > 0 ?
-      gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (&info),
-      GST_VIDEO_INFO_FPS_N (&info)) : GST_CLOCK_TIME_NONE;
+  const GstVideoInfo info = setup.info;
+  caps_frame_duration_ = frames_time (info, 1);
   GstQuery *query = gst_query_new_latency ();
   gboolean live = FALSE;
   if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (element_), query))
@@ -230,8 +238,10 @@ FrameStream::configure (FrameEngine::Setup setup)
   set_live (live);
   behind_ = false;
   FrameError err = engine_.configure (std::move (setup));
+  const GstClockTime held = err ? 0 : frames_time (info,
+      engine_.frames_held_back ());
   GST_OBJECT_LOCK (element_);
-  held_back_ = err ? 0 : engine_.frames_held_back ();
+  held_latency_ = GST_CLOCK_TIME_IS_VALID (held) ? held : 0;
   GST_OBJECT_UNLOCK (element_);
   return err;
 }
@@ -243,7 +253,7 @@ FrameStream::release ()
   if (FrameError err = engine_.release ())
     GST_WARNING_OBJECT (element_, "freeing: %s", err.describe ().c_str ());
   GST_OBJECT_LOCK (element_);
-  held_back_ = 0;
+  held_latency_ = 0;
   position_ = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (element_);
 }
@@ -263,17 +273,8 @@ void
 FrameStream::add_latency (GstQuery * query)
 {
   GST_OBJECT_LOCK (element_);
-  const guint frames = held_back_;
+  const GstClockTime held = held_latency_;
   GST_OBJECT_UNLOCK (element_);
-  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD
-      (element_));
-  GstVideoInfo info;
-  GstClockTime held = 0;
-  if (caps && gst_video_info_from_caps (&info, caps) &&
-      GST_VIDEO_INFO_FPS_N (&info) > 0 && GST_VIDEO_INFO_FPS_D (&info) > 0)
-    held = gst_util_uint64_scale_int (GST_SECOND * frames,
-        GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
-  gst_clear_caps (&caps);
   gboolean live;
   GstClockTime min, max;
   gst_query_parse_latency (query, &live, &min, &max);

@@ -104,6 +104,8 @@ private:
   std::atomic<bool> outdated_ { false };
   /* Under the object lock, for queries: */
   GstClockTime position_ = GST_CLOCK_TIME_NONE;
-  guint held_back_ = 0;
+  /* What frames-in-flight - 1 frames take at the caps' frame rate (0 where
+   * it has none, or frames leave ordered at once). */
+  GstClockTime held_latency_ = 0;
   bool live_ = false;
 };

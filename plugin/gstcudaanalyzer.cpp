@@ -59,7 +59,7 @@ gst_cuda_analyzer_process (GstCudaBaseFilter * base, const FrameWork & work)
   const std::vector<ComponentView> views =
       ProcessedComponents (*work.input.info, include_chroma,
       include_alpha).views (work.input, nullptr);
-  /* regions=meta set after the caps sized the results waits for the next. */
+  /* regions=meta set after the frames were configured waits for the next. */
   const RegionSelection & selection = *priv_of (self)->regions;
   const bool with_regions = selection.from_meta () &&
       priv_of (self)->max_regions > 0;
@@ -144,9 +144,9 @@ gst_cuda_analyzer_class_init (GstCudaAnalyzerClass * klass)
   gobject_class->set_property = gst_cuda_analyzer_set_property;
   gobject_class->get_property = gst_cuda_analyzer_get_property;
   gobject_class->finalize = gst_cuda_analyzer_finalize;
-  /* The results are sized for regions at the caps. */
-  RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES, 0,
-      static_cast<GParamFlags> (GST_PARAM_MUTABLE_READY));
+  /* The results are sized for regions: a change configures the frames again
+   * before the next one (set_property). */
+  RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES, 0);
   /* Luma alone unless asked: the results an application reads stay one
    * channel of YUV. */
   gst_cuda_base_filter_install_include_chroma (gobject_class,

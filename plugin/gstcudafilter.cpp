@@ -291,8 +291,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   gobject_class->get_property = gst_cuda_filter_get_property;
   gobject_class->finalize = gst_cuda_filter_finalize;
   RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES,
-      PROP_REGION_PADDING,
-      static_cast<GParamFlags> (GST_PARAM_MUTABLE_PLAYING));
+      PROP_REGION_PADDING);
   /* Chroma filtered, as every colour channel of RGB is: one pipeline gives
    * one picture before and after a videoconvert. */
   gst_cuda_base_filter_install_include_chroma (gobject_class,
