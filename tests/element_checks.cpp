@@ -191,6 +191,22 @@ std::string describe(const FilterUnderTest &filter, const char *format, int widt
       std::to_string(width) + "x" + std::to_string(height);
 }
 
+// EOS, then every one of `inputs` out, in order: its PTS, filtered. Unrefs them.
+void expect_all_out_at_eos(GstHarness *h, std::vector<GstBuffer *> &inputs,
+                           const GstVideoInfo &info, const FilterUnderTest &filter,
+                           const std::string &what) {
+  fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+  fail_unless_equals_int(gst_harness_buffers_received(h), inputs.size());
+  for (GstBuffer *in : inputs) {
+    GstBuffer *out = gst_harness_pull(h);
+    fail_unless_equals_uint64(GST_BUFFER_PTS(out), GST_BUFFER_PTS(in));
+    expect_filtered(in, out, info, filter, true, what);
+    gst_buffer_unref(out);
+    gst_buffer_unref(in);
+  }
+  inputs.clear();
+}
+
 }  // namespace
 
 void check_frame(const char *backend, const FilterUnderTest &filter, const char *format,
@@ -825,15 +841,7 @@ void check_eos_drain(const char *backend, const FilterUnderTest &filter) {
       const int expected_out = std::max(0, i + 1 - static_cast<int>(depth - 1));
       fail_unless_equals_int(gst_harness_buffers_received(h), expected_out);
     }
-    fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
-    fail_unless_equals_int(gst_harness_buffers_received(h), frames);
-    for (int i = 0; i < frames; i++) {
-      GstBuffer *out = gst_harness_pull(h);
-      fail_unless_equals_uint64(GST_BUFFER_PTS(out), frame_pts(i));
-      expect_filtered(inputs[i], out, info, filter, true, "drain");
-      gst_buffer_unref(out);
-      gst_buffer_unref(inputs[i]);
-    }
+    expect_all_out_at_eos(h, inputs, info, filter, "drain");
     // EOS comes after every frame.
     GstEvent *event;
     bool saw_eos = false;
@@ -1034,15 +1042,7 @@ void check_live_source(const char *backend, const FilterUnderTest &filter) {
                   "%u out after %d in", out, i + 1);
     }
   }
-  fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
-  fail_unless_equals_int(gst_harness_buffers_received(h), frames);
-  for (int i = 0; i < frames; i++) {
-    GstBuffer *out = gst_harness_pull(h);
-    fail_unless_equals_uint64(GST_BUFFER_PTS(out), GstClockTime(i));
-    expect_filtered(inputs[i], out, info, filter, true, "live, behind");
-    gst_buffer_unref(out);
-    gst_buffer_unref(inputs[i]);
-  }
+  expect_all_out_at_eos(h, inputs, info, filter, "live, behind");
   gst_harness_teardown(h);
 }
 
