@@ -9,6 +9,10 @@
 # another series) the tree of bench/make-gst-tree.sh, .gpu/gst-1.26.tgz, unpacked into
 # /tmp/gst-1.26 (again when the tarball is newer), with its own plugin registry.
 #   CF_GST_SERIES=1.26 source bench/gpu-env.sh
+# CF_CUDA_TOOLKIT=VERSION puts the toolkit of bench/pack-cuda-toolkit.sh first on PATH
+# (.gpu/cuda-VERSION.tgz, unpacked once into /tmp/cuda-VERSION): nvcc of that version
+# builds the kernels, its static runtime is linked in.
+#   CF_CUDA_TOOLKIT=12.4 source bench/gpu-env.sh
 _cf_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _cf_series=${CF_GST_SERIES:-}
 if [ -z "$_cf_series" ] && pkg-config --exists gstreamer-1.0 2>/dev/null && command -v gst-inspect-1.0 >/dev/null; then
@@ -37,5 +41,14 @@ else
   export PKG_CONFIG_PATH=$_cf_hwy/root/usr/lib/x86_64-linux-gnu/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
   export LD_LIBRARY_PATH=$_cf_hwy/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   unset _cf_hwy
+fi
+if [ -n "${CF_CUDA_TOOLKIT:-}" ]; then
+  if [ ! -f "$_cf_root/.gpu/cuda-$CF_CUDA_TOOLKIT.tgz" ]; then
+    echo "gpu-env.sh: no .gpu/cuda-$CF_CUDA_TOOLKIT.tgz: run bench/pack-cuda-toolkit.sh on the build machine" >&2
+  else
+    [ -x "/tmp/cuda-$CF_CUDA_TOOLKIT/bin/nvcc" ] ||
+      tar xJf "$_cf_root/.gpu/cuda-$CF_CUDA_TOOLKIT.tgz" -C /tmp
+    export PATH=/tmp/cuda-$CF_CUDA_TOOLKIT/bin:$PATH
+  fi
 fi
 unset _cf_root
