@@ -7,10 +7,10 @@
 # tree in NVIDIA's layout (bin/, nvvm/libdevice/, include/, lib64/) that works
 # wherever it is unpacked, so that a GPU host with another toolkit builds with this
 # one too (bench/gpu-env.sh with CF_CUDA_TOOLKIT=VERSION puts it first on PATH).
-# What a build of this project needs, no more: nvcc and the tools it runs for
-# cubins (no nvlink: no kernel is relocatable device code; no nvprof; no libraries
-# but the static runtime), the headers of the
-# toolkit, CUB, Thrust and libcu++. nvcc's host compiler is the GPU host's g++.
+# What a build of this project needs, no more: nvcc and the tools it runs (nvlink
+# too: nvcc links its sanity-check programs itself), the runtime's static libraries,
+# the headers of the toolkit, CUB, Thrust and libcu++; no profiler, no other library.
+# nvcc's host compiler is the GPU host's g++.
 #   bash bench/pack-cuda-toolkit.sh ROOT
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +24,11 @@ trap 'rm -rf "$work"' EXIT
 tree=$work/cuda-$version
 mkdir -p "$tree/bin" "$tree/nvvm/libdevice" "$tree/include" "$tree/lib64"
 cp -a "$toolkit/bin/nvcc" "$toolkit/bin/cicc" "$toolkit/bin/crt" "$tree/bin/"
-for tool in ptxas fatbinary cudafe++; do
+for tool in ptxas fatbinary cudafe++ nvlink; do
   cp -a "$root/usr/bin/$tool" "$tree/bin/"
 done
 cp -a "$toolkit/libdevice/." "$tree/nvvm/libdevice/"
-cp -a "$root/usr/lib/x86_64-linux-gnu/libcudart_static.a" "$tree/lib64/"
+cp -a "$root"/usr/lib/x86_64-linux-gnu/{libcudart_static,libcudadevrt}.a "$tree/lib64/"
 # Debian's headers lie in /usr/include beside everything else: take its packages'.
 for package in nvidia-cuda-dev libcub-dev libthrust-dev libcu++-dev; do
   chroot "$root" dpkg -L "$package" | grep '^/usr/include/' |
