@@ -34,6 +34,9 @@ for package in nvidia-cuda-dev libcub-dev libthrust-dev libcu++-dev; do
   chroot "$root" dpkg -L "$package" | grep '^/usr/include/' |
     while read -r path; do
       [ -d "$root$path" ] && continue
+      case ${path#/usr/include/} in  # the math libraries' headers: not needed
+        cublas* | cufft* | curand* | cusolver* | cusparse* | npp* | nvjpeg* | nvblas*) continue ;;
+      esac
       mkdir -p "$tree/include/$(dirname "${path#/usr/include/}")"
       cp -a "$root$path" "$tree/include/${path#/usr/include/}"
     done
@@ -47,6 +50,6 @@ INCLUDES          += "-I$(TOP)/include" $(_SPACE_)
 LIBRARIES          =+ $(_SPACE_) "-L$(TOP)/lib64"
 EOF
 mkdir -p .gpu
-tar cJf ".gpu/cuda-$version.tgz" -C "$work" "cuda-$version"
+XZ_OPT=-9e tar cJf ".gpu/cuda-$version.tgz" -C "$work" "cuda-$version"
 echo "wrote .gpu/cuda-$version.tgz ($(du -h ".gpu/cuda-$version.tgz" | cut -f1))," \
   "nvcc $version of $(chroot "$root" dpkg-query -W -f '${Version}' nvidia-cuda-toolkit)"
