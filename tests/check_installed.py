@@ -17,8 +17,9 @@
       in GStreamer's own plugin folder, and gst-inspect-1.0 finds it there by
       GStreamer's default search, with no plugin path set.
 
-Then, for the installed plugin: it exports only GStreamer's entry points
-(check_plugin_exports.py); gst-inspect-1.0 finds each element with only that
+Then, for the installed plugin: it exports only GStreamer's entry points and
+links the CUDA runtime as it was built to (check_plugin_exports.py: BUILD_DIR's
+cudart option for destdir; shared for the Debian package, debian/rules); gst-inspect-1.0 finds each element with only that
 folder on the plugin path and a registry of its own, from the installed file, with
 an origin URL, and no path into BUILD_DIR or the source tree shows; where
 BUILD_DIR has the median demo, it runs once on the CPU backend with the installed
@@ -159,6 +160,14 @@ def demo_problems(plugin_dir, build_dir, scratch):
     return problems
 
 
+def built_cudart(build_dir):
+    """How BUILD_DIR links the CUDA runtime (meson's cudart option)."""
+    options = json.loads(subprocess.run(
+        ["meson", "introspect", "--buildoptions", build_dir], check=True,
+        capture_output=True, text=True).stdout)
+    return next(option["value"] for option in options if option["name"] == "cudart")
+
+
 def main(argv):
     modes = {"destdir": 3, "root": 4, "system": 3}
     if len(argv) < 2 or modes.get(argv[1]) != len(argv):
@@ -178,8 +187,9 @@ def main(argv):
         # system: GStreamer's default search, as users of the package have it
         search_path = None if mode == "system" else plugin_dir
         if plugin_dir and not problems:
+            cudart = built_cudart(build_dir) if mode == "destdir" else "shared"
             problems += check_plugin_exports.problems_of(
-                os.path.join(plugin_dir, PLUGIN_FILE))
+                os.path.join(plugin_dir, PLUGIN_FILE), cudart)
             problems += inspect_problems(
                 plugin_dir, build_dir,
                 gst_env(search_path, os.path.join(scratch, "registry.bin")))

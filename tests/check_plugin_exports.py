@@ -5,14 +5,16 @@
 """What a built or installed plugin shows the system (meson test plugin_exports;
 .ci/check-package on the packaged plugin):
 
-  check_plugin_exports.py PLUGIN_FILE
+  check_plugin_exports.py PLUGIN_FILE CUDART
 
 - it exports only GStreamer's two entry points, gst_plugin_NAME_get_desc and
   gst_plugin_NAME_register (NAME from libgstNAME.so, as GStreamer's loader
   derives it): nothing a user could call, no testing hook (plugin/exports.map);
-- it needs neither the CUDA runtime (linked statically) nor the driver's
-  libcuda (gstreamer-cuda loads it at run time), so that it loads where no CUDA
-  toolkit or driver is installed.
+- it never needs the driver's libcuda (gstreamer-cuda and the runtime load it at
+  run time), so that it loads where no driver is installed; and the CUDA runtime
+  as the build linked it (meson's cudart option, CUDART): static, not needed, so
+  that it loads where no toolkit is installed; shared, needed (a distribution's
+  package depends on its libcudart).
 """
 import os
 import re
@@ -32,7 +34,7 @@ def needed_libraries(path):
     return re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
 
 
-def problems_of(path):
+def problems_of(path, cudart):
     match = re.fullmatch(r"libgst(\w+)\.so", os.path.basename(path))
     if not match:
         return [f"{path}: not named libgstNAME.so, as GStreamer's loader expects"]
@@ -47,20 +49,25 @@ def problems_of(path):
                         f"entry points: {extra[:20]}{' ...' if len(extra) > 20 else ''}; "
                         f"entry points missing: {missing}")
     needed = needed_libraries(path)
-    cuda = [lib for lib in needed if lib.startswith(("libcudart", "libcuda."))]
-    if cuda:
-        problems.append(f"{path}: needs {cuda}: the CUDA runtime must be linked "
-                        "statically and the driver loaded at run time")
+    driver = [lib for lib in needed if lib.startswith("libcuda.")]
+    if driver:
+        problems.append(f"{path}: needs {driver}: the driver must be loaded at run time")
+    runtime = [lib for lib in needed if lib.startswith("libcudart")]
+    if cudart == "static" and runtime:
+        problems.append(f"{path}: needs {runtime}: the CUDA runtime must be linked "
+                        "statically (-Dcudart=static)")
+    if cudart == "shared" and not runtime:
+        problems.append(f"{path}: needs no libcudart, though built with -Dcudart=shared")
     if not problems:
         print(f"{path}: exports {', '.join(exported)}; needs {', '.join(needed)}")
     return problems
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) != 3 or argv[2] not in ("static", "shared"):
         print(__doc__, file=sys.stderr)
         return 2
-    problems = problems_of(argv[1])
+    problems = problems_of(argv[1], argv[2])
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
