@@ -277,7 +277,11 @@ make_cpu_backend ()
 std::unique_ptr<FrameBackend>
 make_cuda_backend (const CudaDevice & device)
 {
-  GST_DEBUG_CATEGORY_INIT (cf_backend_debug, "cudaframebackend", 0,
-      "Frames in flight on the CUDA backend");
+  static gsize debug_initialised = 0;
+  if (g_once_init_enter (&debug_initialised)) {
+    GST_DEBUG_CATEGORY_INIT (cf_backend_debug, "cudaframebackend", 0,
+        "Frames in flight on the CUDA backend");
+    g_once_init_leave (&debug_initialised, 1);
+  }
   return std::make_unique<CudaBackend> (device);
 }

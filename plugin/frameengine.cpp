@@ -23,9 +23,9 @@ FrameEngine::configure (Setup setup)
   state_size_ = setup.state_size;
   input_ = std::move (setup.input);
   output_ = std::move (setup.output);
-  /* Frames ordered on one stream cannot overlap: ordering wins at one frame
-   * in flight, waiting for each frame on a stream of its own at more (measured
-   * on an H100, docs/benchmarks.md "GStreamer 1.22 against 1.26"). */
+  /* Frames ordered on their memory's stream cannot overlap: ordering pays at
+   * one frame in flight; at more, each frame waits on a stream of its own, so
+   * that several frames' work overlaps. */
   ordered_ = output_->orders_on_memory_stream () && depth_ == 1;
   backend_ = setup.device.empty () ? make_cpu_backend () :
       make_cuda_backend (setup.device);

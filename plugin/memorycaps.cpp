@@ -7,9 +7,9 @@
 
 #include "cudamemory.h"
 
-/* Formats gstreamer-cuda's allocator holds (measured with 1.22: GRAY8,
- * GRAY16_LE, xRGB and xBGR make it abort the process, so they are never asked
- * of it and never appear with the CUDA memory feature). */
+/* Formats gstreamer-cuda's allocator holds. It aborts the process when asked
+ * for GRAY8, GRAY16_LE, xRGB or xBGR, so they are never asked of it and never
+ * appear with the CUDA memory feature. */
 #define CUDA_MEMORY_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, YUY2, " \
     "UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, P010_10LE, P016_LE, " \
     "Y444_16LE }"
