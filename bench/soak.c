@@ -31,7 +31,9 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#ifdef CF_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -135,12 +137,17 @@ count_fds (void)
 static gint64
 device_memory_used (gint device)
 {
+#ifdef CF_HAVE_CUDA
   size_t free_bytes = 0, total_bytes = 0;
 
   if (device < 0 || cudaSetDevice (device) != cudaSuccess ||
       cudaMemGetInfo (&free_bytes, &total_bytes) != cudaSuccess)
     return -1;
   return (gint64) (total_bytes - free_bytes);
+#else
+  (void) device;
+  return -1;                    /* built without CUDA: the CPU backend alone */
+#endif
 }
 
 /* The device first: the first measurement makes the runtime's primary

@@ -4,7 +4,7 @@
 // Where a kernel runs: on the GPU (device memory, queued on a stream) or on the host.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 namespace cf {
 

@@ -18,7 +18,7 @@
 // storage only (20 for any 16-bit format).
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 #include <cstdint>
 #include <vector>
@@ -92,7 +92,11 @@ cudaError_t gauss_cpu(const Plane &src, const Plane &dst, SampleFormat format,
 inline cudaError_t gauss(const Executor &exec, const Plane &src, const Plane &dst,
                          SampleFormat format, const GaussParams &params) {
   if (exec.on_device)
+#ifdef CF_HAVE_CUDA
     return gauss_cuda(src, dst, format, params, exec.stream);
+#else
+    return cudaErrorNoDevice;  // no device without CUDA
+#endif
   return gauss_cpu(src, dst, format, params, exec.cpu_threads);
 }
 

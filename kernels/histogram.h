@@ -12,7 +12,7 @@
 // sample of the region, in range or not.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 #include <cstdint>
 
@@ -74,8 +74,12 @@ struct HistogramOutput {
 bool are_valid_outputs(const Plane &src, const HistogramOutput *outputs);
 
 // Device workspace histogram_cuda needs for `bins` bins on the current device. A
-// workspace for more bins serves fewer too.
+// workspace for more bins serves fewer too. Built without CUDA: none.
+#ifdef CF_HAVE_CUDA
 size_t histogram_cuda_workspace_bytes(int bins);
+#else
+inline size_t histogram_cuda_workspace_bytes(int) { return 0; }
+#endif
 
 // Counts every channel of src.channel_mask (device memory) into outputs[k] (device
 // memory), k-th counted channel in ascending order, queued on `stream`: one kernel for
@@ -103,7 +107,11 @@ inline cudaError_t histogram(const Executor &exec, const Plane &src, SampleForma
                              const HistogramParams &params, const HistogramOutput *outputs,
                              void *workspace) {
   if (exec.on_device)
+#ifdef CF_HAVE_CUDA
     return histogram_cuda(src, format, params, outputs, workspace, exec.stream);
+#else
+    return (void)workspace, cudaErrorNoDevice;  // no device without CUDA
+#endif
   return histogram_cpu(src, format, params, outputs, exec.cpu_threads);
 }
 
@@ -140,8 +148,12 @@ int histogram_boxes_cuda_batch(const Plane &src, SampleFormat format, int bins);
 
 // Device workspace histogram_boxes_cuda needs for `boxes` boxes of `bins` bins, any
 // plane (a histogram_cuda workspace does not serve). Not more than 8 MiB and a box's
-// counts.
+// counts. Built without CUDA: none.
+#ifdef CF_HAVE_CUDA
 size_t histogram_boxes_cuda_workspace_bytes(int bins, int boxes);
+#else
+inline size_t histogram_boxes_cuda_workspace_bytes(int, int) { return 0; }
+#endif
 
 // Counts the boxes of src (device memory) into outputs (device memory, or host memory
 // mapped into the device; each output word written once, at the end of its box),
@@ -174,8 +186,12 @@ inline cudaError_t histogram_boxes(const Executor &exec, const Plane &src, Sampl
                                    const HistogramParams &params, const Box *boxes, int count,
                                    const HistogramOutput *outputs, void *workspace) {
   if (exec.on_device)
+#ifdef CF_HAVE_CUDA
     return histogram_boxes_cuda(src, format, params, boxes, count, outputs, workspace,
                                 exec.stream);
+#else
+    return (void)workspace, cudaErrorNoDevice;  // no device without CUDA
+#endif
   return histogram_boxes_cpu(src, format, params, boxes, count, outputs, exec.cpu_threads);
 }
 

@@ -4,7 +4,7 @@
 // Median filter: the C++ API of the kernels, free of GStreamer.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 #include <vector>
 
@@ -80,7 +80,11 @@ cudaError_t median_cpu(const std::vector<MedianPlane> &planes, int threads = 0);
 inline cudaError_t median(const Executor &exec, const Plane &src, const Plane &dst,
                           SampleFormat format, const MedianParams &params) {
   if (exec.on_device)
+#ifdef CF_HAVE_CUDA
     return median_cuda(src, dst, format, params, exec.stream);
+#else
+    return cudaErrorNoDevice;  // no device without CUDA
+#endif
   return median_cpu(src, dst, format, params, exec.cpu_threads);
 }
 

@@ -6,7 +6,7 @@
 // buffer carries).
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 #include <functional>
 #include <vector>

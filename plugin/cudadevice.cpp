@@ -189,8 +189,13 @@ CudaDevice::answer_context_query (GstElement *, GstQuery *) const
 cudaError_t
 CudaDevice::open (GstElement *, int device_id)
 {
+#ifdef CF_HAVE_CUDA
   id_ = MAX (device_id, 0);
   return cudaSuccess;
+#else
+  (void) device_id;
+  return cudaErrorNoDevice;
+#endif
 }
 
 CudaDevice
@@ -205,6 +210,7 @@ CudaDevice::device_upstream (GstPad *, int) const
   return CudaDevice ();
 }
 
+#ifdef CF_HAVE_CUDA
 bool
 CudaDevice::driver_loads ()
 {
@@ -222,6 +228,18 @@ CudaContextScope::CudaContextScope (const CudaDevice & device, Purpose purpose)
       cf_faults_call (CfFaultPoint::Device, select);
   pushed_ = false;
 }
+#else
+bool
+CudaDevice::driver_loads ()
+{
+  return false;
+}
+
+CudaContextScope::CudaContextScope (const CudaDevice &, Purpose)
+    : error_ (cudaErrorNoDevice)
+{
+}
+#endif
 
 CudaContextScope::~CudaContextScope () = default;
 

@@ -14,12 +14,13 @@
  * inside a CudaContextScope, and nothing may call cudaSetDevice (which would
  * bind the primary context and make the scope's pop take the wrong context off
  * the thread's stack). Built without it, the element uses the device's primary
- * context, made current by the scope with cudaSetDevice. */
+ * context, made current by the scope with cudaSetDevice. Built without CUDA
+ * (-Dcuda=disabled), no device opens: the element filters on the CPU. */
 #pragma once
 
 #include <gst/gst.h>
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 #ifdef CF_HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>

@@ -51,12 +51,17 @@
  *   free      freeing streams, events, device and pinned memory, unpinning
  *             foreign memory (cudaErrorInvalidValue)
  *
- * One element at a time: each start re-arms and restarts the counts. */
+ * One element at a time: each start re-arms and restarts the counts. Built
+ * without CUDA, there is no CUDA call to fail: CF_CUDA makes its call. */
 #pragma once
 
 #include <glib.h>
 
-#include <cuda_runtime_api.h>
+#include "status.h"
+
+#ifndef CF_HAVE_CUDA
+#define CF_CUDA(point, call) (call)
+#else
 
 #include <atomic>
 
@@ -153,3 +158,5 @@ cudaError_t cf_cuda_event_destroy (cudaEvent_t event);
 /* How many of `kind` the plugin holds now. Not exported from the plugin
  * (plugin/exports.map): the fault test links the plugin's objects and calls it. */
 int cf_live_cuda_resources (CfCudaResource kind);
+
+#endif

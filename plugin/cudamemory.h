@@ -28,7 +28,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 #include <memory>
 

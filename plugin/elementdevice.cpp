@@ -6,24 +6,34 @@
 #include <gst/video/video.h>
 
 #include <atomic>
+#include <string>
 #include <utility>
 
-#include "cfpinnedallocator.h"
 #include "cudafaults.h"
-#include "deviceproblem.h"
 #include "memorycaps.h"
+#ifdef CF_HAVE_CUDA
+#include "cfpinnedallocator.h"
+#include "deviceproblem.h"
+#endif
 
 /* The backends an element may be asked for, as its backend property and
- * active-backend say them. */
+ * active-backend say them (gst-inspect-1.0 shows a build without CUDA). */
 GType
 gst_cuda_filter_backend_get_type (void)
 {
   static GType type;
   static const GEnumValue values[] = {
+#ifdef CF_HAVE_CUDA
     {GST_CUDA_FILTER_BACKEND_AUTO,
         "CUDA when a usable device exists, else the CPU (warns once)", "auto"},
     {GST_CUDA_FILTER_BACKEND_CUDA, "CUDA device; error if none is usable",
         "cuda"},
+#else
+    {GST_CUDA_FILTER_BACKEND_AUTO, "The CPU: this build has no CUDA backend "
+          "(-Dcuda=disabled)", "auto"},
+    {GST_CUDA_FILTER_BACKEND_CUDA, "An error at start: this build has no CUDA "
+          "backend", "cuda"},
+#endif
     {GST_CUDA_FILTER_BACKEND_CPU, "CPU, all cores, same results bit for bit",
         "cpu"},
     {0, nullptr, nullptr},
@@ -42,6 +52,7 @@ ElementDevice::~ElementDevice ()
   gst_clear_object (&pinned_allocator_);
 }
 
+#ifdef CF_HAVE_CUDA
 /* Whether a CUDA device is usable here: cudaSuccess, or why not, in *usable.
  * FALSE (after posting an error) where `device_id` names no device. */
 static gboolean
@@ -86,6 +97,7 @@ tell_cpu_fallback (GstElement * element, cudaError_t err)
     GST_ELEMENT_INFO (element, RESOURCE, NOT_FOUND,
         ("Filtering on the CPU: %s", problem.c_str ()), (nullptr));
 }
+#endif
 
 gboolean
 ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
@@ -95,6 +107,9 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
     set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
     return TRUE;
   }
+#ifndef CF_HAVE_CUDA
+  return open_without_cuda (element, wanted, device_id);
+#else
   cf_faults_arm_from_env ();
   cudaError_t err;
   if (!probe_devices (element, device_id, &err))
@@ -123,13 +138,47 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
   }
   set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
   return TRUE;
+#endif
 }
+
+#ifndef CF_HAVE_CUDA
+/* Built without CUDA: a CUDA device asked for by name (backend=cuda, a
+ * cuda-device-id) is an error; backend=auto filters on the CPU, saying so once
+ * per element in an info message (the build chose it: no warning). */
+gboolean
+ElementDevice::open_without_cuda (GstElement * element,
+    GstCudaFilterBackend wanted, gint device_id)
+{
+  static const char *const kNoCuda = "this build of gst-cudafilters has no "
+      "CUDA backend (built with -Dcuda=disabled)";
+  if (wanted == GST_CUDA_FILTER_BACKEND_CUDA || device_id >= 0) {
+    const std::string asked = wanted == GST_CUDA_FILTER_BACKEND_CUDA ?
+        "backend=cuda" : "cuda-device-id=" + std::to_string (device_id);
+    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+        ("%s, but %s: leave backend and cuda-device-id at their defaults, or "
+            "build with CUDA", asked.c_str (), kNoCuda), (nullptr));
+    return FALSE;
+  }
+  if (!told_cpu_fallback_) {
+    told_cpu_fallback_ = true;
+    GST_ELEMENT_INFO (element, RESOURCE, NOT_FOUND,
+        ("Filtering on the CPU: %s", kNoCuda),
+        ("%s; set backend=cpu to filter without this message", kNoCuda));
+  }
+  set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
+  return TRUE;
+}
+#endif
 
 /* What the element makes on its device: the runtime's state in its context (a
  * broken device fails here), its CUDA memory pools' streams, pinned memory. */
 cudaError_t
 ElementDevice::open_on_device (GstElement * element)
 {
+#ifndef CF_HAVE_CUDA
+  (void) element;
+  return cudaErrorNoDevice;
+#else
   {
     const CudaContextScope scope (cuda_);
     cudaError_t err = scope.error ();
@@ -144,6 +193,7 @@ ElementDevice::open_on_device (GstElement * element)
   pinned_allocator_ = cf_pinned_allocator_new (cuda_);
   GST_OBJECT_UNLOCK (element);
   return cudaSuccess;
+#endif
 }
 
 void
@@ -230,9 +280,14 @@ GstBufferPool *
 ElementDevice::new_pool (GstCaps * caps, guint count, bool for_input,
     guint * size) const
 {
+#ifdef CF_HAVE_CUDA
   GstBufferPool *pool = caps_in_cuda_memory (caps) ?
       cuda_pools_.new_pool (caps, count, for_input) :
       cf_pinned_video_pool_new (caps, count, pinned_allocator_);
+#else
+  GstBufferPool *pool = nullptr;        /* no device memory without CUDA */
+  (void) caps, (void) count, (void) for_input;
+#endif
   if (!pool)
     return nullptr;
   GstStructure *config = gst_buffer_pool_get_config (pool);
@@ -346,7 +401,27 @@ ElementDevice::activate (GstBufferPool * pool, GstCaps * caps) const
     return {};
   return FrameError::failed ("Allocating output buffers",
       caps_in_cuda_memory (caps) ? cudaErrorMemoryAllocation :
-      cf_pinned_allocator_take_error (pinned_allocator_));
+      take_pinned_error ());
+}
+
+cudaError_t
+ElementDevice::take_pinned_error () const
+{
+#ifdef CF_HAVE_CUDA
+  return cf_pinned_allocator_take_error (pinned_allocator_);
+#else
+  return cudaSuccess;
+#endif
+}
+
+gsize
+ElementDevice::pinned_pool_bytes () const
+{
+#ifdef CF_HAVE_CUDA
+  return cf_pinned_allocator_live_bytes (pinned_allocator_);
+#else
+  return 0;
+#endif
 }
 
 /* One buffer of the active `pool`, tried with `fits` and given back. */

@@ -54,6 +54,10 @@ public:
       gint device_id);
   /* Pinned memory of the device's context (CUDA backend; else NULL). */
   GstAllocator *pinned_allocator () const { return pinned_allocator_; }
+  /* Why its last allocation failed, taken (cudaSuccess: none did), and the
+   * bytes its buffers hold now. */
+  cudaError_t take_pinned_error () const;
+  gsize pinned_pool_bytes () const;
 
   /* A pool of our own for frames of `caps` in the memory type they name
    * (pinned host memory, or CUDA memory of our context), room for `count`
@@ -76,6 +80,10 @@ public:
       GstCaps * caps, guint depth, const OutputCheck & fits) const;
 
 private:
+#ifndef CF_HAVE_CUDA
+  gboolean open_without_cuda (GstElement * element,
+      GstCudaFilterBackend wanted, gint device_id);
+#endif
   cudaError_t open_on_device (GstElement * element);
   void drop_device (GstElement * element);
   void set_active (GstElement * element, GstCudaFilterBackend backend);

@@ -82,4 +82,6 @@ public:
 };
 
 std::unique_ptr<FrameBackend> make_cpu_backend ();
+#ifdef CF_HAVE_CUDA
 std::unique_ptr<FrameBackend> make_cuda_backend (const CudaDevice & device);
+#endif

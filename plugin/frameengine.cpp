@@ -27,8 +27,12 @@ FrameEngine::configure (Setup setup)
    * one frame in flight; at more, each frame waits on a stream of its own, so
    * that several frames' work overlaps. */
   ordered_ = output_->orders_on_memory_stream () && depth_ == 1;
+#ifdef CF_HAVE_CUDA
   backend_ = setup.device.empty () ? make_cpu_backend () :
       make_cuda_backend (setup.device);
+#else
+  backend_ = make_cpu_backend ();       /* built without CUDA: no device */
+#endif
   FrameError err = backend_->configure (info_, depth_, setup.result_size,
       setup.workspace_size, *input_, *output_);
   if (err)

@@ -8,7 +8,7 @@
  * backend met it. */
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "status.h"
 
 #include <string>
 #include <utility>

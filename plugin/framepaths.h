@@ -8,12 +8,8 @@
  *   host memory, CPU backend   the mapped frame itself (HostFramePath);
  *   host memory, CUDA backend  a device copy of each frame in flight: the input
  *                              uploaded into it, the output downloaded from it,
- *                              on the frame's stream. Frames of our pinned pool
- *                              and foreign frames pinned in place
- *                              (hostregistration.h) go by DMA; other foreign
- *                              frames are copied into a pinned buffer of the
- *                              slot by several threads, each piece's DMA queued
- *                              as soon as it is there (hostcopy.h);
+ *                              on the frame's stream (stagedhostpath.cpp, built
+ *                              with CUDA only);
  *   CUDA memory                the buffer itself, mapped with GST_MAP_CUDA
  *                              (cudamemory.h);
  *   none                       an analysis element's output: its input goes on.
@@ -26,16 +22,15 @@
 
 #include <gst/video/video.h>
 
-#include <cuda_runtime_api.h>
-
 #include <atomic>
 #include <memory>
 #include <vector>
 
 #include "cudadevice.h"
-#include "cudaframeslots.h"
 #include "frameerror.h"
 #include "frameplanes.h"
+
+class CudaFrameSlots;
 
 class FramePath
 {
@@ -94,5 +89,8 @@ FrameError map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
 
 /* Frames in host memory, on either backend. */
 std::unique_ptr<FramePath> make_host_frame_path (bool cuda_backend);
+#ifdef CF_HAVE_CUDA
+std::unique_ptr<FramePath> make_staged_host_frame_path ();
+#endif
 /* No frame: an analysis element's output, which is its input. */
 std::unique_ptr<FramePath> make_no_frame_path ();

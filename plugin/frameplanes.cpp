@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "formatlayout.h"
 #include "cudafaults.h"
+#include "formatlayout.h"
 
 FramePlanes
 FramePlanes::of (const GstVideoFrame & frame)
@@ -35,6 +35,7 @@ FramePlanes::component (int component) const
   return view;
 }
 
+#ifdef CF_HAVE_CUDA
 cudaError_t
 copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
     cudaMemcpyKind kind, cudaStream_t stream, guint planes)
@@ -63,14 +64,19 @@ copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
   }
   return cudaSuccess;
 }
+#endif
 
 cudaError_t
 copy_planes (const cf::Executor & exec, const FramePlanes & dst,
     const FramePlanes & src, guint planes)
 {
   if (exec.on_device)
+#ifdef CF_HAVE_CUDA
     return copy_frame_samples (dst, src, cudaMemcpyDeviceToDevice, exec.stream,
         planes);
+#else
+    return cudaErrorNoDevice;   /* no device without CUDA */
+#endif
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (src.info); p++) {
     if (!(planes & (1u << p)))
       continue;

@@ -7,10 +7,9 @@
 
 #include <gst/video/video.h>
 
-#include <cuda_runtime_api.h>
-
 #include "executor.h"
 #include "plane.h"
+#include "status.h"
 
 /* The planes of one frame: base pointer and row pitch of each plane, the rest of
  * the geometry from `info`. Host or device memory, as the frame is; no planes
@@ -32,8 +31,10 @@ struct FramePlanes
  * or device-to-device as `kind` says; one call per plane, through the fault
  * point of that direction (device-to-device: kernel). */
 constexpr guint kAllPlanes = ~0u;
+#ifdef CF_HAVE_CUDA
 cudaError_t copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
     cudaMemcpyKind kind, cudaStream_t stream, guint planes = kAllPlanes);
+#endif
 
 /* The same between two frames where `exec` runs kernels: host memory with
  * memcpy on the CPU, device memory queued on its stream on the GPU. */

@@ -5,7 +5,6 @@
 
 #include <utility>
 
-#include "cfpinnedallocator.h"
 #include "cudafaults.h"
 #include "cudamemory.h"
 #include "elementdevice.h"
@@ -379,7 +378,7 @@ prepare_output (GstCudaBaseFilter * self, GstBuffer * input, GstBuffer ** output
   if (ret != GST_FLOW_ERROR && cause == cudaSuccess)
     return ret;
   if (!st.caps.output_in_cuda)
-    cause = cf_pinned_allocator_take_error (st.device.pinned_allocator ());
+    cause = st.device.take_pinned_error ();
   return gst_cuda_base_filter_post_error (self,
       FrameError::failed ("Allocating an output buffer", cause));
 }
@@ -672,7 +671,7 @@ gst_cuda_base_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PINNED_MEMORY:
       g_value_set_uint64 (value, st.stream.engine ().pinned_bytes () +
-          cf_pinned_allocator_live_bytes (st.device.pinned_allocator ()));
+          st.device.pinned_pool_bytes ());
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

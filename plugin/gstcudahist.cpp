@@ -223,9 +223,11 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
   for (const auto & output : outputs) {
     if (!exec.on_device)
       memset (output.bins, 0, channel_bytes);
+#ifdef CF_HAVE_CUDA
     else if (const cudaError_t err = cudaMemsetAsync (output.bins, 0,
             channel_bytes, exec.stream))
       return err;
+#endif
   }
   return cudaSuccess;
 }

@@ -3,12 +3,10 @@
 
 // What the GPU suites share: the device check that decides whether they run, a
 // skip that names every test it did not run, and kernels run on device copies of
-// host buffers and planes.
+// host buffers and planes (built with CUDA only; without it no device is usable).
 #pragma once
 
 #include <gst/check/gstcheck.h>
-
-#include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +15,7 @@
 #include <vector>
 
 #include "plane.h"
+#include "status.h"
 
 namespace cftest {
 
@@ -25,6 +24,7 @@ inline void fail_on_cuda_error(cudaError_t err, const std::string &what) {
               cudaGetErrorString(err));
 }
 
+#ifdef CF_HAVE_CUDA
 // Bytes from a plane's first sample to the end of its last one.
 inline size_t plane_span(const cf::Plane &plane, cf::SampleDepth depth) {
   return (plane.height - 1) * plane.row_pitch + cf::row_span_bytes(plane, depth);
@@ -84,10 +84,15 @@ void run_on_device_copies(const cf::Plane &src, const cf::Plane &dst, cf::Sample
       });
   fail_on_cuda_error(launched, kernel + " launch");
 }
+#endif
 
 // cudaSuccess when the host has `devices` CUDA devices or more and device 0 can run
 // kernels.
 inline cudaError_t probe_cuda_device(int devices = 1) {
+#ifndef CF_HAVE_CUDA
+  (void)devices;
+  return cudaErrorNoDevice;
+#else
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err == cudaSuccess && count < devices)
@@ -95,6 +100,7 @@ inline cudaError_t probe_cuda_device(int devices = 1) {
   if (err == cudaSuccess)
     err = cudaFree(nullptr);
   return err;
+#endif
 }
 
 struct GpuTest {

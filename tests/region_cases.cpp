@@ -287,6 +287,7 @@ std::vector<NamedRegionFilter> median_region_filters(const MedianFilter &filter,
   return filters;
 }
 
+#ifdef CF_HAVE_CUDA
 void check_invalid_regions_cuda(const char *filter_name, const DeviceRegionFilter &filter) {
   cf::Plane src;
   src.width = src.height = 4;
@@ -320,5 +321,6 @@ void check_invalid_regions_cuda(const char *filter_name, const DeviceRegionFilte
   fail_on_cuda_error(cudaFree(src.data), "cudaFree");
   fail_on_cuda_error(cudaFree(dst.data), "cudaFree");
 }
+#endif
 
 }  // namespace cftest

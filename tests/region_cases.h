@@ -71,6 +71,7 @@ struct NamedRegionFilter {
 void check_regions(const char *filter_name, const std::vector<RegionImage> &images,
                    const std::vector<NamedRegionFilter> &filters);
 
+#ifdef CF_HAVE_CUDA
 // Calls `filter` (a CUDA filter of 4x4 GRAY8 device planes, queued on the default
 // stream) with each kind of region that is not valid (regions.h): boxes past the right
 // or bottom edge, empty, at a negative position, of a huge width, a negative count,
@@ -79,6 +80,7 @@ void check_regions(const char *filter_name, const std::vector<RegionImage> &imag
 using DeviceRegionFilter = std::function<cudaError_t(const cf::Plane &src, const cf::Plane &dst,
                                                      const cf::OutputRegion &region)>;
 void check_invalid_regions_cuda(const char *filter_name, const DeviceRegionFilter &filter);
+#endif
 
 // Images for check_regions: the sizes given x packed and strided one-channel planes,
 // src and dst laid out differently, packed pixels of several channels with and without

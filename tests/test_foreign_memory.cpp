@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// Foreign host memory on the CUDA backend (plugin/hostregistration.h, the staging in
-// plugin/framepaths.cpp), counted with the plugin's own resource counts: recycled
+// Foreign host memory on the CUDA backend (plugin/stagedhostpath.cpp: pinned in
+// place, or staged), counted with the plugin's own resource counts: recycled
 // memory is pinned in place at its second frame, once however many elements read
 // it, and unpinned when the memory is freed, not before (teardown, flush and a caps
 // change leave it pinned while it lives); memory that comes once is never pinned;

@@ -15,7 +15,9 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
+#ifdef CF_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#endif
 
 #include <algorithm>
 #include <functional>
@@ -89,9 +91,9 @@ size_t hash_samples(GstBuffer *buffer, const GstVideoInfo &info) {
   return hash;
 }
 
-std::vector<int> devices_to_use() {
-  if (!kOnDevice)
-    return {0};  // device-id means nothing to the CPU backend
+#ifdef CF_HAVE_CUDA
+// The CUDA devices CF_LOAD_DEVICES lists.
+std::vector<int> listed_devices() {
   const char *list = g_getenv("CF_LOAD_DEVICES");
   if (!list)
     list = "0";
@@ -111,6 +113,15 @@ std::vector<int> devices_to_use() {
   g_strfreev(ids);
   fail_unless(!devices.empty(), "CF_LOAD_DEVICES is empty");
   return devices;
+}
+#endif
+
+std::vector<int> devices_to_use() {
+#ifdef CF_HAVE_CUDA
+  if (kOnDevice)
+    return listed_devices();
+#endif
+  return {0};  // device-id means nothing to the CPU backend
 }
 
 // One pipeline of kConfigs[index], fed kFrames random frames from its own thread;
