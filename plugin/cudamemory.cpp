@@ -11,6 +11,8 @@
 #include <gst/cuda/gstcudastream.h>
 #endif
 
+#include "cudaframeslots.h"
+
 /* gstreamer-cuda changed its ABI in 1.24 under the same soname (the
  * allocator's alloc gained a stream argument) and kept it since: a build for
  * 1.22 calls a 1.24+ library wrongly, and the reverse. The core's version
