@@ -692,6 +692,13 @@ void push_frame(Run &run, Choices &in) {
   default:
     GST_BUFFER_PTS(buffer) = in.u64();
     GST_BUFFER_DURATION(buffer) = in.u32();
+    // A frame that ends past the clock's last time has an end before its start
+    // once added up: GstBaseSink clips it away, without an error.
+    if (GST_BUFFER_PTS_IS_VALID(buffer) &&
+        GST_BUFFER_PTS(buffer) >= GST_CLOCK_TIME_NONE - GST_BUFFER_DURATION(buffer)) {
+      trace("  a frame that ends past the clock's last time: a sink may drop it");
+      run.may_lose = true;
+    }
     break;
   }
   trace("push %" GST_PTR_FORMAT, buffer);
