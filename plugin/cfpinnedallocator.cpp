@@ -59,12 +59,13 @@ cf_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
   if (err == cudaSuccess)
     err = cf_cuda_host_alloc (&data, MAX (maxsize, 1), cudaHostAllocPortable);
   if (err != cudaSuccess) {
-    GST_ERROR ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: %s: %s",
-        maxsize, cudaGetErrorName (err), cudaGetErrorString (err));
+    GST_ERROR_OBJECT (self, "cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: "
+        "%s: %s", maxsize, cudaGetErrorName (err), cudaGetErrorString (err));
     self->last_error = err;
     return nullptr;
   }
-  GST_DEBUG ("pinned %" G_GSIZE_FORMAT " bytes at %p", maxsize, data);
+  GST_DEBUG_OBJECT (self, "pinned %" G_GSIZE_FORMAT " bytes at %p", maxsize,
+      data);
   self->live_bytes += MAX (maxsize, 1);
   /* Zeroed once, when a pool first fills: bytes a producer leaves unwritten
    * (row padding) then go up to the device defined, as compute-sanitizer's
@@ -81,11 +82,14 @@ cf_pinned_allocator_free (GstAllocator * allocator, GstMemory * memory)
   auto *mem = reinterpret_cast<CfPinnedMemory *> (memory);
   if (!memory->parent) {
     CF_PINNED_ALLOCATOR (allocator)->live_bytes -= MAX (memory->maxsize, 1);
-    const CudaContextScope scope (*CF_PINNED_ALLOCATOR (allocator)->device);
-    cudaError_t err = cf_cuda_free_host (mem->data);
+    const CudaContextScope scope (*CF_PINNED_ALLOCATOR (allocator)->device,
+        CudaContextScope::kTeardown);
+    /* Without its context the memory cannot be freed: it is given up. */
+    const cudaError_t err = scope.error () != cudaSuccess ? scope.error () :
+        cf_cuda_free_host (mem->data);
     if (err != cudaSuccess)
-      GST_WARNING ("cudaFreeHost failed: %s: %s", cudaGetErrorName (err),
-          cudaGetErrorString (err));
+      GST_WARNING_OBJECT (allocator, "freeing %p: %s: %s", mem->data,
+          cudaGetErrorName (err), cudaGetErrorString (err));
   }
   g_free (mem);
 }

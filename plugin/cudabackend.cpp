@@ -10,7 +10,6 @@
 
 #include "cudafaults.h"
 #include "cudaframeslots.h"
-#include "frameengine.h"
 
 GST_DEBUG_CATEGORY_STATIC (cf_backend_debug);
 #define GST_CAT_DEFAULT cf_backend_debug

@@ -44,8 +44,8 @@ gst_cuda_filter_backend_get_type (void)
   return type;
 }
 
-GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
-#define GST_CAT_DEFAULT gst_cuda_base_filter_debug
+GST_DEBUG_CATEGORY_EXTERN (cf_base_filter_debug);
+#define GST_CAT_DEFAULT cf_base_filter_debug
 
 ElementDevice::~ElementDevice ()
 {

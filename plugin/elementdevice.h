@@ -17,7 +17,22 @@
 #include "cudadevice.h"
 #include "cudamemory.h"
 #include "frameerror.h"
-#include "gstcudabasefilter.h"
+
+/* The backends an element may be asked for (its backend property) and the
+ * one in use (active-backend). */
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GST_CUDA_FILTER_BACKEND_AUTO,
+  GST_CUDA_FILTER_BACKEND_CUDA,
+  GST_CUDA_FILTER_BACKEND_CPU,
+} GstCudaFilterBackend;
+
+#define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
+GType gst_cuda_filter_backend_get_type (void);
+
+G_END_DECLS
 
 class ElementDevice
 {

@@ -3,10 +3,6 @@
 
 #include "framebackends.h"
 
-#include <utility>
-
-#include "frameengine.h"
-
 void
 FrameInFlight::release (bool keep_output)
 {

@@ -20,7 +20,6 @@
 #include "framepaths.h"
 #include "frameplanes.h"
 
-struct FrameWork;
 using FrameWorkFn = std::function < FrameError (const FrameWork &) >;
 
 /* A frame between submit and its leaving. */

@@ -21,23 +21,10 @@
 #include <memory>
 
 #include "cudadevice.h"
-#include "executor.h"
 #include "framebackends.h"
 #include "frameerror.h"
 #include "framepaths.h"
 #include "frameplanes.h"
-
-/* What the element's work on one frame gets. */
-struct FrameWork
-{
-  FramePlanes input;            /* host memory on the CPU, device on CUDA */
-  FramePlanes output;           /* none where the input goes on (analysis) */
-  cf::Executor exec;
-  void *results = nullptr;      /* result_size bytes; on CUDA pinned and mapped,
-                                 * addressed as the device sees them */
-  void *workspace = nullptr;    /* CUDA: workspace_size bytes of device memory */
-  void *state = nullptr;        /* state_size bytes, kept with the frame */
-};
 
 /* A frame that left, in order. */
 struct FinishedFrame

@@ -3,10 +3,11 @@
 
 /* Why a frame, or the frames of a caps, could not be processed: one value for
  * every room below the GStreamer half (engine, memory paths, backends), which
- * the base class turns into one element error (gst_cuda_base_filter_post_error):
- * the same GStreamer domain and code for the same kind of fault, whichever
- * backend met it. */
+ * becomes one element error (post_frame_error): the same GStreamer domain and
+ * code for the same kind of fault, whichever backend met it. */
 #pragma once
+
+#include <gst/gst.h>
 
 #include "status.h"
 
@@ -80,3 +81,8 @@ struct FrameError
     return text;
   }
 };
+
+/* Posts `err` as `element`'s error, on the named backend ("CUDA", "CPU");
+ * GST_FLOW_ERROR (GST_FLOW_OK for no error). */
+GstFlowReturn post_frame_error (GstElement * element, const FrameError & err,
+    const char *backend);

@@ -2,7 +2,8 @@
 // Copyright (C) 2026 The gst-cudafilters authors
 
 /* The planes of one frame as the kernels and the copies reach them, in host or
- * device memory, and copies of their samples. */
+ * device memory, copies of their samples, and what the element's work on one
+ * frame gets. */
 #pragma once
 
 #include <gst/video/video.h>
@@ -24,6 +25,18 @@ struct FramePlanes
   static FramePlanes of (const GstVideoFrame & frame);
   /* One colour component, as the kernels see it. */
   cf::Plane component (int component) const;
+};
+
+/* What the element's work on one frame gets. */
+struct FrameWork
+{
+  FramePlanes input;            /* host memory on the CPU, device on CUDA */
+  FramePlanes output;           /* none where the input goes on (analysis) */
+  cf::Executor exec;
+  void *results = nullptr;      /* result_size bytes; on CUDA pinned and mapped,
+                                 * addressed as the device sees them */
+  void *workspace = nullptr;    /* CUDA: workspace_size bytes of device memory */
+  void *state = nullptr;        /* state_size bytes, kept with the frame */
 };
 
 /* Copies the samples of the planes in the `planes` mask (bit p: plane p; row

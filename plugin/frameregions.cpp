@@ -23,12 +23,9 @@ gst_cuda_regions_get_type (void)
         "meta"},
     {0, nullptr, nullptr},
   };
-  if (g_once_init_enter (&type)) {
-    GST_DEBUG_CATEGORY_INIT (cf_regions_debug, "cudaregions", 0,
-        "Regions from upstream metas");
+  if (g_once_init_enter (&type))
     g_once_init_leave (&type, g_enum_register_static ("GstCudaRegions",
             values));
-  }
   return type;
 }
 
@@ -36,6 +33,12 @@ void
 RegionProperties::install (GObjectClass * klass, guint regions_id,
     guint types_id, guint padding_id)
 {
+  static gsize debug_initialised = 0;
+  if (g_once_init_enter (&debug_initialised)) {
+    GST_DEBUG_CATEGORY_INIT (cf_regions_debug, "cudaregions", 0,
+        "Regions from upstream metas");
+    g_once_init_leave (&debug_initialised, 1);
+  }
   const auto flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
   g_object_class_install_property (klass, regions_id,

@@ -7,8 +7,6 @@
 
 #include <utility>
 
-#include "gstcudabasefilter.h"
-
 /* a + b of two valid times, saturating below GST_CLOCK_TIME_NONE: a sum that
  * passes the largest time means later than any, not a small time. */
 static GstClockTime
@@ -29,13 +27,53 @@ frames_time (const GstVideoInfo & info, guint frames)
       GST_VIDEO_INFO_FPS_D (&info), GST_VIDEO_INFO_FPS_N (&info));
 }
 
-GST_DEBUG_CATEGORY_EXTERN (gst_cuda_base_filter_debug);
-#define GST_CAT_DEFAULT gst_cuda_base_filter_debug
+GST_DEBUG_CATEGORY_EXTERN (cf_base_filter_debug);
+#define GST_CAT_DEFAULT cf_base_filter_debug
 
-FrameStream::FrameStream (GstCudaBaseFilter * element)
-    : element_ (element),
-      base_class_ (GST_BASE_TRANSFORM_CLASS (g_type_class_peek
-            (GST_TYPE_BASE_TRANSFORM)))
+/* ---- held events ---- */
+
+HeldEvents::~HeldEvents ()
+{
+  for (auto &held : events_)
+    gst_event_unref (held.second);
+}
+
+void
+HeldEvents::hold (guint64 frame, GstEvent * event)
+{
+  events_.emplace_back (frame, event);
+}
+
+std::vector<GstEvent *>
+HeldEvents::take_through (guint64 frame)
+{
+  std::vector<GstEvent *> events;
+  while (!events_.empty () && events_.front ().first <= frame) {
+    events.push_back (events_.front ().second);
+    events_.pop_front ();
+  }
+  return events;
+}
+
+void
+HeldEvents::drop (GstPad * srcpad)
+{
+  for (auto &held : events_) {
+    GstEvent *event = held.second;
+    /* Its result only says whether the pad took it: either way the event
+     * is gone with the frames. */
+    if (GST_EVENT_IS_STICKY (event) && GST_EVENT_TYPE (event) != GST_EVENT_SEGMENT
+        && GST_EVENT_TYPE (event) != GST_EVENT_EOS)
+      (void) gst_pad_store_sticky_event (srcpad, event);
+    gst_event_unref (event);
+  }
+  events_.clear ();
+}
+
+/* ---- frames ---- */
+
+FrameStream::FrameStream (GstBaseTransform * element, ElementHooks hooks)
+    : element_ (element), hooks_ (std::move (hooks))
 {
 }
 
@@ -44,10 +82,9 @@ FrameStream::FrameStream (GstCudaBaseFilter * element)
 void
 FrameStream::forward_events_through (guint64 frame)
 {
-  auto *trans = GST_BASE_TRANSFORM (element_);
   for (GstEvent *event : events_.take_through (frame)) {
     const GstEventType type = GST_EVENT_TYPE (event);
-    if (!base_class_->sink_event (trans, event))
+    if (!hooks_.forward_event (event))
       GST_DEBUG_OBJECT (element_, "%s refused downstream",
           gst_event_type_get_name (type));
   }
@@ -77,21 +114,17 @@ FrameStream::discard ()
 GstFlowReturn
 FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
 {
-  auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (element_);
   FinishedFrame frame;
   const FrameError err = engine_.take_oldest (&frame);
   /* Its events follow it, whatever became of the frame. */
   *number = frame.number;
   if (err)
-    return gst_cuda_base_filter_post_error (element_, err);
-  if (klass->finish_frame) {
-    frame.buffer = gst_buffer_make_writable (frame.buffer);
-    const GstFlowReturn ret = klass->finish_frame (element_, frame.buffer,
-        frame.results, frame.state);
-    if (ret != GST_FLOW_OK) {
-      gst_buffer_unref (frame.buffer);
-      return ret;
-    }
+    return hooks_.post_error (err);
+  const GstFlowReturn ret = hooks_.finish_frame (&frame.buffer, frame.results,
+      frame.state);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (frame.buffer);
+    return ret;
   }
   GST_OBJECT_LOCK (element_);
   if (GST_BUFFER_PTS_IS_VALID (frame.buffer))
@@ -204,7 +237,7 @@ FrameStream::drain ()
   /* A drain gives upstream back every buffer, the inputs of ordered frames
    * too. */
   if (FrameError err = engine_.retire_inputs ())
-    return gst_cuda_base_filter_post_error (element_, err);
+    return hooks_.post_error (err);
   return GST_FLOW_OK;
 }
 

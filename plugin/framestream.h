@@ -2,8 +2,8 @@
 // Copyright (C) 2026 The gst-cudafilters authors
 
 /* The frames in flight as GstBaseTransform sees them: the frame engine
- * (frameengine.h), the serialized events held behind its frames
- * (heldevents.h), when frames leave, and the two ways they do. From
+ * (frameengine.h), the serialized events held behind its frames (HeldEvents,
+ * below), when frames leave, and the two ways they do. From
  * generate_output, the oldest frame goes to GstBaseTransform, which pushes
  * it, marks DISCONT and counts it; a drain, which comes in event and query
  * handlers (EOS, SEGMENT, caps, DRAIN) where GstBaseTransform pushes nothing,
@@ -26,16 +26,55 @@
 #include <gst/base/gstbasetransform.h>
 
 #include <atomic>
+#include <deque>
+#include <functional>
+#include <utility>
+#include <vector>
 
 #include "frameengine.h"
-#include "heldevents.h"
 
-typedef struct _GstCudaBaseFilter GstCudaBaseFilter;
+/* Serialized events that come while frames are in flight wait behind the frame
+ * that came last before them and follow it out, as GstVideoDecoder keeps
+ * events with its frames: they keep their place among the frames, and a
+ * stream with frequent events (tags, custom events, gaps) keeps its frames
+ * overlapping. Frames are known by the numbers the frame engine gives them. */
+class HeldEvents
+{
+public:
+  HeldEvents () = default;
+  HeldEvents (const HeldEvents &) = delete;
+  HeldEvents & operator= (const HeldEvents &) = delete;
+  ~HeldEvents ();
+
+  /* Takes `event`, to follow frame `frame` out. */
+  void hold (guint64 frame, GstEvent * event);
+  /* The events held behind frames up to `frame`, in order, now the caller's. */
+  std::vector<GstEvent *> take_through (guint64 frame);
+  /* Drops every event, as a flush drops what waits in a queue; sticky ones
+   * but SEGMENT and EOS stay on `srcpad`, to go out before the next data. */
+  void drop (GstPad * srcpad);
+
+private:
+  std::deque<std::pair<guint64, GstEvent *>> events_;
+};
 
 class FrameStream
 {
 public:
-  explicit FrameStream (GstCudaBaseFilter * element);
+  /* What the element lends its frames in flight: its role's hook for a frame
+   * that leaves (writable: *frame may be replaced; results and state as
+   * FinishedFrame has them), its error posting, and where an event held
+   * behind frames goes once they have left (GstBaseTransform's handling, as
+   * if it had just come). */
+  struct ElementHooks
+  {
+    std::function<GstFlowReturn (GstBuffer ** frame, const void *results,
+        const void *state)> finish_frame;
+    std::function<GstFlowReturn (const FrameError & err)> post_error;
+    std::function<gboolean (GstEvent * event)> forward_event;
+  };
+
+  FrameStream (GstBaseTransform * element, ElementHooks hooks);
   FrameStream (const FrameStream &) = delete;
   FrameStream & operator= (const FrameStream &) = delete;
 
@@ -85,9 +124,8 @@ private:
   GstFlowReturn hand_out_oldest (GstBuffer ** outbuf, guint64 * number);
   GstFlowReturn push_oldest ();
 
-  GstCudaBaseFilter *element_;
-  /* Where held events go on: GstBaseTransform's own sink_event. */
-  GstBaseTransformClass *base_class_;
+  GstBaseTransform *element_;
+  ElementHooks hooks_;
   FrameEngine engine_;
   HeldEvents events_;
   /* The last frame generate_output handed to GstBaseTransform, which pushes

@@ -23,14 +23,14 @@
  * clamped) where |d| is at least #GstCudaGauss:threshold, and stays as it is
  * elsewhere, as the `gaussianblur` element's negative sigma does.
  *
- * YUV formats: luma and chroma (#GstCudaFilter:include-chroma=false: luma
+ * YUV formats: luma and chroma (#CfFilter:include-chroma=false: luma
  * only); RGB formats: each colour channel; alpha is passed through unchanged.
  *
- * With #GstCudaFilter:regions=meta only the regions of each buffer are
+ * With #CfFilter:regions=meta only the regions of each buffer are
  * blurred (privacy masking): the boxes of its GstVideoRegionOfInterestMeta
  * (and, on GStreamer 1.24 and later, of its analytics object detections), of
- * the types in #GstCudaFilter:region-types, grown by
- * #GstCudaFilter:region-padding and clipped to the frame; at most 256 a frame.
+ * the types in #CfFilter:region-types, grown by
+ * #CfFilter:region-padding and clipped to the frame; at most 256 a frame.
  * Inside them each sample is what the whole frame's blur gives there, samples
  * outside the boxes feeding it as usual; everything else passes unchanged, and
  * a frame without regions passes as it came. The work follows the boxes'
@@ -81,7 +81,7 @@ enum
 
 struct _GstCudaGauss
 {
-  GstCudaFilter parent;
+  CfFilter parent;
 
   /* under the object lock */
   gdouble sigma;
@@ -92,7 +92,7 @@ struct _GstCudaGauss
   guint threshold;
 };
 
-G_DEFINE_TYPE (GstCudaGauss, gst_cuda_gauss, GST_TYPE_CUDA_FILTER);
+G_DEFINE_TYPE (GstCudaGauss, gst_cuda_gauss, CF_TYPE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudagauss, "cudagauss", GST_RANK_NONE,
     GST_TYPE_CUDA_GAUSS);
 
@@ -114,7 +114,7 @@ gst_cuda_gauss_mode_get_type (void)
 }
 
 static cudaError_t
-gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
+gst_cuda_gauss_filter_frame (CfFilter * filter,
     const std::vector<ComponentView> & views,
     const cf::Executor & exec)
 {
@@ -131,7 +131,7 @@ gst_cuda_gauss_filter_frame (GstCudaFilter * filter,
   for (const auto & component : views) {
     cf::GaussParams params = cf::make_gauss_params (sigma, sigma_y, kernel_size,
         kernel_size, component.format,
-        gst_cuda_filter_border (filter, component.format));
+        cf_filter_border (filter, component.format));
     params.region = component.region;
     if (mode == GST_CUDA_GAUSS_MODE_UNSHARP) {
       params.mode = cf::GaussMode::Unsharp;
@@ -154,13 +154,13 @@ static void
 gst_cuda_gauss_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  if (gst_cuda_filter_set_border_property (object, value, pspec))
+  if (cf_filter_set_border_property (object, value, pspec))
     return;
   auto *self = GST_CUDA_GAUSS (object);
   if (prop_id == PROP_KERNEL_SIZE) {
     const gint size = g_value_get_int (value);
     /* 0: the size follows sigma. */
-    if (size != 0 && !gst_cuda_filter_accept_window_size (object, pspec, size))
+    if (size != 0 && !cf_filter_accept_window_size (object, pspec, size))
       return;
   }
   GST_OBJECT_LOCK (self);
@@ -194,7 +194,7 @@ static void
 gst_cuda_gauss_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  if (gst_cuda_filter_get_border_property (object, value, pspec))
+  if (cf_filter_get_border_property (object, value, pspec))
     return;
   auto *self = GST_CUDA_GAUSS (object);
   GST_OBJECT_LOCK (self);
@@ -249,7 +249,7 @@ gst_cuda_gauss_class_init (GstCudaGaussClass * klass)
           "Taps in each direction, odd (0 = automatic: 2 * ceil(3 * sigma) + 1 "
           "for each direction's sigma)", 0, cf::kGaussMaxKernelSize,
           DEFAULT_KERNEL_SIZE, flags));
-  gst_cuda_filter_class_install_border_properties (gobject_class, PROP_BORDER,
+  cf_filter_class_install_border_properties (gobject_class, PROP_BORDER,
       PROP_BORDER_VALUE, DEFAULT_BORDER);
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode", "Blur, or sharpen by unsharp masking",
@@ -269,7 +269,7 @@ gst_cuda_gauss_class_init (GstCudaGaussClass * klass)
       "Exact Gaussian blur and unsharp masking on NVIDIA GPUs, with a CPU "
       "fallback", "gst-cudafilters developers");
 
-  GST_CUDA_FILTER_CLASS (klass)->filter_frame = gst_cuda_gauss_filter_frame;
+  CF_FILTER_CLASS (klass)->filter_frame = gst_cuda_gauss_filter_frame;
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_GAUSS_MODE, (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gauss_debug, "cudagauss", 0,
       "CUDA Gaussian blur");

@@ -3,12 +3,12 @@
 
 #pragma once
 
-#include "gstcudafilter.h"
+#include "cffilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_GAUSS (gst_cuda_gauss_get_type ())
-G_DECLARE_FINAL_TYPE (GstCudaGauss, gst_cuda_gauss, GST, CUDA_GAUSS, GstCudaFilter)
+G_DECLARE_FINAL_TYPE (GstCudaGauss, gst_cuda_gauss, GST, CUDA_GAUSS, CfFilter)
 
 typedef enum
 {

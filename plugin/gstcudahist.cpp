@@ -11,7 +11,7 @@
  * come back.
  *
  * Channels counted: Y of YUV formats (U and V too with
- * #GstCudaAnalyzer:include-chroma), R, G and B of RGB formats (A too with
+ * #CfAnalyzer:include-chroma), R, G and B of RGB formats (A too with
  * #GstCudaHist:include-alpha), the grey level of GRAY8 and GRAY16_LE. Samples of
  * the region of interest (#GstCudaHist:roi-x, #GstCudaHist:roi-y,
  * #GstCudaHist:roi-width, #GstCudaHist:roi-height, in luma pixels; the whole
@@ -43,10 +43,10 @@
  * 1 %, 50 % and 99 % of the binned samples are <= v, resolved to the last value
  * of v's bin; exact with one value per bin).
  *
- * With #GstCudaAnalyzer:regions=meta (set before the caps), each region of
+ * With #CfAnalyzer:regions=meta (set before the caps), each region of
  * the buffer is counted too: the boxes of its GstVideoRegionOfInterestMeta
  * (and, from GStreamer 1.24, analytics object detections) of the types in
- * #GstCudaAnalyzer:region-types, clipped to the frame, 256 at most. Field
+ * #CfAnalyzer:region-types, clipped to the frame, 256 at most. Field
  * "regions": an array of "region" structures in the metas' order: "id" (gint),
  * "type" (string), "x", "y", "width", "height" (guint, luma pixels, clipped)
  * and the per-channel fields above, of the samples covering the box (roi-*
@@ -104,7 +104,7 @@ enum
 
 struct _GstCudaHist
 {
-  GstCudaAnalyzer parent;
+  CfAnalyzer parent;
 
   /* properties, under the object lock */
   guint bins;
@@ -128,7 +128,7 @@ struct _GstCudaHist
   GstClockTime last_message_time;
 };
 
-G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, GST_TYPE_CUDA_ANALYZER);
+G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, CF_TYPE_ANALYZER);
 GST_ELEMENT_REGISTER_DEFINE (cudahist, "cudahist", GST_RANK_NONE,
     GST_TYPE_CUDA_HIST);
 
@@ -140,7 +140,7 @@ frame_workspace_size (guint bins)
 }
 
 static gboolean
-gst_cuda_hist_set_info (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
+gst_cuda_hist_set_info (CfAnalyzer * analyzer, const GstVideoInfo & info,
     guint max_regions, gsize * result_size, gsize * workspace_size)
 {
   auto *self = GST_CUDA_HIST (analyzer);
@@ -167,7 +167,7 @@ gst_cuda_hist_set_info (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
 }
 
 static gboolean
-gst_cuda_hist_includes_alpha (GstCudaAnalyzer * analyzer)
+gst_cuda_hist_includes_alpha (CfAnalyzer * analyzer)
 {
   auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
@@ -301,7 +301,7 @@ count_frame (GstCudaHist * self, const ComponentView & view,
 }
 
 static cudaError_t
-gst_cuda_hist_analyze_frame (GstCudaAnalyzer * analyzer,
+gst_cuda_hist_analyze_frame (CfAnalyzer * analyzer,
     const std::vector<ComponentView> & views,
     const std::vector<FrameRegion> * regions, const cf::Executor & exec,
     void *results, void *workspace, gpointer frame_state)
@@ -384,7 +384,7 @@ message_due (GstCudaHist * self, GstClockTime running_time)
 }
 
 static GstFlowReturn
-gst_cuda_hist_attach_results (GstCudaAnalyzer * analyzer, GstBuffer * frame,
+gst_cuda_hist_attach_results (CfAnalyzer * analyzer, GstBuffer * frame,
     gconstpointer results_bytes, gconstpointer frame_state)
 {
   auto *self = GST_CUDA_HIST (analyzer);
@@ -432,7 +432,7 @@ gst_cuda_hist_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_BINS:
       self->bins = g_value_get_uint (value);
-      gst_cuda_base_filter_configure_again (GST_CUDA_BASE_FILTER (self));
+      cf_base_filter_configure_again (CF_BASE_FILTER (self));
       break;
     case PROP_RANGE_MIN:
       self->range_min = g_value_get_uint (value);
@@ -539,7 +539,7 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 {
   auto *gobject_class = G_OBJECT_CLASS (klass);
   auto *element_class = GST_ELEMENT_CLASS (klass);
-  auto *analyzer_class = GST_CUDA_ANALYZER_CLASS (klass);
+  auto *analyzer_class = CF_ANALYZER_CLASS (klass);
   const auto playing = static_cast<GParamFlags> (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 

@@ -3,13 +3,13 @@
 
 #pragma once
 
-#include "gstcudaanalyzer.h"
+#include "cfanalyzer.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_HIST (gst_cuda_hist_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaHist, gst_cuda_hist, GST, CUDA_HIST,
-    GstCudaAnalyzer)
+    CfAnalyzer)
 
 /* The name of the custom meta (gst_meta_register_custom) cudahist attaches to
  * every buffer; its structure holds the fields of the element message, without

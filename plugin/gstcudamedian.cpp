@@ -10,19 +10,19 @@
  * included (#GstCudaMedian:border). Removes salt-and-pepper noise while keeping
  * edges. The result is exact and identical on the CUDA and the CPU backend.
  *
- * YUV formats: luma and chroma (#GstCudaFilter:include-chroma=false: luma
+ * YUV formats: luma and chroma (#CfFilter:include-chroma=false: luma
  * only); RGB formats: each colour channel; alpha is passed through unchanged.
  *
- * With #GstCudaFilter:regions=meta only the regions of each buffer are
+ * With #CfFilter:regions=meta only the regions of each buffer are
  * filtered: the boxes of its GstVideoRegionOfInterestMeta (and, on GStreamer
  * 1.24 and later, of its analytics object detections), of the types in
- * #GstCudaFilter:region-types, grown by #GstCudaFilter:region-padding and
+ * #CfFilter:region-types, grown by #CfFilter:region-padding and
  * clipped to the frame; at most 256 a frame. Inside them each sample is what
  * the whole frame's filter gives there; everything else passes unchanged, and
  * a frame without regions passes as it came.
  *
  * Frames in host memory go up to the GPU from pinned buffers, several at once
- * (#GstCudaBaseFilter:frames-in-flight) so that transfers overlap the kernels;
+ * (#CfBaseFilter:frames-in-flight) so that transfers overlap the kernels;
  * buffers of an upstream pool that come back again are pinned where they are.
  * Without a usable CUDA device the element warns once and filters on the CPU.
  *
@@ -60,18 +60,18 @@ enum
 
 struct _GstCudaMedian
 {
-  GstCudaFilter parent;
+  CfFilter parent;
 
   /* under the object lock */
   gint size;
 };
 
-G_DEFINE_TYPE (GstCudaMedian, gst_cuda_median, GST_TYPE_CUDA_FILTER);
+G_DEFINE_TYPE (GstCudaMedian, gst_cuda_median, CF_TYPE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
     GST_TYPE_CUDA_MEDIAN);
 
 static cudaError_t
-gst_cuda_median_filter_frame (GstCudaFilter * filter,
+gst_cuda_median_filter_frame (CfFilter * filter,
     const std::vector<ComponentView> & views,
     const cf::Executor & exec)
 {
@@ -84,7 +84,7 @@ gst_cuda_median_filter_frame (GstCudaFilter * filter,
   for (const auto & component : views) {
     cf::MedianParams params;
     params.window = size;
-    params.border = gst_cuda_filter_border (filter, component.format);
+    params.border = cf_filter_border (filter, component.format);
     params.region = component.region;
     planes.push_back ({component.src, component.dst, component.format, params});
   }
@@ -113,13 +113,13 @@ static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  if (gst_cuda_filter_set_border_property (object, value, pspec))
+  if (cf_filter_set_border_property (object, value, pspec))
     return;
   auto *self = GST_CUDA_MEDIAN (object);
   switch (prop_id) {
     case PROP_SIZE:{
       const gint size = g_value_get_int (value);
-      if (!gst_cuda_filter_accept_window_size (object, pspec, size))
+      if (!cf_filter_accept_window_size (object, pspec, size))
         break;
       GST_OBJECT_LOCK (self);
       self->size = size;
@@ -136,7 +136,7 @@ static void
 gst_cuda_median_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  if (gst_cuda_filter_get_border_property (object, value, pspec))
+  if (cf_filter_get_border_property (object, value, pspec))
     return;
   auto *self = GST_CUDA_MEDIAN (object);
   GST_OBJECT_LOCK (self);
@@ -169,7 +169,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
           cf::kMedianMinWindow, cf::kMedianMaxWindow, DEFAULT_SIZE,
           static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
-  gst_cuda_filter_class_install_border_properties (gobject_class, PROP_BORDER,
+  cf_filter_class_install_border_properties (gobject_class, PROP_BORDER,
       PROP_BORDER_VALUE, DEFAULT_BORDER);
 
   gst_element_class_set_static_metadata (element_class, "CUDA median filter",
@@ -177,7 +177,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
       "Exact median filter (3x3 to 31x31) on NVIDIA GPUs, with a CPU fallback",
       "gst-cudafilters developers");
 
-  GST_CUDA_FILTER_CLASS (klass)->filter_frame = gst_cuda_median_filter_frame;
+  CF_FILTER_CLASS (klass)->filter_frame = gst_cuda_median_filter_frame;
   GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
       "CUDA median filter");
 }

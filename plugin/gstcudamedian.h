@@ -3,13 +3,13 @@
 
 #pragma once
 
-#include "gstcudafilter.h"
+#include "cffilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_MEDIAN (gst_cuda_median_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaMedian, gst_cuda_median, GST, CUDA_MEDIAN,
-    GstCudaFilter)
+    CfFilter)
 
 GST_ELEMENT_REGISTER_DECLARE (cudamedian);
 

@@ -70,30 +70,12 @@ percentiles (const uint32_t *bins, guint n_bins, guint64 binned, guint lower,
   }
 }
 
-/* A frame's results hold hundreds of values. One of a type holding no
- * resources (a number, a static string) copied from an initialised one is
- * initialised too: that skips g_value_init's type lookups. */
-static GValue
-initialised_value (GType type)
-{
-  GValue v = G_VALUE_INIT;
-  g_value_init (&v, type);
-  return v;
-}
-
-static GValue
-uint_value (guint value)
-{
-  static const GValue initialised = initialised_value (G_TYPE_UINT);
-  GValue v = initialised;
-  g_value_set_uint (&v, value);
-  return v;
-}
-
 static void
 append_uint (GValue * array, guint value)
 {
-  GValue v = uint_value (value);
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_UINT);
+  g_value_set_uint (&v, value);
   gst_value_array_append_and_take_value (array, &v);
 }
 
@@ -172,24 +154,23 @@ append_channel (const HistResultsLayout & layout, const guint8 * bytes, int comp
     const HistFrameState & counted, CountsMemory & counts,
     GValue (&fields)[N_CHANNEL_FIELDS])
 {
-  static const GValue string = initialised_value (G_TYPE_STRING);
-  static const GValue buffer = initialised_value (GST_TYPE_BUFFER);
-  static const GValue real = initialised_value (G_TYPE_DOUBLE);
   const guint n_bins = layout.bins;
   cf::HistogramSummary summary;
   memcpy (&summary, bytes + GST_ROUND_UP_8 (n_bins * sizeof (uint32_t)),
       sizeof summary);
 
-  GValue v = string;
-  g_value_set_static_string (&v, channel_name (*layout.info, component));
-  gst_value_array_append_and_take_value (&fields[FIELD_CHANNELS], &v);
+  GValue name = G_VALUE_INIT;
+  g_value_init (&name, G_TYPE_STRING);
+  g_value_set_static_string (&name, channel_name (*layout.info, component));
+  gst_value_array_append_and_take_value (&fields[FIELD_CHANNELS], &name);
 
   GstBuffer *bins_buffer;
   const uint32_t *bins = counts.add (reinterpret_cast<const uint32_t *> (bytes),
       n_bins, &bins_buffer);
-  v = buffer;
-  g_value_take_boxed (&v, bins_buffer);
-  gst_value_array_append_and_take_value (&fields[FIELD_BINS], &v);
+  GValue bins_value = G_VALUE_INIT;
+  g_value_init (&bins_value, GST_TYPE_BUFFER);
+  g_value_take_boxed (&bins_value, bins_buffer);
+  gst_value_array_append_and_take_value (&fields[FIELD_BINS], &bins_value);
 
   const guint64 binned = (guint64) summary.samples - summary.below -
       summary.above;
@@ -198,10 +179,11 @@ append_channel (const HistResultsLayout & layout, const guint8 * bytes, int comp
   append_uint (&fields[FIELD_ABOVE], summary.above);
   append_uint (&fields[FIELD_MIN], summary.min);
   append_uint (&fields[FIELD_MAX], summary.max);
-  v = real;
-  g_value_set_double (&v, summary.samples ?
+  GValue mean = G_VALUE_INIT;
+  g_value_init (&mean, G_TYPE_DOUBLE);
+  g_value_set_double (&mean, summary.samples ?
       (gdouble) summary.sum / summary.samples : 0.0);
-  gst_value_array_append_and_take_value (&fields[FIELD_MEAN], &v);
+  gst_value_array_append_and_take_value (&fields[FIELD_MEAN], &mean);
   guint found[3];
   percentiles (bins, n_bins, binned, counted.lower, counted.upper, found);
   append_uint (&fields[FIELD_P1], found[0]);
@@ -229,22 +211,25 @@ set_channel_fields (const HistResultsLayout & layout, const guint8 * block,
 static GstStructure *
 new_region_structure (const FrameRegion & region)
 {
-  static const GValue integer = initialised_value (G_TYPE_INT);
-  static const GValue string = initialised_value (G_TYPE_STRING);
   GstStructure *results = gst_structure_new_id_empty (region_quarks[QUARK_REGION]);
-  GValue v = integer;
-  g_value_set_int (&v, region.id);
-  gst_structure_id_take_value (results, region_quarks[QUARK_ID], &v);
-  v = string;
+  GValue id = G_VALUE_INIT;
+  g_value_init (&id, G_TYPE_INT);
+  g_value_set_int (&id, region.id);
+  gst_structure_id_take_value (results, region_quarks[QUARK_ID], &id);
+  GValue type = G_VALUE_INIT;
+  g_value_init (&type, G_TYPE_STRING);
   /* A quark's string lives as long as the process. */
-  g_value_set_static_string (&v, g_quark_to_string (region.type));
-  gst_structure_id_take_value (results, region_quarks[QUARK_TYPE], &v);
+  g_value_set_static_string (&type, g_quark_to_string (region.type));
+  gst_structure_id_take_value (results, region_quarks[QUARK_TYPE], &type);
   const int box[4] = { region.box.x, region.box.y, region.box.width,
     region.box.height
   };
   for (int i = 0; i < 4; i++) {
-    v = uint_value ((guint) box[i]);
-    gst_structure_id_take_value (results, region_quarks[QUARK_X + i], &v);
+    GValue coordinate = G_VALUE_INIT;
+    g_value_init (&coordinate, G_TYPE_UINT);
+    g_value_set_uint (&coordinate, (guint) box[i]);
+    gst_structure_id_take_value (results, region_quarks[QUARK_X + i],
+        &coordinate);
   }
   return results;
 }
@@ -255,16 +240,16 @@ static void
 set_regions (const HistResultsLayout & layout, const guint8 * bytes,
     const HistFrameState & counted, CountsMemory & counts, GstStructure * fields)
 {
-  static const GValue structure = initialised_value (GST_TYPE_STRUCTURE);
   GValue array = G_VALUE_INIT;
   gst_value_array_init (&array, counted.n_regions);
   for (guint r = 0; r < counted.n_regions; r++) {
     GstStructure *results = new_region_structure (counted.regions[r]);
     set_channel_fields (layout, bytes + (1 + r) * hist_block_size (layout.bins),
         counted, counts, results);
-    GValue v = structure;
-    g_value_take_boxed (&v, results);
-    gst_value_array_append_and_take_value (&array, &v);
+    GValue region = G_VALUE_INIT;
+    g_value_init (&region, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&region, results);
+    gst_value_array_append_and_take_value (&array, &region);
   }
   gst_structure_id_take_value (fields, region_quarks[QUARK_REGIONS], &array);
 }

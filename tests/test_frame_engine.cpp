@@ -82,7 +82,7 @@ void expect_ok(const FrameError &err, const char *what) {
 }
 
 // Submits a frame of `value` into a new output buffer (a filter), dropping the
-// caller's references as GstCudaBaseFilter does.
+// caller's references as CfBaseFilter does.
 void submit_filtered(FrameEngine &engine, Work &work, guint8 value) {
   GstBuffer *input = frame_of(value);
   GstBuffer *output = frame_of(0);

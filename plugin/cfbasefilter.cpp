@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-#include "gstcudabasefilter.h"
+#include "cfbasefilter.h"
 
 #include <utility>
 
@@ -11,8 +11,8 @@
 #include "framestream.h"
 #include "memorycaps.h"
 
-GST_DEBUG_CATEGORY (gst_cuda_base_filter_debug);
-#define GST_CAT_DEFAULT gst_cuda_base_filter_debug
+GST_DEBUG_CATEGORY (cf_base_filter_debug);
+#define GST_CAT_DEFAULT cf_base_filter_debug
 
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_FRAMES_IN_FLIGHT 2
@@ -33,7 +33,7 @@ enum
 /* The element's state, in three parts by who writes them. */
 struct BaseFilterState
 {
-  explicit BaseFilterState (GstCudaBaseFilter * self) : stream (self) {}
+  explicit BaseFilterState (CfBaseFilter * self);
 
   /* Properties, under the object lock. */
   struct
@@ -54,67 +54,65 @@ struct BaseFilterState
   } caps;
 };
 
-struct GstCudaBaseFilterPrivate
+struct CfBaseFilterPrivate
 {
   BaseFilterState *state;
 };
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaBaseFilter, gst_cuda_base_filter,
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (CfBaseFilter, cf_base_filter,
     GST_TYPE_BASE_TRANSFORM);
+
+BaseFilterState::BaseFilterState (CfBaseFilter * self)
+    : stream (GST_BASE_TRANSFORM (self), {
+      [self] (GstBuffer ** frame, const void *results, const void *state) {
+        auto *klass = CF_BASE_FILTER_GET_CLASS (self);
+        if (!klass->finish_frame)
+          return GST_FLOW_OK;
+        *frame = gst_buffer_make_writable (*frame);
+        return klass->finish_frame (self, *frame, results, state);
+      },
+      [self] (const FrameError & err) {
+        return cf_base_filter_post_error (self, err);
+      },
+      [self] (GstEvent * event) {
+        return GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
+            sink_event (GST_BASE_TRANSFORM (self), event);
+      }})
+{
+}
 
 /* Properties that apply from the next frame. */
 static constexpr auto kPlayingFlags = static_cast<GParamFlags> (G_PARAM_READWRITE
     | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 
 static BaseFilterState &
-state_of (GstCudaBaseFilter * self)
+state_of (CfBaseFilter * self)
 {
-  auto *priv = static_cast<GstCudaBaseFilterPrivate *>
-      (gst_cuda_base_filter_get_instance_private (self));
+  auto *priv = static_cast<CfBaseFilterPrivate *>
+      (cf_base_filter_get_instance_private (self));
   return *priv->state;
 }
 
 static bool
-on_device (GstCudaBaseFilter * self)
+on_device (CfBaseFilter * self)
 {
   return state_of (self).device.on_device ();
 }
 
 GstFlowReturn
-gst_cuda_base_filter_post_error (GstCudaBaseFilter * self,
+cf_base_filter_post_error (CfBaseFilter * self,
     const FrameError & err)
 {
-  const gchar *message = err.message.c_str ();
-  const gchar *detail = err.detail.c_str ();
-  switch (err.kind) {
-    case FrameError::Kind::None:
-      return GST_FLOW_OK;
-    case FrameError::Kind::Refused:
-      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", message), ("%s", detail));
-      break;
-    case FrameError::Kind::Settings:
-      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", message), (nullptr));
-      break;
-    case FrameError::Kind::Failed:
-      if (err.cause != cudaSuccess)
-        GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s failed: %s: %s",
-                err.step, cudaGetErrorName (err.cause),
-                cudaGetErrorString (err.cause)), ("on the %s backend",
-                on_device (self) ? "CUDA" : "CPU"));
-      else
-        GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s failed", err.step),
-            (nullptr));
-      break;
-  }
-  return GST_FLOW_ERROR;
+  return post_frame_error (GST_ELEMENT (self), err,
+      on_device (self) ? "CUDA" : "CPU");
 }
 
 /* ---- state ---- */
 
 static gboolean
-gst_cuda_base_filter_start (GstBaseTransform * trans)
+cf_base_filter_start (GstBaseTransform * trans)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   GST_OBJECT_LOCK (self);
   const GstCudaFilterBackend wanted = st.props.backend;
@@ -124,26 +122,25 @@ gst_cuda_base_filter_start (GstBaseTransform * trans)
 }
 
 static gboolean
-gst_cuda_base_filter_stop (GstBaseTransform * trans)
+cf_base_filter_stop (GstBaseTransform * trans)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
-  st.stream.discard ();
-  st.stream.release ();
+  st.stream.release ();         /* frames in flight dropped first */
   st.device.close (GST_ELEMENT (self));
   return TRUE;
 }
 
 static void
-gst_cuda_base_filter_set_context (GstElement * element, GstContext * context)
+cf_base_filter_set_context (GstElement * element, GstContext * context)
 {
-  auto & st = state_of (GST_CUDA_BASE_FILTER (element));
+  auto & st = state_of (CF_BASE_FILTER (element));
   GST_OBJECT_LOCK (element);
   const gint device_id = st.props.device_id;
   GST_OBJECT_UNLOCK (element);
   /* Taken where it is for the device asked for (any, with -1). */
   st.device.take_pipeline_context (element, context, device_id);
-  GST_ELEMENT_CLASS (gst_cuda_base_filter_parent_class)->set_context (element,
+  GST_ELEMENT_CLASS (cf_base_filter_parent_class)->set_context (element,
       context);
 }
 
@@ -153,7 +150,7 @@ gst_cuda_base_filter_set_context (GstElement * element, GstContext * context)
  * this process runs, a driver there, not on the CPU backend (and on the CUDA
  * one once started). */
 static bool
-cuda_memory_offered (GstCudaBaseFilter * self)
+cuda_memory_offered (CfBaseFilter * self)
 {
   auto & st = state_of (self);
   GST_OBJECT_LOCK (self);
@@ -167,10 +164,10 @@ cuda_memory_offered (GstCudaBaseFilter * self)
 /* Frames keep format and size. A filter writes new buffers, in either memory
  * type; an analyzer (in place) passes its own on. */
 static GstCaps *
-gst_cuda_base_filter_transform_caps (GstBaseTransform * trans,
+cf_base_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection, GstCaps * caps, GstCaps * filter)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   GstCaps *result = caps_in_memory_types (caps, filter,
       cuda_memory_offered (self), !gst_base_transform_is_in_place (trans));
   GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
@@ -182,16 +179,16 @@ gst_cuda_base_filter_transform_caps (GstBaseTransform * trans,
  * they come in: GstBaseTransform would otherwise take the neighbour's first,
  * and a switch of upstream's memory type mid-stream would not carry through. */
 static GstCaps *
-gst_cuda_base_filter_fixate_caps (GstBaseTransform * trans,
+cf_base_filter_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  return GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->
+  return GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
       fixate_caps (trans, direction, caps, keep_memory_type (caps, othercaps));
 }
 
 /* Where frames of one side live, in this memory type. */
 static std::unique_ptr<FramePath>
-frame_path (GstCudaBaseFilter * self, bool in_cuda_memory)
+frame_path (CfBaseFilter * self, bool in_cuda_memory)
 {
   if (in_cuda_memory)
     return make_cuda_memory_path (state_of (self).device.cuda ());
@@ -201,11 +198,11 @@ frame_path (GstCudaBaseFilter * self, bool in_cuda_memory)
 /* Sets the frames in flight up for frames of `info` between these memory
  * types. FALSE after posting an error. */
 static gboolean
-configure_frames (GstCudaBaseFilter * self, const GstVideoInfo & info,
+configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
     bool input_in_cuda, bool output_in_cuda)
 {
   auto & st = state_of (self);
-  auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (self);
+  auto *klass = CF_BASE_FILTER_GET_CLASS (self);
   FrameSizes sizes;
   (void) st.stream.take_outdated ();  /* the properties are read now */
   if (klass->set_info && !klass->set_info (self, info, on_device (self), &sizes))
@@ -226,14 +223,14 @@ configure_frames (GstCudaBaseFilter * self, const GstVideoInfo & info,
   st.caps.depth = setup.depth;
   st.caps.output_in_cuda = output_in_cuda;
   if (FrameError err = st.stream.configure (std::move (setup))) {
-    gst_cuda_base_filter_post_error (self, err);
+    cf_base_filter_post_error (self, err);
     return FALSE;
   }
   return TRUE;
 }
 
 static gint
-device_id (GstCudaBaseFilter * self)
+device_id (CfBaseFilter * self)
 {
   GST_OBJECT_LOCK (self);
   const gint id = state_of (self).props.device_id;
@@ -244,21 +241,21 @@ device_id (GstCudaBaseFilter * self)
 /* Moves the element to `device`, once the frames in flight have left, their
  * work done on the old one. FALSE after posting an error. */
 static gboolean
-move_to_device (GstCudaBaseFilter * self, const CudaDevice & device)
+move_to_device (CfBaseFilter * self, const CudaDevice & device)
 {
   auto & st = state_of (self);
   if (st.stream.drain () < GST_FLOW_EOS)
     return FALSE;
   st.stream.release ();
   const FrameError err = st.device.move_to (GST_ELEMENT (self), device);
-  return gst_cuda_base_filter_post_error (self, err) == GST_FLOW_OK;
+  return cf_base_filter_post_error (self, err) == GST_FLOW_OK;
 }
 
 static gboolean
-gst_cuda_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+cf_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   GstVideoInfo info;
   if (!gst_video_info_from_caps (&info, incaps)) {
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
@@ -291,7 +288,7 @@ gst_cuda_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 /* Configures the frames again for the current caps (on a new device, or for
  * properties they depend on), with the pools that go with them. */
 static void
-reconfigure_frames (GstCudaBaseFilter * self)
+reconfigure_frames (CfBaseFilter * self)
 {
   auto *trans = GST_BASE_TRANSFORM (self);
   GstCaps *incaps = gst_pad_get_current_caps (trans->sinkpad);
@@ -310,10 +307,10 @@ reconfigure_frames (GstCudaBaseFilter * self)
  * set_caps asks upstream for its context, which covers system memory); else
  * properties the frames depend on take effect, the frames in flight first. */
 static void
-gst_cuda_base_filter_before_transform (GstBaseTransform * trans,
+cf_base_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   CudaDevice followed;
   if (st.device.should_follow (buffer, device_id (self), &followed)) {
@@ -328,7 +325,7 @@ gst_cuda_base_filter_before_transform (GstBaseTransform * trans,
 }
 
 void
-gst_cuda_base_filter_configure_again (GstCudaBaseFilter * self)
+cf_base_filter_configure_again (CfBaseFilter * self)
 {
   state_of (self).stream.mark_outdated ();
 }
@@ -336,7 +333,7 @@ gst_cuda_base_filter_configure_again (GstCudaBaseFilter * self)
 /* ---- frames ---- */
 
 void
-gst_cuda_base_filter_install_include_chroma (GObjectClass * klass,
+cf_base_filter_install_include_chroma (GObjectClass * klass,
     guint prop_id, gboolean default_value)
 {
   g_object_class_install_property (klass, prop_id,
@@ -346,22 +343,22 @@ gst_cuda_base_filter_install_include_chroma (GObjectClass * klass,
 }
 
 GstFlowReturn
-gst_cuda_base_filter_submit (GstCudaBaseFilter * self, GstBuffer * input,
+cf_base_filter_submit (CfBaseFilter * self, GstBuffer * input,
     GstBuffer * output)
 {
-  auto *klass = GST_CUDA_BASE_FILTER_GET_CLASS (self);
+  auto *klass = CF_BASE_FILTER_GET_CLASS (self);
   const FrameError err = state_of (self).stream.submit (input,
       output, [self, klass] (const FrameWork & work) {
         return klass->process (self, work);
       });
-  return gst_cuda_base_filter_post_error (self, err);
+  return cf_base_filter_post_error (self, err);
 }
 
 /* The buffer the frame leaves in, as GstBaseTransform prepares it: one of the
  * output pool's with the input's metadata, or, in place, the input made
  * writable. */
 static GstFlowReturn
-prepare_output (GstCudaBaseFilter * self, GstBuffer * input, GstBuffer ** output)
+prepare_output (CfBaseFilter * self, GstBuffer * input, GstBuffer ** output)
 {
   auto & st = state_of (self);
   auto *trans = GST_BASE_TRANSFORM (self);
@@ -379,7 +376,7 @@ prepare_output (GstCudaBaseFilter * self, GstBuffer * input, GstBuffer ** output
     return ret;
   if (!st.caps.output_in_cuda)
     cause = st.device.take_pinned_error ();
-  return gst_cuda_base_filter_post_error (self,
+  return cf_base_filter_post_error (self,
       FrameError::failed ("Allocating an output buffer", cause));
 }
 
@@ -388,7 +385,7 @@ prepare_output (GstCudaBaseFilter * self, GstBuffer * input, GstBuffer ** output
  * neither, its generate_output being ours; they queue the frame's work, and
  * the frame leaves from generate_output. */
 static GstFlowReturn
-submit_frame (GstCudaBaseFilter * self, GstBuffer * input)
+submit_frame (CfBaseFilter * self, GstBuffer * input)
 {
   auto *trans = GST_BASE_TRANSFORM (self);
   auto *klass = GST_BASE_TRANSFORM_GET_CLASS (self);
@@ -411,10 +408,10 @@ submit_frame (GstCudaBaseFilter * self, GstBuffer * input)
 }
 
 static GstFlowReturn
-gst_cuda_base_filter_submit_input_buffer (GstBaseTransform * trans,
+cf_base_filter_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   auto & stream = state_of (self).stream;
   /* GstBaseTransform marks the next frame it pushes DISCONT, which with frames
    * in flight would be an older one, and has no call that moves the mark:
@@ -431,7 +428,7 @@ gst_cuda_base_filter_submit_input_buffer (GstBaseTransform * trans,
   }
   /* The parent handles QoS and renegotiation, then queues the buffer. */
   const GstFlowReturn ret =
-      GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->
+      GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
       submit_input_buffer (trans, is_discont, input);
   if (ret != GST_FLOW_OK || !trans->queued_buf)
     return ret;
@@ -443,16 +440,16 @@ gst_cuda_base_filter_submit_input_buffer (GstBaseTransform * trans,
  * backends alike, so that latency and order do not depend on where the
  * kernels ran. */
 static GstFlowReturn
-gst_cuda_base_filter_generate_output (GstBaseTransform * trans,
+cf_base_filter_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
 {
-  return state_of (GST_CUDA_BASE_FILTER (trans)).stream.generate (outbuf);
+  return state_of (CF_BASE_FILTER (trans)).stream.generate (outbuf);
 }
 
 static gboolean
-gst_cuda_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+cf_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-  auto & stream = state_of (GST_CUDA_BASE_FILTER (trans)).stream;
+  auto & stream = state_of (CF_BASE_FILTER (trans)).stream;
   GstFlowReturn drained = GST_FLOW_OK;
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
@@ -476,7 +473,7 @@ gst_cuda_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
   /* Forwarded whatever the drain did, as GstVideoDecoder forwards EOS; a
    * drain that failed (its error posted) fails the event. */
   const gboolean forwarded =
-      GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->sink_event
+      GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->sink_event
       (trans, event);
   return forwarded && drained >= GST_FLOW_EOS;
 }
@@ -487,10 +484,10 @@ gst_cuda_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
  * at bus speed asynchronously, or CUDA memory of our context, which needs no
  * upload; room for the frames in flight we hold. */
 static gboolean
-gst_cuda_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
+cf_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
     GstQuery * query)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
   GstCaps *caps = nullptr;
@@ -516,10 +513,10 @@ gst_cuda_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
 
 /* GstBaseTransform asks this of filters only: an analyzer works in place. */
 static gboolean
-gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
+cf_base_filter_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   GstCaps *caps = nullptr;
   gst_query_parse_allocation (query, &caps, nullptr);
@@ -533,7 +530,7 @@ gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
             "pinned host" : "system"), ("caps %" GST_PTR_FORMAT, caps));
     return FALSE;
   }
-  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->
+  if (!GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
       decide_allocation (trans, query))
     return FALSE;
   /* Activated here (GstBaseTransform would at the first frame, saying only
@@ -544,7 +541,7 @@ gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
       query, caps, st.caps.depth, [&engine] (GstBuffer * buffer) {
         return engine.check_output (buffer);
       });
-  return gst_cuda_base_filter_post_error (self, err) == GST_FLOW_OK;
+  return cf_base_filter_post_error (self, err) == GST_FLOW_OK;
 }
 
 /* ---- queries ---- */
@@ -552,7 +549,7 @@ gst_cuda_base_filter_decide_allocation (GstBaseTransform * trans,
 /* What the queries GstBaseTransform answered need of ours: an explanation of
  * refused CUDA caps, our latency. */
 static void
-complete_query (GstCudaBaseFilter * self, GstPadDirection direction,
+complete_query (CfBaseFilter * self, GstPadDirection direction,
     GstQuery * query)
 {
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
@@ -570,10 +567,10 @@ complete_query (GstCudaBaseFilter * self, GstPadDirection direction,
 }
 
 static gboolean
-gst_cuda_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+cf_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
-  auto *self = GST_CUDA_BASE_FILTER (trans);
+  auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   switch (GST_QUERY_TYPE (query)) {
     case GST_QUERY_DRAIN:
@@ -597,7 +594,7 @@ gst_cuda_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     default:
       break;
   }
-  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_base_filter_parent_class)->query
+  if (!GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->query
       (trans, direction, query))
     return FALSE;
   complete_query (self, direction, query);
@@ -621,10 +618,10 @@ warn_if_running (GObject * object, GParamSpec * pspec)
 }
 
 static void
-gst_cuda_base_filter_set_property (GObject * object, guint prop_id,
+cf_base_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  auto & props = state_of (GST_CUDA_BASE_FILTER (object)).props;
+  auto & props = state_of (CF_BASE_FILTER (object)).props;
   if (prop_id == PROP_DEVICE_ID || prop_id == PROP_BACKEND)
     warn_if_running (object, pspec);
   GST_OBJECT_LOCK (object);
@@ -634,7 +631,7 @@ gst_cuda_base_filter_set_property (GObject * object, guint prop_id,
       break;
     case PROP_FRAMES_IN_FLIGHT:
       props.frames_in_flight = g_value_get_uint (value);
-      gst_cuda_base_filter_configure_again (GST_CUDA_BASE_FILTER (object));
+      cf_base_filter_configure_again (CF_BASE_FILTER (object));
       break;
     case PROP_BACKEND:
       props.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum
@@ -648,10 +645,10 @@ gst_cuda_base_filter_set_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_cuda_base_filter_get_property (GObject * object, guint prop_id,
+cf_base_filter_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  auto & st = state_of (GST_CUDA_BASE_FILTER (object));
+  auto & st = state_of (CF_BASE_FILTER (object));
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
     case PROP_DEVICE_ID:
@@ -681,13 +678,13 @@ gst_cuda_base_filter_get_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_cuda_base_filter_finalize (GObject * object)
+cf_base_filter_finalize (GObject * object)
 {
-  auto *priv = static_cast<GstCudaBaseFilterPrivate *>
-      (gst_cuda_base_filter_get_instance_private (GST_CUDA_BASE_FILTER
+  auto *priv = static_cast<CfBaseFilterPrivate *>
+      (cf_base_filter_get_instance_private (CF_BASE_FILTER
           (object)));
   delete priv->state;
-  G_OBJECT_CLASS (gst_cuda_base_filter_parent_class)->finalize (object);
+  G_OBJECT_CLASS (cf_base_filter_parent_class)->finalize (object);
 }
 
 static void
@@ -740,15 +737,15 @@ install_properties (GObjectClass * gobject_class)
 }
 
 static void
-gst_cuda_base_filter_class_init (GstCudaBaseFilterClass * klass)
+cf_base_filter_class_init (CfBaseFilterClass * klass)
 {
   auto *gobject_class = G_OBJECT_CLASS (klass);
   auto *element_class = GST_ELEMENT_CLASS (klass);
   auto *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  gobject_class->set_property = gst_cuda_base_filter_set_property;
-  gobject_class->get_property = gst_cuda_base_filter_get_property;
-  gobject_class->finalize = gst_cuda_base_filter_finalize;
+  gobject_class->set_property = cf_base_filter_set_property;
+  gobject_class->get_property = cf_base_filter_get_property;
+  gobject_class->finalize = cf_base_filter_finalize;
   install_properties (gobject_class);
 
   GstCaps *caps = template_caps ();
@@ -759,40 +756,40 @@ gst_cuda_base_filter_class_init (GstCudaBaseFilterClass * klass)
   gst_caps_unref (caps);
 
   element_class->set_context =
-      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_set_context);
+      GST_DEBUG_FUNCPTR (cf_base_filter_set_context);
   trans_class->passthrough_on_same_caps = FALSE;
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_stop);
+  trans_class->start = GST_DEBUG_FUNCPTR (cf_base_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (cf_base_filter_stop);
   trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_transform_caps);
-  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_fixate_caps);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_set_caps);
+      GST_DEBUG_FUNCPTR (cf_base_filter_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (cf_base_filter_fixate_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (cf_base_filter_set_caps);
   trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_propose_allocation);
+      GST_DEBUG_FUNCPTR (cf_base_filter_propose_allocation);
   trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_decide_allocation);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_query);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_base_filter_sink_event);
+      GST_DEBUG_FUNCPTR (cf_base_filter_decide_allocation);
+  trans_class->query = GST_DEBUG_FUNCPTR (cf_base_filter_query);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (cf_base_filter_sink_event);
   trans_class->before_transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_before_transform);
+      GST_DEBUG_FUNCPTR (cf_base_filter_before_transform);
   trans_class->submit_input_buffer =
-      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_submit_input_buffer);
+      GST_DEBUG_FUNCPTR (cf_base_filter_submit_input_buffer);
   trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_cuda_base_filter_generate_output);
+      GST_DEBUG_FUNCPTR (cf_base_filter_generate_output);
 
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_BASE_FILTER,
+  gst_type_mark_as_plugin_api (CF_TYPE_BASE_FILTER,
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND,
       (GstPluginAPIFlags) 0);
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_base_filter_debug, "cudabasefilter", 0,
+  GST_DEBUG_CATEGORY_INIT (cf_base_filter_debug, "cudabasefilter", 0,
       "cudafilters base class");
 }
 
 static void
-gst_cuda_base_filter_init (GstCudaBaseFilter * self)
+cf_base_filter_init (CfBaseFilter * self)
 {
-  auto *priv = static_cast<GstCudaBaseFilterPrivate *>
-      (gst_cuda_base_filter_get_instance_private (self));
+  auto *priv = static_cast<CfBaseFilterPrivate *>
+      (cf_base_filter_get_instance_private (self));
   priv->state = new BaseFilterState (self);
   /* As GstVideoFilter: frames a sink would drop as late are not processed. */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);

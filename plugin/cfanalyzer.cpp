@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-#include "gstcudaanalyzer.h"
+#include "cfanalyzer.h"
 
 #include "cudafaults.h"
 
@@ -13,7 +13,7 @@ enum
   PROP_INCLUDE_CHROMA,
 };
 
-struct GstCudaAnalyzerPrivate
+struct CfAnalyzerPrivate
 {
   gboolean include_chroma;      /* under the object lock */
   RegionSelection *regions;
@@ -21,23 +21,23 @@ struct GstCudaAnalyzerPrivate
   guint max_regions;
 };
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaAnalyzer, gst_cuda_analyzer,
-    GST_TYPE_CUDA_BASE_FILTER);
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (CfAnalyzer, cf_analyzer,
+    CF_TYPE_BASE_FILTER);
 
-static GstCudaAnalyzerPrivate *
-priv_of (GstCudaAnalyzer * self)
+static CfAnalyzerPrivate *
+priv_of (CfAnalyzer * self)
 {
-  return static_cast<GstCudaAnalyzerPrivate *>
-      (gst_cuda_analyzer_get_instance_private (self));
+  return static_cast<CfAnalyzerPrivate *>
+      (cf_analyzer_get_instance_private (self));
 }
 
 static gboolean
-gst_cuda_analyzer_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
+cf_analyzer_set_info (CfBaseFilter * base, const GstVideoInfo & info,
     bool on_device, FrameSizes * sizes)
 {
-  auto *self = GST_CUDA_ANALYZER (base);
-  auto *klass = GST_CUDA_ANALYZER_GET_CLASS (self);
-  GstCudaAnalyzerPrivate *priv = priv_of (self);
+  auto *self = CF_ANALYZER (base);
+  auto *klass = CF_ANALYZER_GET_CLASS (self);
+  CfAnalyzerPrivate *priv = priv_of (self);
   sizes->state = klass->frame_state_size;
   priv->regions->set_info (info);
   priv->max_regions = priv->regions->properties.settings (G_OBJECT (self)).
@@ -47,10 +47,10 @@ gst_cuda_analyzer_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
 }
 
 static FrameError
-gst_cuda_analyzer_process (GstCudaBaseFilter * base, const FrameWork & work)
+cf_analyzer_process (CfBaseFilter * base, const FrameWork & work)
 {
-  auto *self = GST_CUDA_ANALYZER (base);
-  auto *klass = GST_CUDA_ANALYZER_GET_CLASS (self);
+  auto *self = CF_ANALYZER (base);
+  auto *klass = CF_ANALYZER_GET_CLASS (self);
   const bool include_alpha = klass->includes_alpha &&
       klass->includes_alpha (self);
   GST_OBJECT_LOCK (self);
@@ -71,55 +71,55 @@ gst_cuda_analyzer_process (GstCudaBaseFilter * base, const FrameWork & work)
 }
 
 static GstFlowReturn
-gst_cuda_analyzer_finish_frame (GstCudaBaseFilter * base, GstBuffer * frame,
+cf_analyzer_finish_frame (CfBaseFilter * base, GstBuffer * frame,
     const void *results, const void *state)
 {
-  auto *self = GST_CUDA_ANALYZER (base);
-  return GST_CUDA_ANALYZER_GET_CLASS (self)->attach_results (self, frame,
+  auto *self = CF_ANALYZER (base);
+  return CF_ANALYZER_GET_CLASS (self)->attach_results (self, frame,
       results, state);
 }
 
 /* Queues the frame's analysis; the frame leaves later, in order
- * (GstCudaBaseFilter's generate_output), its results attached. */
+ * (CfBaseFilter's generate_output), its results attached. */
 static GstFlowReturn
-gst_cuda_analyzer_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
+cf_analyzer_transform_ip (GstBaseTransform * trans, GstBuffer * buffer)
 {
-  priv_of (GST_CUDA_ANALYZER (trans))->regions->select (GST_ELEMENT (trans),
+  priv_of (CF_ANALYZER (trans))->regions->select (GST_ELEMENT (trans),
       buffer);
-  return gst_cuda_base_filter_submit (GST_CUDA_BASE_FILTER (trans), buffer,
+  return cf_base_filter_submit (CF_BASE_FILTER (trans), buffer,
       buffer);
 }
 
 static gboolean
-gst_cuda_analyzer_start (GstBaseTransform * trans)
+cf_analyzer_start (GstBaseTransform * trans)
 {
-  priv_of (GST_CUDA_ANALYZER (trans))->regions->reset ();
-  return GST_BASE_TRANSFORM_CLASS (gst_cuda_analyzer_parent_class)->start
+  priv_of (CF_ANALYZER (trans))->regions->reset ();
+  return GST_BASE_TRANSFORM_CLASS (cf_analyzer_parent_class)->start
       (trans);
 }
 
 static void
-gst_cuda_analyzer_set_property (GObject * object, guint prop_id,
+cf_analyzer_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstCudaAnalyzerPrivate *priv = priv_of (GST_CUDA_ANALYZER (object));
+  CfAnalyzerPrivate *priv = priv_of (CF_ANALYZER (object));
   if (prop_id == PROP_INCLUDE_CHROMA) {
     GST_OBJECT_LOCK (object);
     priv->include_chroma = g_value_get_boolean (value);
     GST_OBJECT_UNLOCK (object);
   } else if (priv->regions->properties.set (object, value, pspec)) {
     /* regions=meta sizes the results for the regions' too. */
-    gst_cuda_base_filter_configure_again (GST_CUDA_BASE_FILTER (object));
+    cf_base_filter_configure_again (CF_BASE_FILTER (object));
   } else {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }
 
 static void
-gst_cuda_analyzer_get_property (GObject * object, guint prop_id,
+cf_analyzer_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  GstCudaAnalyzerPrivate *priv = priv_of (GST_CUDA_ANALYZER (object));
+  CfAnalyzerPrivate *priv = priv_of (CF_ANALYZER (object));
   if (prop_id == PROP_INCLUDE_CHROMA) {
     GST_OBJECT_LOCK (object);
     g_value_set_boolean (value, priv->include_chroma);
@@ -130,39 +130,39 @@ gst_cuda_analyzer_get_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_cuda_analyzer_finalize (GObject * object)
+cf_analyzer_finalize (GObject * object)
 {
-  delete priv_of (GST_CUDA_ANALYZER (object))->regions;
-  G_OBJECT_CLASS (gst_cuda_analyzer_parent_class)->finalize (object);
+  delete priv_of (CF_ANALYZER (object))->regions;
+  G_OBJECT_CLASS (cf_analyzer_parent_class)->finalize (object);
 }
 
 static void
-gst_cuda_analyzer_class_init (GstCudaAnalyzerClass * klass)
+cf_analyzer_class_init (CfAnalyzerClass * klass)
 {
   auto *gobject_class = G_OBJECT_CLASS (klass);
-  auto *base_class = GST_CUDA_BASE_FILTER_CLASS (klass);
-  gobject_class->set_property = gst_cuda_analyzer_set_property;
-  gobject_class->get_property = gst_cuda_analyzer_get_property;
-  gobject_class->finalize = gst_cuda_analyzer_finalize;
+  auto *base_class = CF_BASE_FILTER_CLASS (klass);
+  gobject_class->set_property = cf_analyzer_set_property;
+  gobject_class->get_property = cf_analyzer_get_property;
+  gobject_class->finalize = cf_analyzer_finalize;
   /* The results are sized for regions: a change configures the frames again
    * before the next one (set_property). */
   RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES, 0);
   /* Luma alone unless asked: the results an application reads stay one
    * channel of YUV. */
-  gst_cuda_base_filter_install_include_chroma (gobject_class,
+  cf_base_filter_install_include_chroma (gobject_class,
       PROP_INCLUDE_CHROMA, FALSE);
   GST_BASE_TRANSFORM_CLASS (klass)->start =
-      GST_DEBUG_FUNCPTR (gst_cuda_analyzer_start);
+      GST_DEBUG_FUNCPTR (cf_analyzer_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform_ip =
-      GST_DEBUG_FUNCPTR (gst_cuda_analyzer_transform_ip);
-  base_class->set_info = gst_cuda_analyzer_set_info;
-  base_class->process = gst_cuda_analyzer_process;
-  base_class->finish_frame = gst_cuda_analyzer_finish_frame;
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_ANALYZER, (GstPluginAPIFlags) 0);
+      GST_DEBUG_FUNCPTR (cf_analyzer_transform_ip);
+  base_class->set_info = cf_analyzer_set_info;
+  base_class->process = cf_analyzer_process;
+  base_class->finish_frame = cf_analyzer_finish_frame;
+  gst_type_mark_as_plugin_api (CF_TYPE_ANALYZER, (GstPluginAPIFlags) 0);
 }
 
 static void
-gst_cuda_analyzer_init (GstCudaAnalyzer * self)
+cf_analyzer_init (CfAnalyzer * self)
 {
   priv_of (self)->include_chroma = FALSE;
   priv_of (self)->regions = new RegionSelection ();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-/* GstCudaBaseFilter: the private base class of the cudafilters elements, the
+/* CfBaseFilter: the private base class of the cudafilters elements, the
  * GStreamer half of what they share: properties, the backend and the CUDA
  * context shared with the pipeline (cudadevice.h), caps (memorycaps.h),
  * allocation, events, queries. The frames themselves go through rooms of their
@@ -10,9 +10,9 @@
  * frame lives and how it moves (framepaths.h, cudamemory.h), formats mapped to
  * what kernels take (framecomponents.h).
  *
- * Two roles derive from it, each with its own hooks: GstCudaFilter, frame in,
- * new frame out (gstcudafilter.h), and GstCudaAnalyzer, frame in, results out,
- * the frame passed on untouched (gstcudaanalyzer.h). GstBaseTransform tells
+ * Two roles derive from it, each with its own hooks: CfFilter, frame in,
+ * new frame out (cffilter.h), and CfAnalyzer, frame in, results out,
+ * the frame passed on untouched (cfanalyzer.h). GstBaseTransform tells
  * them apart as it tells any two transforms apart: a filter sets transform(),
  * an analyzer transform_ip() (it works in place). */
 #pragma once
@@ -20,25 +20,15 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 
-#include "frameengine.h"
-#include "frameerror.h"
 #include "framecomponents.h"
+#include "frameerror.h"
+#include "frameplanes.h"
 
 G_BEGIN_DECLS
 
-#define GST_TYPE_CUDA_BASE_FILTER (gst_cuda_base_filter_get_type ())
-G_DECLARE_DERIVABLE_TYPE (GstCudaBaseFilter, gst_cuda_base_filter, GST,
-    CUDA_BASE_FILTER, GstBaseTransform)
-
-typedef enum
-{
-  GST_CUDA_FILTER_BACKEND_AUTO,
-  GST_CUDA_FILTER_BACKEND_CUDA,
-  GST_CUDA_FILTER_BACKEND_CPU,
-} GstCudaFilterBackend;
-
-#define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
-GType gst_cuda_filter_backend_get_type (void);
+#define CF_TYPE_BASE_FILTER (cf_base_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (CfBaseFilter, cf_base_filter, CF, BASE_FILTER,
+    GstBaseTransform)
 
 G_END_DECLS
 
@@ -51,36 +41,36 @@ struct FrameSizes
   gsize workspace = 0;
 };
 
-/* The roles' hooks (GstCudaFilter and GstCudaAnalyzer set them). */
-struct _GstCudaBaseFilterClass
+/* The roles' hooks (CfFilter and CfAnalyzer set them). */
+struct _CfBaseFilterClass
 {
   GstBaseTransformClass parent_class;
 
   /* Caps are set: what frames of `info` need, on the CUDA backend where
    * `on_device`. FALSE (after posting an error) refuses the caps. NULL: none. */
-  gboolean (*set_info) (GstCudaBaseFilter * self, const GstVideoInfo & info,
+  gboolean (*set_info) (CfBaseFilter * self, const GstVideoInfo & info,
       bool on_device, FrameSizes * sizes);
   /* One frame's work: run on the CPU, or queued on work.exec.stream. */
-  FrameError (*process) (GstCudaBaseFilter * self, const FrameWork & work);
+  FrameError (*process) (CfBaseFilter * self, const FrameWork & work);
   /* A frame about to leave, in order, writable, with its results and state
    * (properties may have changed since process). NULL: nothing to add. */
-  GstFlowReturn (*finish_frame) (GstCudaBaseFilter * self, GstBuffer * frame,
+  GstFlowReturn (*finish_frame) (CfBaseFilter * self, GstBuffer * frame,
       const void *results, const void *state);
 };
 
 /* For the roles' transform() and transform_ip(): queues `input`'s work into
  * `output` (the same buffer for an analyzer), which leaves in order later,
  * from generate_output. Takes references of its own. */
-GstFlowReturn gst_cuda_base_filter_submit (GstCudaBaseFilter * self,
+GstFlowReturn cf_base_filter_submit (CfBaseFilter * self,
     GstBuffer * input, GstBuffer * output);
 /* A property the frames' buffers are sized by changed (cudahist's bins, an
  * analyzer's regions): before the next frame, the frames in flight leave and
  * the frames are configured again. Any thread. */
-void gst_cuda_base_filter_configure_again (GstCudaBaseFilter * self);
+void cf_base_filter_configure_again (CfBaseFilter * self);
 /* Installs include-chroma on a role's class, with the role's default: the
  * role keeps its value and reads it for each frame. */
-void gst_cuda_base_filter_install_include_chroma (GObjectClass * klass,
+void cf_base_filter_install_include_chroma (GObjectClass * klass,
     guint prop_id, gboolean default_value);
 /* Posts `err` as the element's error; GST_FLOW_ERROR. */
-GstFlowReturn gst_cuda_base_filter_post_error (GstCudaBaseFilter * self,
+GstFlowReturn cf_base_filter_post_error (CfBaseFilter * self,
     const FrameError & err);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-/* GstCudaAnalyzer: the analysis role (frame in, results out, the frame passed
+/* CfAnalyzer: the analysis role (frame in, results out, the frame passed
  * on untouched), the private base class of cudahist, as GStreamer keeps level
  * and videoanalyse apart from transforms. It works in place: GstBaseTransform
  * gives it no output pool, and its frames leave as they came, writable for
@@ -13,28 +13,27 @@
 #include <vector>
 
 #include "frameregions.h"
-#include "gstcudabasefilter.h"
+#include "cfbasefilter.h"
 
 G_BEGIN_DECLS
 
-#define GST_TYPE_CUDA_ANALYZER (gst_cuda_analyzer_get_type ())
-G_DECLARE_DERIVABLE_TYPE (GstCudaAnalyzer, gst_cuda_analyzer, GST,
-    CUDA_ANALYZER, GstCudaBaseFilter)
+#define CF_TYPE_ANALYZER (cf_analyzer_get_type ())
+G_DECLARE_DERIVABLE_TYPE (CfAnalyzer, cf_analyzer, CF, ANALYZER, CfBaseFilter)
 
 G_END_DECLS
 
-struct _GstCudaAnalyzerClass
+struct _CfAnalyzerClass
 {
-  GstCudaBaseFilterClass parent_class;
+  CfBaseFilterClass parent_class;
 
   /* Caps are set: the bytes of one frame's results, for up to `max_regions`
    * regions besides the frame (0: regions=frame), and, on the CUDA backend
    * (workspace_size not NULL), of the device workspace of one frame in
    * flight. FALSE (after posting an error) refuses the caps. */
-  gboolean (*set_info) (GstCudaAnalyzer * analyzer, const GstVideoInfo & info,
+  gboolean (*set_info) (CfAnalyzer * analyzer, const GstVideoInfo & info,
       guint max_regions, gsize * result_size, gsize * workspace_size);
   /* Whether alpha is among the components analysed (NULL: never). */
-  gboolean (*includes_alpha) (GstCudaAnalyzer * analyzer);
+  gboolean (*includes_alpha) (CfAnalyzer * analyzer);
   /* Runs the kernels that put each view's results, the frame's and those of
    * each of `regions` (NULL: regions=frame; at most the caps' max_regions),
    * into `results` (host memory; on CUDA pinned and mapped, addressed as the
@@ -43,14 +42,14 @@ struct _GstCudaAnalyzerClass
    * the frame) what attach_results needs to know of how this frame was
    * analysed: properties may change meanwhile. Returns the first error, as
    * filter_frame. */
-  cudaError_t (*analyze_frame) (GstCudaAnalyzer * analyzer,
+  cudaError_t (*analyze_frame) (CfAnalyzer * analyzer,
       const std::vector<ComponentView> & views,
       const std::vector<FrameRegion> * regions, const cf::Executor & exec,
       void *results, void *workspace, gpointer frame_state);
   /* With each frame, in order, just before it goes downstream (writable, for
    * metas), its results in host memory and its frame_state. Frames dropped at
    * a flush never get here. */
-  GstFlowReturn (*attach_results) (GstCudaAnalyzer * analyzer,
+  GstFlowReturn (*attach_results) (CfAnalyzer * analyzer,
       GstBuffer * frame, gconstpointer results, gconstpointer frame_state);
   gsize frame_state_size;
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-#include "gstcudafilter.h"
+#include "cffilter.h"
 
 #include <algorithm>
 
@@ -17,7 +17,7 @@ enum
   PROP_INCLUDE_CHROMA,
 };
 
-struct GstCudaFilterPrivate
+struct CfFilterPrivate
 {
   /* Under the object lock; the border starts as the subclass's default. */
   GstCudaFilterBorder border;
@@ -26,14 +26,14 @@ struct GstCudaFilterPrivate
   RegionSelection *regions;
 };
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaFilter, gst_cuda_filter,
-    GST_TYPE_CUDA_BASE_FILTER);
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (CfFilter, cf_filter,
+    CF_TYPE_BASE_FILTER);
 
-static GstCudaFilterPrivate *
-priv_of (GstCudaFilter * self)
+static CfFilterPrivate *
+priv_of (CfFilter * self)
 {
-  return static_cast<GstCudaFilterPrivate *>
-      (gst_cuda_filter_get_instance_private (self));
+  return static_cast<CfFilterPrivate *>
+      (cf_filter_get_instance_private (self));
 }
 
 GType
@@ -56,7 +56,7 @@ gst_cuda_filter_border_get_type (void)
 }
 
 void
-gst_cuda_filter_class_install_border_properties (GObjectClass * klass,
+cf_filter_class_install_border_properties (GObjectClass * klass,
     guint border_prop_id, guint border_value_prop_id,
     GstCudaFilterBorder default_border)
 {
@@ -82,10 +82,10 @@ is_border_property (const GParamSpec * pspec, bool *border)
 }
 
 gboolean
-gst_cuda_filter_set_border_property (GObject * object, const GValue * value,
+cf_filter_set_border_property (GObject * object, const GValue * value,
     GParamSpec * pspec)
 {
-  GstCudaFilterPrivate *priv = priv_of (GST_CUDA_FILTER (object));
+  CfFilterPrivate *priv = priv_of (CF_FILTER (object));
   bool border;
   if (!is_border_property (pspec, &border))
     return FALSE;
@@ -99,10 +99,10 @@ gst_cuda_filter_set_border_property (GObject * object, const GValue * value,
 }
 
 gboolean
-gst_cuda_filter_get_border_property (GObject * object, GValue * value,
+cf_filter_get_border_property (GObject * object, GValue * value,
     GParamSpec * pspec)
 {
-  GstCudaFilterPrivate *priv = priv_of (GST_CUDA_FILTER (object));
+  CfFilterPrivate *priv = priv_of (CF_FILTER (object));
   bool border;
   if (!is_border_property (pspec, &border))
     return FALSE;
@@ -116,7 +116,7 @@ gst_cuda_filter_get_border_property (GObject * object, GValue * value,
 }
 
 gboolean
-gst_cuda_filter_accept_window_size (GObject * object, GParamSpec * pspec,
+cf_filter_accept_window_size (GObject * object, GParamSpec * pspec,
     gint size)
 {
   if (size % 2 != 0)
@@ -127,9 +127,9 @@ gst_cuda_filter_accept_window_size (GObject * object, GParamSpec * pspec,
 }
 
 cf::Border
-gst_cuda_filter_border (GstCudaFilter * filter, cf::SampleFormat format)
+cf_filter_border (CfFilter * filter, cf::SampleFormat format)
 {
-  GstCudaFilterPrivate *priv = priv_of (filter);
+  CfFilterPrivate *priv = priv_of (filter);
   GST_OBJECT_LOCK (filter);
   const GstCudaFilterBorder mode = priv->border;
   const guint value = priv->border_value;
@@ -155,9 +155,9 @@ gst_cuda_filter_border (GstCudaFilter * filter, cf::SampleFormat format)
  * the whole frame: the kernels then write inside the boxes only), then the
  * subclass's kernels. */
 static FrameError
-gst_cuda_filter_process (GstCudaBaseFilter * base, const FrameWork & work)
+cf_filter_process (CfBaseFilter * base, const FrameWork & work)
 {
-  auto *self = GST_CUDA_FILTER (base);
+  auto *self = CF_FILTER (base);
   const RegionSelection & regions = *priv_of (self)->regions;
   GST_OBJECT_LOCK (self);
   const bool include_chroma = priv_of (self)->include_chroma;
@@ -183,20 +183,20 @@ gst_cuda_filter_process (GstCudaBaseFilter * base, const FrameWork & work)
       views[i].region = cf::OutputRegion::inside (boxes[i]);
     }
   const cudaError_t err = CF_CUDA (Kernel,
-      GST_CUDA_FILTER_GET_CLASS (self)->filter_frame (self, views, work.exec));
+      CF_FILTER_GET_CLASS (self)->filter_frame (self, views, work.exec));
   return FrameError::check (work.exec.on_device ? "Launching the kernels" :
       "Filtering on the CPU", err);
 }
 
 /* Queues the frame's work into `outbuf`, which leaves later, in order
- * (GstCudaBaseFilter's generate_output). */
+ * (CfBaseFilter's generate_output). */
 static GstFlowReturn
-gst_cuda_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+cf_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
-  priv_of (GST_CUDA_FILTER (trans))->regions->select (GST_ELEMENT (trans),
+  priv_of (CF_FILTER (trans))->regions->select (GST_ELEMENT (trans),
       inbuf);
-  return gst_cuda_base_filter_submit (GST_CUDA_BASE_FILTER (trans), inbuf,
+  return cf_base_filter_submit (CF_BASE_FILTER (trans), inbuf,
       outbuf);
 }
 
@@ -204,7 +204,7 @@ gst_cuda_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
  * interest, tagged video, size and orientation) hold for it as they are, so
  * that elements downstream find the same regions. */
 static gboolean
-gst_cuda_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
+cf_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
     GstMeta * meta, GstBuffer * inbuf)
 {
   static const gchar *const geometry[] = { GST_META_TAG_VIDEO_STR,
@@ -214,31 +214,31 @@ gst_cuda_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
   for (; tags && *tags; tags++)
     if (std::none_of (std::begin (geometry), std::end (geometry),
             [&](const gchar * tag) { return g_str_equal (tag, *tags); }))
-      return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->
+      return GST_BASE_TRANSFORM_CLASS (cf_filter_parent_class)->
           transform_meta (trans, outbuf, meta, inbuf);
   return TRUE;
 }
 
 static gboolean
-gst_cuda_filter_set_info (GstCudaBaseFilter * base, const GstVideoInfo & info,
+cf_filter_set_info (CfBaseFilter * base, const GstVideoInfo & info,
     bool, FrameSizes *)
 {
-  priv_of (GST_CUDA_FILTER (base))->regions->set_info (info);
+  priv_of (CF_FILTER (base))->regions->set_info (info);
   return TRUE;
 }
 
 static gboolean
-gst_cuda_filter_start (GstBaseTransform * trans)
+cf_filter_start (GstBaseTransform * trans)
 {
-  priv_of (GST_CUDA_FILTER (trans))->regions->reset ();
-  return GST_BASE_TRANSFORM_CLASS (gst_cuda_filter_parent_class)->start (trans);
+  priv_of (CF_FILTER (trans))->regions->reset ();
+  return GST_BASE_TRANSFORM_CLASS (cf_filter_parent_class)->start (trans);
 }
 
 static void
-gst_cuda_filter_set_property (GObject * object, guint prop_id,
+cf_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstCudaFilterPrivate *priv = priv_of (GST_CUDA_FILTER (object));
+  CfFilterPrivate *priv = priv_of (CF_FILTER (object));
   if (prop_id == PROP_INCLUDE_CHROMA) {
     GST_OBJECT_LOCK (object);
     priv->include_chroma = g_value_get_boolean (value);
@@ -249,10 +249,10 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
+cf_filter_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  GstCudaFilterPrivate *priv = priv_of (GST_CUDA_FILTER (object));
+  CfFilterPrivate *priv = priv_of (CF_FILTER (object));
   if (prop_id == PROP_INCLUDE_CHROMA) {
     GST_OBJECT_LOCK (object);
     g_value_set_boolean (value, priv->include_chroma);
@@ -263,55 +263,55 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_cuda_filter_finalize (GObject * object)
+cf_filter_finalize (GObject * object)
 {
-  delete priv_of (GST_CUDA_FILTER (object))->regions;
-  G_OBJECT_CLASS (gst_cuda_filter_parent_class)->finalize (object);
+  delete priv_of (CF_FILTER (object))->regions;
+  G_OBJECT_CLASS (cf_filter_parent_class)->finalize (object);
 }
 
 /* The border starts as the subclass's default (only known now: during the
  * instance init the object still has this class). */
 static void
-gst_cuda_filter_constructed (GObject * object)
+cf_filter_constructed (GObject * object)
 {
   if (GParamSpec * border = g_object_class_find_property (G_OBJECT_GET_CLASS
           (object), "border"))
-    priv_of (GST_CUDA_FILTER (object))->border =
+    priv_of (CF_FILTER (object))->border =
         static_cast<GstCudaFilterBorder> (G_PARAM_SPEC_ENUM (border)->
         default_value);
-  G_OBJECT_CLASS (gst_cuda_filter_parent_class)->constructed (object);
+  G_OBJECT_CLASS (cf_filter_parent_class)->constructed (object);
 }
 
 static void
-gst_cuda_filter_class_init (GstCudaFilterClass * klass)
+cf_filter_class_init (CfFilterClass * klass)
 {
   auto *gobject_class = G_OBJECT_CLASS (klass);
-  gobject_class->constructed = gst_cuda_filter_constructed;
-  gobject_class->set_property = gst_cuda_filter_set_property;
-  gobject_class->get_property = gst_cuda_filter_get_property;
-  gobject_class->finalize = gst_cuda_filter_finalize;
+  gobject_class->constructed = cf_filter_constructed;
+  gobject_class->set_property = cf_filter_set_property;
+  gobject_class->get_property = cf_filter_get_property;
+  gobject_class->finalize = cf_filter_finalize;
   RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES,
       PROP_REGION_PADDING);
   /* Chroma filtered, as every colour channel of RGB is: one pipeline gives
    * one picture before and after a videoconvert. */
-  gst_cuda_base_filter_install_include_chroma (gobject_class,
+  cf_base_filter_install_include_chroma (gobject_class,
       PROP_INCLUDE_CHROMA, TRUE);
   GST_BASE_TRANSFORM_CLASS (klass)->start =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
+      GST_DEBUG_FUNCPTR (cf_filter_start);
   GST_BASE_TRANSFORM_CLASS (klass)->transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform);
+      GST_DEBUG_FUNCPTR (cf_filter_transform);
   GST_BASE_TRANSFORM_CLASS (klass)->transform_meta =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_meta);
-  GST_CUDA_BASE_FILTER_CLASS (klass)->set_info = gst_cuda_filter_set_info;
-  GST_CUDA_BASE_FILTER_CLASS (klass)->process = gst_cuda_filter_process;
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER, (GstPluginAPIFlags) 0);
+      GST_DEBUG_FUNCPTR (cf_filter_transform_meta);
+  CF_BASE_FILTER_CLASS (klass)->set_info = cf_filter_set_info;
+  CF_BASE_FILTER_CLASS (klass)->process = cf_filter_process;
+  gst_type_mark_as_plugin_api (CF_TYPE_FILTER, (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER,
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_REGIONS, (GstPluginAPIFlags) 0);
 }
 
 static void
-gst_cuda_filter_init (GstCudaFilter * self)
+cf_filter_init (CfFilter * self)
 {
   priv_of (self)->border = GST_CUDA_FILTER_BORDER_REPLICATE;
   priv_of (self)->border_value = 0;
