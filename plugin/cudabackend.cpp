@@ -102,7 +102,7 @@ CudaBackend::run (FrameInFlight & frame, FramePath & input,
   GST_LOG ("frame %" G_GUINT64_FORMAT " on slot %d", frame.number, frame.slot);
   /* The slot's previous frame may have left before its work finished. */
   if (const cudaError_t err = retire (frame.slot))
-    return FrameError::failed ("Processing a frame", err);
+    return FrameError::failed ("Finishing an earlier frame's work", err);
   const CudaContextScope scope (device_);
   if (scope.error () != cudaSuccess)
     return FrameError::failed ("Making the CUDA context current",
@@ -208,7 +208,7 @@ CudaBackend::retire_all ()
 FrameError
 CudaBackend::retire_inputs ()
 {
-  return FrameError::check ("Processing a frame", retire_all ());
+  return FrameError::check ("Finishing an earlier frame's work", retire_all ());
 }
 
 std::unique_ptr<FrameBackend>

@@ -319,7 +319,11 @@ cf_cuda_event_destroy (cudaEvent_t event)
 int
 cf_live_cuda_resources (CfCudaResource kind)
 {
-  if (kind == CfCudaResource::InjectedFaults)
-    return injected.load ();
   return live_count (kind).load ();
+}
+
+int
+cf_faults_injected_count (void)
+{
+  return injected.load ();
 }

@@ -130,9 +130,6 @@ enum class CfCudaResource
   RegisteredHostMemory,
   Stream,
   Event,
-  /* Not a resource: the faults injected since the last arming, so that a test
-   * knows whether the call it aimed at happened. */
-  InjectedFaults,
 };
 #define CF_CUDA_RESOURCE_KINDS 5
 
@@ -158,5 +155,8 @@ cudaError_t cf_cuda_event_destroy (cudaEvent_t event);
 /* How many of `kind` the plugin holds now. Not exported from the plugin
  * (plugin/exports.map): the fault test links the plugin's objects and calls it. */
 int cf_live_cuda_resources (CfCudaResource kind);
+/* The faults injected since the last arming, so that a test knows whether the
+ * call it aimed at happened. Not exported either. */
+int cf_faults_injected_count (void);
 
 #endif

@@ -324,7 +324,7 @@ bool run_fault(const Element &element, guint frames_in_flight, const Fault &faul
   Outcome outcome = run_pipeline(element, "", fault.output_caps, frames_in_flight,
                                  fault.format, fault.frames,
                                  fault.spec, fault.expect == Expect::Error);
-  const bool injected = cf_live_cuda_resources(CfCudaResource::InjectedFaults) > 0;
+  const bool injected = cf_faults_injected_count() > 0;
   if (fault.expect == Expect::PinnedError && !injected) {
     if (outcome.first)
       gst_message_unref(outcome.first);

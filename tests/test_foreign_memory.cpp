@@ -261,11 +261,11 @@ GST_START_TEST(test_refused_pinning_is_staged) {
     g_unsetenv("GST_CUDAFILTERS_FAULT");
     for (int round = 0; round < 3; round++)
       pair.push_round(pool, kBuffers, 90 + 10 * round);
-    fail_unless(cf_live_cuda_resources(CfCudaResource::InjectedFaults) == 1 &&
+    fail_unless(cf_faults_injected_count() == 1 &&
                     pinned_in_place() == kBuffers - 1,
                 "%d faults injected, %d memories pinned in place: the third pinned call "
                 "was not the first pinning",
-                cf_live_cuda_resources(CfCudaResource::InjectedFaults), pinned_in_place());
+                cf_faults_injected_count(), pinned_in_place());
   }
   free_pool(pool);
   cftest::expect_no_cuda_resources("after the pool");
