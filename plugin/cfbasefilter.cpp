@@ -8,6 +8,7 @@
 #include "cudafaults.h"
 #include "cudamemory.h"
 #include "elementdevice.h"
+#include "elementpools.h"
 #include "framestream.h"
 #include "memorycaps.h"
 
@@ -42,8 +43,10 @@ struct BaseFilterState
     guint frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
     GstCudaFilterBackend backend = DEFAULT_BACKEND;
   } props;
-  /* From start to stop: the backend, the device and what is made on it. */
+  /* From start to stop: the backend and the device, and the memory and
+   * pools allocated on it. */
   ElementDevice device;
+  ElementPools pools;
   /* The streaming thread's: the frames in flight and what they need. */
   FrameStream stream;
   /* Fixed at the caps. */
@@ -109,6 +112,19 @@ cf_base_filter_post_error (CfBaseFilter * self,
 
 /* ---- state ---- */
 
+/* On the CUDA backend, the memory and pools of the device's context. FALSE
+ * after posting an error. */
+static bool
+open_pools (CfBaseFilter * self)
+{
+  auto & st = state_of (self);
+  if (!on_device (self))
+    return true;
+  const cudaError_t err = st.pools.open (GST_ELEMENT (self), st.device.cuda ());
+  return cf_base_filter_post_error (self, FrameError::check
+      ("Making pinned memory and CUDA memory pools", err)) == GST_FLOW_OK;
+}
+
 static gboolean
 cf_base_filter_start (GstBaseTransform * trans)
 {
@@ -118,7 +134,8 @@ cf_base_filter_start (GstBaseTransform * trans)
   const GstCudaFilterBackend wanted = st.props.backend;
   const gint device_id = st.props.device_id;
   GST_OBJECT_UNLOCK (self);
-  return st.device.open (GST_ELEMENT (self), wanted, device_id);
+  return st.device.open (GST_ELEMENT (self), wanted, device_id) &&
+      open_pools (self);
 }
 
 static gboolean
@@ -127,6 +144,7 @@ cf_base_filter_stop (GstBaseTransform * trans)
   auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   st.stream.release ();         /* frames in flight dropped first */
+  st.pools.close (GST_ELEMENT (self));
   st.device.close (GST_ELEMENT (self));
   return TRUE;
 }
@@ -247,8 +265,10 @@ move_to_device (CfBaseFilter * self, const CudaDevice & device)
   if (st.stream.drain () < GST_FLOW_EOS)
     return FALSE;
   st.stream.release ();
+  st.pools.close (GST_ELEMENT (self));
   const FrameError err = st.device.move_to (GST_ELEMENT (self), device);
-  return cf_base_filter_post_error (self, err) == GST_FLOW_OK;
+  return cf_base_filter_post_error (self, err) == GST_FLOW_OK &&
+      open_pools (self);
 }
 
 static gboolean
@@ -354,30 +374,16 @@ cf_base_filter_submit (CfBaseFilter * self, GstBuffer * input,
   return cf_base_filter_post_error (self, err);
 }
 
-/* The buffer the frame leaves in, as GstBaseTransform prepares it: one of the
- * output pool's with the input's metadata, or, in place, the input made
- * writable. */
+/* The buffer the frame leaves in (elementpools.h). */
 static GstFlowReturn
 prepare_output (CfBaseFilter * self, GstBuffer * input, GstBuffer ** output)
 {
   auto & st = state_of (self);
-  auto *trans = GST_BASE_TRANSFORM (self);
-  GstFlowReturn ret = GST_FLOW_ERROR;
-  auto prepare = [&] {
-    ret = GST_BASE_TRANSFORM_GET_CLASS (self)->prepare_output_buffer (trans,
-        input, output);
-    return ret == GST_FLOW_ERROR ? cudaErrorMemoryAllocation : cudaSuccess;
-  };
-  /* A CUDA memory pool says only that it failed: its allocations stand at the
-   * fault hook's alloc point as one. */
-  cudaError_t cause = st.caps.output_in_cuda ? CF_CUDA (Alloc, prepare ()) :
-      prepare ();
-  if (ret != GST_FLOW_ERROR && cause == cudaSuccess)
-    return ret;
-  if (!st.caps.output_in_cuda)
-    cause = st.device.take_pinned_error ();
-  return cf_base_filter_post_error (self,
-      FrameError::failed ("Allocating an output buffer", cause));
+  FrameError failure;
+  const GstFlowReturn ret = st.pools.prepare_output (GST_BASE_TRANSFORM (self),
+      input, output, st.caps.output_in_cuda, &failure);
+  return ret == GST_FLOW_ERROR ? cf_base_filter_post_error (self, failure) :
+      ret;
 }
 
 /* Hands a frame to its role: transform() into a new buffer (a filter), or
@@ -495,19 +501,10 @@ cf_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (!on_device (self) || !caps)
     return TRUE;
-  if (!caps_in_cuda_memory (caps))
-    gst_query_add_allocation_param (query, st.device.pinned_allocator (),
-        nullptr);
-  if (!need_pool)
-    return TRUE;
   GST_OBJECT_LOCK (self);
   const guint held = st.props.frames_in_flight;
   GST_OBJECT_UNLOCK (self);
-  guint size = 0;
-  if (GstBufferPool *pool = st.device.new_pool (caps, held, true, &size)) {
-    gst_query_add_allocation_pool (query, pool, size, held, 0);
-    gst_object_unref (pool);
-  }
+  st.pools.offer (query, caps, need_pool, held);
   return TRUE;
 }
 
@@ -522,14 +519,9 @@ cf_base_filter_decide_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, nullptr);
   if (!caps)
     return FALSE;
-  if (!st.device.choose_output_pool (GST_ELEMENT (self), query, caps,
-          st.caps.depth)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not configure a buffer pool of %s memory",
-            caps_in_cuda_memory (caps) ? "CUDA" : on_device (self) ?
-            "pinned host" : "system"), ("caps %" GST_PTR_FORMAT, caps));
+  if (!st.pools.choose_output_pool (GST_ELEMENT (self), query, caps,
+          st.caps.depth))
     return FALSE;
-  }
   if (!GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
       decide_allocation (trans, query))
     return FALSE;
@@ -537,7 +529,7 @@ cf_base_filter_decide_allocation (GstBaseTransform * trans,
    * that it failed), as GstVideoDecoder activates its pool; its buffers
    * checked as every output frame is. */
   FrameEngine & engine = st.stream.engine ();
-  const FrameError err = st.device.activate_output_pool (GST_ELEMENT (self),
+  const FrameError err = st.pools.activate_output_pool (GST_ELEMENT (self),
       query, caps, st.caps.depth, [&engine] (GstBuffer * buffer) {
         return engine.check_output (buffer);
       });
@@ -668,7 +660,7 @@ cf_base_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PINNED_MEMORY:
       g_value_set_uint64 (value, st.stream.engine ().pinned_bytes () +
-          st.device.pinned_pool_bytes ());
+          st.pools.pinned_bytes ());
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -2,20 +2,16 @@
 // Copyright (C) 2026 The gst-cudafilters authors
 
 /* One element's backend and CUDA device, from start to stop: the backend chosen
- * (CUDA where a device is usable, else the CPU, as the backend property asks),
- * the context shared with the pipeline (cudadevice.h), and what is made on it:
- * pinned host memory and pools of CUDA memory, offered upstream and used for
- * the output. Written by start and stop, and by the streaming thread where the
- * element follows upstream's context; the element's object lock guards what
- * properties and queries read (active(), cuda(), pinned_allocator()). */
+ * (CUDA where a device is usable, else the CPU, as the backend property asks)
+ * and the context shared with the pipeline (cudadevice.h). What is allocated on
+ * it is elementpools.h's. Written by start and stop, and by the streaming
+ * thread where the element follows upstream's context; the element's object
+ * lock guards what properties and queries read (active(), cuda()). */
 #pragma once
 
 #include <gst/gst.h>
 
-#include <functional>
-
 #include "cudadevice.h"
-#include "cudamemory.h"
 #include "frameerror.h"
 
 /* The backends an element may be asked for (its backend property) and the
@@ -40,7 +36,6 @@ public:
   ElementDevice () = default;
   ElementDevice (const ElementDevice &) = delete;
   ElementDevice & operator= (const ElementDevice &) = delete;
-  ~ElementDevice ();
 
   /* At start: the backend `wanted` on `device_id`. FALSE after posting an
    * error: a device that does not exist, or backend=cuda without a usable one
@@ -67,49 +62,17 @@ public:
   /* set_context: the pipeline's context, where none is taken yet. */
   void take_pipeline_context (GstElement * element, GstContext * context,
       gint device_id);
-  /* Pinned memory of the device's context (CUDA backend; else NULL). */
-  GstAllocator *pinned_allocator () const { return pinned_allocator_; }
-  /* Why its last allocation failed, taken (cudaSuccess: none did), and the
-   * bytes its buffers hold now. */
-  cudaError_t take_pinned_error () const;
-  gsize pinned_pool_bytes () const;
-
-  /* A pool of our own for frames of `caps` in the memory type they name
-   * (pinned host memory, or CUDA memory of our context), room for `count`
-   * buffers; for upstream's frames (`for_input`) or ours. Its buffer size
-   * (the CUDA pool's pitched layout decides it) in *size. */
-  GstBufferPool *new_pool (GstCaps * caps, guint count, bool for_input,
-      guint * size) const;
-  /* Puts the output pool first in an ALLOCATION query, for GstBaseTransform
-   * to configure, with room for `depth` frames in flight: downstream's where
-   * it fits and gives buffers enough, else ours. FALSE where none can be
-   * had. */
-  bool choose_output_pool (GstElement * element, GstQuery * query,
-      GstCaps * caps, guint depth) const;
-  /* Activates the pool GstBaseTransform configured, so that a failure to
-   * allocate its buffers is reported with its cause, and tries its first
-   * buffer with `fits`, the check every output frame gets: a pool whose
-   * buffers fail it gives way to ours (a debug line says why). */
-  using OutputCheck = std::function<FrameError (GstBuffer * buffer)>;
-  FrameError activate_output_pool (GstElement * element, GstQuery * query,
-      GstCaps * caps, guint depth, const OutputCheck & fits) const;
 
 private:
 #ifndef CF_HAVE_CUDA
   gboolean open_without_cuda (GstElement * element,
       GstCudaFilterBackend wanted, gint device_id);
 #endif
-  cudaError_t open_on_device (GstElement * element);
+  cudaError_t open_on_device ();
   void drop_device (GstElement * element);
   void set_active (GstElement * element, GstCudaFilterBackend backend);
-  GstBufferPool *downstream_cuda_pool (GstQuery * query, GstCaps * caps,
-      guint * size, guint * min, guint * max) const;
-  GstBufferPool *own_output_pool (GstCaps * caps, guint min, guint * size) const;
-  FrameError activate (GstBufferPool * pool, GstCaps * caps) const;
 
   GstCudaFilterBackend active_ = GST_CUDA_FILTER_BACKEND_AUTO;
   CudaDevice cuda_;
-  GstAllocator *pinned_allocator_ = nullptr;
-  CudaMemoryPools cuda_pools_;
   bool told_cpu_fallback_ = false;
 };
