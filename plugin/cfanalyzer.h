@@ -4,15 +4,14 @@
 /* CfAnalyzer: the analysis role (frame in, results out, the frame passed
  * on untouched), the private base class of cudahist, as GStreamer keeps level
  * and videoanalyse apart from transforms. It works in place: GstBaseTransform
- * gives it no output pool, and its frames leave as they came, writable for
- * the results a subclass attaches to them. It installs `regions` and
- * `region-types` (frameregions.h): with regions=meta a subclass analyses the
- * frame's regions too. */
+ * gives it no output pool, and its frames leave as they came, writable for the
+ * results a subclass attaches to them (CfBaseFilter's attach_results, which
+ * the subclass sets). With regions=meta a subclass analyses the frame's
+ * regions too. */
 #pragma once
 
 #include <vector>
 
-#include "frameregions.h"
 #include "cfbasefilter.h"
 
 G_BEGIN_DECLS
@@ -30,7 +29,7 @@ struct _CfAnalyzerClass
    * regions besides the frame (0: regions=frame), and, on the CUDA backend
    * (workspace_size not NULL), of the device workspace of one frame in
    * flight. FALSE (after posting an error) refuses the caps. */
-  gboolean (*set_info) (CfAnalyzer * analyzer, const GstVideoInfo & info,
+  gboolean (*size_results) (CfAnalyzer * analyzer, const GstVideoInfo & info,
       guint max_regions, gsize * result_size, gsize * workspace_size);
   /* Whether alpha is among the components analysed (NULL: never). */
   gboolean (*includes_alpha) (CfAnalyzer * analyzer);
@@ -40,16 +39,12 @@ struct _CfAnalyzerClass
    * device sees it, for the kernels to write; `workspace`: device memory, CUDA
    * only), and writes into `frame_state` (frame_state_size bytes, kept with
    * the frame) what attach_results needs to know of how this frame was
-   * analysed: properties may change meanwhile. Returns the first error, as
-   * filter_frame. */
+   * analysed: properties may change meanwhile. Returns the first error (a CUDA
+   * error, or cudaErrorInvalidValue where a kernel refused its input, on
+   * either backend). */
   cudaError_t (*analyze_frame) (CfAnalyzer * analyzer,
       const std::vector<ComponentView> & views,
       const std::vector<FrameRegion> * regions, const cf::Executor & exec,
-      void *results, void *workspace, gpointer frame_state);
-  /* With each frame, in order, just before it goes downstream (writable, for
-   * metas), its results in host memory and its frame_state. Frames dropped at
-   * a flush never get here. */
-  GstFlowReturn (*attach_results) (CfAnalyzer * analyzer,
-      GstBuffer * frame, gconstpointer results, gconstpointer frame_state);
+      void *results, void *workspace, void *frame_state);
   gsize frame_state_size;
 };

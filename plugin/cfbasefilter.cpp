@@ -29,6 +29,11 @@ enum
   PROP_ACTIVE_BACKEND,
   PROP_DEVICE_MEMORY,
   PROP_PINNED_MEMORY,
+  /* Installed on the roles' classes, in this order (FrameSelector::install). */
+  PROP_REGIONS,
+  PROP_REGION_TYPES,
+  PROP_REGION_PADDING,
+  PROP_INCLUDE_CHROMA,
 };
 
 /* The element's state, in three parts by who writes them. */
@@ -47,8 +52,10 @@ struct BaseFilterState
    * pools allocated on it. */
   ElementDevice device;
   ElementPools pools;
-  /* The streaming thread's: the frames in flight and what they need. */
+  /* The streaming thread's: the frames in flight and what they need, and
+   * what of each is processed (its properties under the object lock). */
   FrameStream stream;
+  FrameSelector selector;
   /* Fixed at the caps. */
   struct
   {
@@ -67,12 +74,13 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (CfBaseFilter, cf_base_filter,
 
 BaseFilterState::BaseFilterState (CfBaseFilter * self)
     : stream (GST_BASE_TRANSFORM (self), {
-      [self] (GstBuffer ** frame, const void *results, const void *state) {
+      [self] (GstBuffer ** frame, const void *results,
+          const void *frame_state) {
         auto *klass = CF_BASE_FILTER_GET_CLASS (self);
-        if (!klass->finish_frame)
+        if (!klass->attach_results)
           return GST_FLOW_OK;
         *frame = gst_buffer_make_writable (*frame);
-        return klass->finish_frame (self, *frame, results, state);
+        return klass->attach_results (self, *frame, results, frame_state);
       },
       [self] (const FrameError & err) {
         return cf_base_filter_post_error (self, err);
@@ -134,6 +142,7 @@ cf_base_filter_start (GstBaseTransform * trans)
   const GstCudaFilterBackend wanted = st.props.backend;
   const gint device_id = st.props.device_id;
   GST_OBJECT_UNLOCK (self);
+  st.selector.reset ();
   return st.device.open (GST_ELEMENT (self), wanted, device_id) &&
       open_pools (self);
 }
@@ -223,7 +232,9 @@ configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
   auto *klass = CF_BASE_FILTER_GET_CLASS (self);
   FrameSizes sizes;
   (void) st.stream.take_outdated ();  /* the properties are read now */
-  if (klass->set_info && !klass->set_info (self, info, on_device (self), &sizes))
+  const guint max_regions = st.selector.configure (G_OBJECT (self), info);
+  if (klass->configure && !klass->configure (self, info, max_regions,
+          on_device (self), &sizes))
     return FALSE;
   FrameEngine::Setup setup;
   setup.info = info;
@@ -233,7 +244,7 @@ configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
   setup.device = on_device (self) ? st.device.cuda () : CudaDevice ();
   setup.result_size = sizes.results;
   setup.workspace_size = sizes.workspace;
-  setup.state_size = sizes.state;
+  setup.frame_state_size = sizes.frame_state;
   setup.input = frame_path (self, input_in_cuda);
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
@@ -352,58 +363,55 @@ cf_base_filter_configure_again (CfBaseFilter * self)
 
 /* ---- frames ---- */
 
-void
-cf_base_filter_install_include_chroma (GObjectClass * klass,
-    guint prop_id, gboolean default_value)
-{
-  g_object_class_install_property (klass, prop_id,
-      g_param_spec_boolean ("include-chroma", "Include chroma",
-          "Also process the chroma (U, V) components of YUV formats, not only "
-          "luma", default_value, kPlayingFlags));
-}
-
-GstFlowReturn
-cf_base_filter_submit (CfBaseFilter * self, GstBuffer * input,
+/* GstBaseTransform's transform and transform_ip, which tell it whether the
+ * element works in place (CfAnalyzer sets it). Each queues `input`'s work into
+ * `output` (the same buffer in place), which leaves in order later, from
+ * generate_output. */
+static GstFlowReturn
+cf_base_filter_queue_frame (GstBaseTransform * trans, GstBuffer * input,
     GstBuffer * output)
 {
+  auto *self = CF_BASE_FILTER (trans);
+  auto & st = state_of (self);
   auto *klass = CF_BASE_FILTER_GET_CLASS (self);
-  const FrameError err = state_of (self).stream.submit (input,
-      output, [self, klass] (const FrameWork & work) {
-        return klass->process (self, work);
+  const FrameSelection selection = st.selector.select (GST_ELEMENT (self),
+      input);
+  const FrameError err = st.stream.submit (input, output,
+      [self, klass, &selection] (const FrameWork & work) {
+        return klass->run_frame (self, work, selection);
       });
   return cf_base_filter_post_error (self, err);
 }
 
-/* The buffer the frame leaves in (elementpools.h). */
 static GstFlowReturn
-prepare_output (CfBaseFilter * self, GstBuffer * input, GstBuffer ** output)
+cf_base_filter_queue_frame_in_place (GstBaseTransform * trans,
+    GstBuffer * frame)
 {
-  auto & st = state_of (self);
-  FrameError failure;
-  const GstFlowReturn ret = st.pools.prepare_output (GST_BASE_TRANSFORM (self),
-      input, output, st.caps.output_in_cuda, &failure);
-  return ret == GST_FLOW_ERROR ? cf_base_filter_post_error (self, failure) :
-      ret;
+  return cf_base_filter_queue_frame (trans, frame, frame);
 }
 
-/* Hands a frame to its role: transform() into a new buffer (a filter), or
- * transform_ip() (an analyzer, in place). GstBaseTransform itself calls
- * neither, its generate_output being ours; they queue the frame's work, and
- * the frame leaves from generate_output. */
+/* Queues a frame's work with its output buffer, through transform() or, in
+ * place, transform_ip(), as GstBaseTransform would (its generate_output, which
+ * would call them, is ours); the frame leaves from generate_output. */
 static GstFlowReturn
 submit_frame (CfBaseFilter * self, GstBuffer * input)
 {
   auto *trans = GST_BASE_TRANSFORM (self);
   auto *klass = GST_BASE_TRANSFORM_GET_CLASS (self);
-  if (!state_of (self).stream.engine ().configured ()) {
+  auto & st = state_of (self);
+  if (!st.stream.engine ().configured ()) {
     gst_buffer_unref (input);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (nullptr),
         ("buffer before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
   GstBuffer *output = nullptr;
-  GstFlowReturn ret = prepare_output (self, input, &output);
-  if (ret == GST_FLOW_OK)
+  FrameError failure;
+  GstFlowReturn ret = st.pools.prepare_output (trans, input, &output,
+      st.caps.output_in_cuda, &failure);
+  if (ret == GST_FLOW_ERROR)
+    ret = cf_base_filter_post_error (self, failure);
+  else if (ret == GST_FLOW_OK)
     ret = gst_base_transform_is_in_place (trans) ?
         klass->transform_ip (trans, output) :
         klass->transform (trans, input, output);
@@ -418,19 +426,12 @@ cf_base_filter_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
 {
   auto *self = CF_BASE_FILTER (trans);
-  auto & stream = state_of (self).stream;
-  /* GstBaseTransform marks the next frame it pushes DISCONT, which with frames
-   * in flight would be an older one, and has no call that moves the mark:
-   * those leave first (drained) and this frame as soon as it is in, so that
-   * the mark lands on it (its output keeps its own flags anyway). DISCONT is
-   * rare: the overlap is lost for one frame. */
   if (is_discont) {
-    const GstFlowReturn drained = stream.drain ();
+    const GstFlowReturn drained = state_of (self).stream.before_discont ();
     if (drained != GST_FLOW_OK) {
       gst_buffer_unref (input);
       return drained;
     }
-    stream.leave_next ();
   }
   /* The parent handles QoS and renegotiation, then queues the buffer. */
   const GstFlowReturn ret =
@@ -455,27 +456,9 @@ cf_base_filter_generate_output (GstBaseTransform * trans,
 static gboolean
 cf_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-  auto & stream = state_of (CF_BASE_FILTER (trans)).stream;
   GstFlowReturn drained = GST_FLOW_OK;
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_FLUSH_STOP:
-      stream.discard ();
-      stream.forget_position ();
-      break;
-      /* They change what the frames before them mean: every frame in flight
-       * leaves first. */
-    case GST_EVENT_STREAM_START:
-    case GST_EVENT_CAPS:
-    case GST_EVENT_SEGMENT:
-    case GST_EVENT_EOS:
-    case GST_EVENT_SEGMENT_DONE:
-      drained = stream.drain ();
-      break;
-    default:
-      if (GST_EVENT_IS_SERIALIZED (event) && stream.hold (event))
-        return TRUE;
-      break;
-  }
+  if (state_of (CF_BASE_FILTER (trans)).stream.take_event (event, &drained))
+    return TRUE;
   /* Forwarded whatever the drain did, as GstVideoDecoder forwards EOS; a
    * drain that failed (its error posted) fails the event. */
   const gboolean forwarded =
@@ -486,25 +469,15 @@ cf_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 
 /* ---- allocation ---- */
 
-/* Offers upstream buffers we reach fastest: pinned host memory, which uploads
- * at bus speed asynchronously, or CUDA memory of our context, which needs no
- * upload; room for the frames in flight we hold. */
 static gboolean
 cf_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
     GstQuery * query)
 {
-  auto *self = CF_BASE_FILTER (trans);
-  auto & st = state_of (self);
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
-  GstCaps *caps = nullptr;
-  gboolean need_pool = FALSE;
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!on_device (self) || !caps)
-    return TRUE;
-  GST_OBJECT_LOCK (self);
+  auto & st = state_of (CF_BASE_FILTER (trans));
+  GST_OBJECT_LOCK (trans);
   const guint held = st.props.frames_in_flight;
-  GST_OBJECT_UNLOCK (self);
-  st.pools.offer (query, caps, need_pool, held);
+  GST_OBJECT_UNLOCK (trans);
+  st.pools.propose (query, held);
   return TRUE;
 }
 
@@ -613,9 +586,18 @@ static void
 cf_base_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  auto & props = state_of (CF_BASE_FILTER (object)).props;
+  auto *self = CF_BASE_FILTER (object);
+  auto & props = state_of (self).props;
   if (prop_id == PROP_DEVICE_ID || prop_id == PROP_BACKEND)
     warn_if_running (object, pspec);
+  bool resizes = false;
+  if (state_of (self).selector.set (object, value, pspec, &resizes)) {
+    /* The frames are sized for the regions (an analyzer's results): the
+     * frames in flight leave, and the change applies from the next frame. */
+    if (resizes)
+      cf_base_filter_configure_again (self);
+    return;
+  }
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
     case PROP_DEVICE_ID:
@@ -629,6 +611,7 @@ cf_base_filter_set_property (GObject * object, guint prop_id,
       props.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum
           (value));
       break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -641,11 +624,14 @@ cf_base_filter_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
   auto & st = state_of (CF_BASE_FILTER (object));
+  if (st.selector.get (object, value, pspec))
+    return;
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
     case PROP_DEVICE_ID:
       g_value_set_int (value, st.props.device_id);
       break;
+
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, st.props.frames_in_flight);
       break;
@@ -677,6 +663,23 @@ cf_base_filter_finalize (GObject * object)
           (object)));
   delete priv->state;
   G_OBJECT_CLASS (cf_base_filter_parent_class)->finalize (object);
+}
+
+void
+cf_base_filter_class_install_selection (GObjectClass * klass,
+    gboolean include_chroma, bool region_padding)
+{
+  /* GObject calls the installing class's, which it does not inherit. */
+  klass->set_property = cf_base_filter_set_property;
+  klass->get_property = cf_base_filter_get_property;
+  FrameSelector::install (klass, PROP_REGIONS, include_chroma, region_padding);
+}
+
+static void
+cf_base_filter_constructed (GObject * object)
+{
+  state_of (CF_BASE_FILTER (object)).selector.take_defaults (object);
+  G_OBJECT_CLASS (cf_base_filter_parent_class)->constructed (object);
 }
 
 static void
@@ -735,6 +738,7 @@ cf_base_filter_class_init (CfBaseFilterClass * klass)
   auto *element_class = GST_ELEMENT_CLASS (klass);
   auto *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
+  gobject_class->constructed = cf_base_filter_constructed;
   gobject_class->set_property = cf_base_filter_set_property;
   gobject_class->get_property = cf_base_filter_get_property;
   gobject_class->finalize = cf_base_filter_finalize;
@@ -764,6 +768,9 @@ cf_base_filter_class_init (CfBaseFilterClass * klass)
   trans_class->sink_event = GST_DEBUG_FUNCPTR (cf_base_filter_sink_event);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (cf_base_filter_before_transform);
+  trans_class->transform = GST_DEBUG_FUNCPTR (cf_base_filter_queue_frame);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (cf_base_filter_queue_frame_in_place);
   trans_class->submit_input_buffer =
       GST_DEBUG_FUNCPTR (cf_base_filter_submit_input_buffer);
   trans_class->generate_output =
@@ -773,6 +780,7 @@ cf_base_filter_class_init (CfBaseFilterClass * klass)
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND,
       (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_REGIONS, (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (cf_base_filter_debug, "cudabasefilter", 0,
       "cudafilters base class");
 }

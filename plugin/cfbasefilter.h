@@ -2,19 +2,23 @@
 // Copyright (C) 2026 The gst-cudafilters authors
 
 /* CfBaseFilter: the private base class of the cudafilters elements, the
- * GStreamer half of what they share: properties, the backend and the CUDA
- * context shared with the pipeline (cudadevice.h), caps (memorycaps.h),
- * allocation, events, queries. The frames themselves go through rooms of their
- * own that know nothing of GStreamer's events, queries or caps: the frames in
- * flight (frameengine.h) on the CPU or CUDA backend (framebackends.h), where a
- * frame lives and how it moves (framepaths.h, cudamemory.h), formats mapped to
- * what kernels take (framecomponents.h).
+ * GStreamer half of what they share: properties (the regions of frames they
+ * process among them), the backend and the CUDA context shared with the
+ * pipeline (elementdevice.h), allocation (elementpools.h), what of each frame
+ * is processed (frameselection.h), caps (memorycaps.h), events, queries. The frames themselves go through rooms of
+ * their own that know nothing of GStreamer's events, queries or caps: the
+ * frames in flight (framestream.h, frameengine.h) on the CPU or CUDA backend
+ * (framebackends.h), where a frame lives and how it moves (framepaths.h,
+ * cudamemory.h), formats mapped to what kernels take (framecomponents.h).
  *
  * Two roles derive from it, each with its own hooks: CfFilter, frame in,
  * new frame out (cffilter.h), and CfAnalyzer, frame in, results out,
- * the frame passed on untouched (cfanalyzer.h). GstBaseTransform tells
- * them apart as it tells any two transforms apart: a filter sets transform(),
- * an analyzer transform_ip() (it works in place). */
+ * the frame passed on untouched, in place (cfanalyzer.h).
+ *
+ * A buffer's way: submit_input_buffer takes it, selects its regions and queues
+ * its work (the role's run_frame) with its output buffer; generate_output gives
+ * the oldest frame once its work is done, its results attached
+ * (attach_results). */
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
@@ -23,6 +27,7 @@
 #include "framecomponents.h"
 #include "frameerror.h"
 #include "frameplanes.h"
+#include "frameselection.h"
 
 G_BEGIN_DECLS
 
@@ -37,7 +42,7 @@ G_END_DECLS
 struct FrameSizes
 {
   gsize results = 0;
-  gsize state = 0;
+  gsize frame_state = 0;
   gsize workspace = 0;
 };
 
@@ -46,31 +51,33 @@ struct _CfBaseFilterClass
 {
   GstBaseTransformClass parent_class;
 
-  /* Caps are set: what frames of `info` need, on the CUDA backend where
-   * `on_device`. FALSE (after posting an error) refuses the caps. NULL: none. */
-  gboolean (*set_info) (CfBaseFilter * self, const GstVideoInfo & info,
-      bool on_device, FrameSizes * sizes);
-  /* One frame's work: run on the CPU, or queued on work.exec.stream. */
-  FrameError (*process) (CfBaseFilter * self, const FrameWork & work);
-  /* A frame about to leave, in order, writable, with its results and state
-   * (properties may have changed since process). NULL: nothing to add. */
-  GstFlowReturn (*finish_frame) (CfBaseFilter * self, GstBuffer * frame,
-      const void *results, const void *state);
+  /* Caps are set: what frames of `info` need, with regions=meta for up to
+   * `max_regions` regions besides the frame (0: regions=frame), on the CUDA
+   * backend where `on_device`. FALSE (after posting an error) refuses the
+   * caps. NULL: nothing. */
+  gboolean (*configure) (CfBaseFilter * self, const GstVideoInfo & info,
+      guint max_regions, bool on_device, FrameSizes * sizes);
+  /* One frame's work, on what `selection` says: run on the CPU, or queued on
+   * work.exec.stream. */
+  FrameError (*run_frame) (CfBaseFilter * self, const FrameWork & work,
+      const FrameSelection & selection);
+  /* A frame about to leave, in order, writable, with its results and
+   * frame_state (properties may have changed since run_frame). Frames dropped
+   * at a flush never get here. NULL: nothing to attach. */
+  GstFlowReturn (*attach_results) (CfBaseFilter * self, GstBuffer * frame,
+      const void *results, const void *frame_state);
 };
 
-/* For the roles' transform() and transform_ip(): queues `input`'s work into
- * `output` (the same buffer for an analyzer), which leaves in order later,
- * from generate_output. Takes references of its own. */
-GstFlowReturn cf_base_filter_submit (CfBaseFilter * self,
-    GstBuffer * input, GstBuffer * output);
-/* A property the frames' buffers are sized by changed (cudahist's bins, an
- * analyzer's regions): before the next frame, the frames in flight leave and
- * the frames are configured again. Any thread. */
+/* Installs, on a role's class, the properties of what of a frame is processed
+ * (FrameSelector::install): the base keeps their values (the role's class
+ * takes the base's set_property and get_property) and hands them to
+ * run_frame. */
+void cf_base_filter_class_install_selection (GObjectClass * klass,
+    gboolean include_chroma, bool region_padding);
+/* A property the frames' buffers are sized by changed (cudahist's bins): before
+ * the next frame, the frames in flight leave and the frames are configured
+ * again. Any thread. */
 void cf_base_filter_configure_again (CfBaseFilter * self);
-/* Installs include-chroma on a role's class, with the role's default: the
- * role keeps its value and reads it for each frame. */
-void cf_base_filter_install_include_chroma (GObjectClass * klass,
-    guint prop_id, gboolean default_value);
 /* Posts `err` as the element's error; GST_FLOW_ERROR. */
 GstFlowReturn cf_base_filter_post_error (CfBaseFilter * self,
     const FrameError & err);

@@ -6,24 +6,12 @@
 #include <algorithm>
 
 #include "cudafaults.h"
-#include "frameregions.h"
-
-enum
-{
-  PROP_0,
-  PROP_REGIONS,
-  PROP_REGION_TYPES,
-  PROP_REGION_PADDING,
-  PROP_INCLUDE_CHROMA,
-};
 
 struct CfFilterPrivate
 {
   /* Under the object lock; the border starts as the subclass's default. */
   GstCudaFilterBorder border;
   guint border_value;
-  gboolean include_chroma;
-  RegionSelection *regions;
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (CfFilter, cf_filter,
@@ -155,30 +143,27 @@ cf_filter_border (CfFilter * filter, cf::SampleFormat format)
  * the whole frame: the kernels then write inside the boxes only), then the
  * subclass's kernels. */
 static FrameError
-cf_filter_process (CfBaseFilter * base, const FrameWork & work)
+cf_filter_run_frame (CfBaseFilter * base, const FrameWork & work,
+    const FrameSelection & selection)
 {
   auto *self = CF_FILTER (base);
-  const RegionSelection & regions = *priv_of (self)->regions;
-  GST_OBJECT_LOCK (self);
-  const bool include_chroma = priv_of (self)->include_chroma;
-  GST_OBJECT_UNLOCK (self);
-  const ProcessedComponents components (*work.input.info, include_chroma,
-      false);
-  const guint planes = regions.from_meta () ? kAllPlanes :
+  const ProcessedComponents components (*work.input.info,
+      selection.include_chroma, false);
+  const guint planes = selection.regions ? kAllPlanes :
       components.planes_to_copy ();
   if (planes != 0)
     if (const cudaError_t err = copy_planes (work.exec, work.output,
             work.input, planes))
       return FrameError::failed ("Copying unprocessed samples", err);
-  if (regions.from_meta () && regions.regions ().empty ())
+  if (selection.regions && selection.regions->empty ())
     return FrameError ();
   std::vector<ComponentView> views = components.views (work.input,
       &work.output);
   /* Kept until the kernels are queued: they read the boxes at launch. */
   std::vector<std::vector<cf::Box>> boxes (views.size ());
-  if (regions.from_meta ())
+  if (selection.regions)
     for (size_t i = 0; i < views.size (); i++) {
-      boxes[i] = component_boxes (regions.regions (), *work.input.info,
+      boxes[i] = component_boxes (*selection.regions, *work.input.info,
           views[i].first_component ());
       views[i].region = cf::OutputRegion::inside (boxes[i]);
     }
@@ -186,18 +171,6 @@ cf_filter_process (CfBaseFilter * base, const FrameWork & work)
       CF_FILTER_GET_CLASS (self)->filter_frame (self, views, work.exec));
   return FrameError::check (work.exec.on_device ? "Launching the kernels" :
       "Filtering on the CPU", err);
-}
-
-/* Queues the frame's work into `outbuf`, which leaves later, in order
- * (CfBaseFilter's generate_output). */
-static GstFlowReturn
-cf_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
-{
-  priv_of (CF_FILTER (trans))->regions->select (GST_ELEMENT (trans),
-      inbuf);
-  return cf_base_filter_submit (CF_BASE_FILTER (trans), inbuf,
-      outbuf);
 }
 
 /* The output has the input's geometry: metas that describe it (regions of
@@ -219,56 +192,6 @@ cf_filter_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
   return TRUE;
 }
 
-static gboolean
-cf_filter_set_info (CfBaseFilter * base, const GstVideoInfo & info,
-    bool, FrameSizes *)
-{
-  priv_of (CF_FILTER (base))->regions->set_info (info);
-  return TRUE;
-}
-
-static gboolean
-cf_filter_start (GstBaseTransform * trans)
-{
-  priv_of (CF_FILTER (trans))->regions->reset ();
-  return GST_BASE_TRANSFORM_CLASS (cf_filter_parent_class)->start (trans);
-}
-
-static void
-cf_filter_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  CfFilterPrivate *priv = priv_of (CF_FILTER (object));
-  if (prop_id == PROP_INCLUDE_CHROMA) {
-    GST_OBJECT_LOCK (object);
-    priv->include_chroma = g_value_get_boolean (value);
-    GST_OBJECT_UNLOCK (object);
-  } else if (!priv->regions->properties.set (object, value, pspec)) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-}
-
-static void
-cf_filter_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  CfFilterPrivate *priv = priv_of (CF_FILTER (object));
-  if (prop_id == PROP_INCLUDE_CHROMA) {
-    GST_OBJECT_LOCK (object);
-    g_value_set_boolean (value, priv->include_chroma);
-    GST_OBJECT_UNLOCK (object);
-  } else if (!priv->regions->properties.get (object, value, pspec)) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-}
-
-static void
-cf_filter_finalize (GObject * object)
-{
-  delete priv_of (CF_FILTER (object))->regions;
-  G_OBJECT_CLASS (cf_filter_parent_class)->finalize (object);
-}
-
 /* The border starts as the subclass's default (only known now: during the
  * instance init the object still has this class). */
 static void
@@ -287,27 +210,15 @@ cf_filter_class_init (CfFilterClass * klass)
 {
   auto *gobject_class = G_OBJECT_CLASS (klass);
   gobject_class->constructed = cf_filter_constructed;
-  gobject_class->set_property = cf_filter_set_property;
-  gobject_class->get_property = cf_filter_get_property;
-  gobject_class->finalize = cf_filter_finalize;
-  RegionProperties::install (gobject_class, PROP_REGIONS, PROP_REGION_TYPES,
-      PROP_REGION_PADDING);
   /* Chroma filtered, as every colour channel of RGB is: one pipeline gives
    * one picture before and after a videoconvert. */
-  cf_base_filter_install_include_chroma (gobject_class,
-      PROP_INCLUDE_CHROMA, TRUE);
-  GST_BASE_TRANSFORM_CLASS (klass)->start =
-      GST_DEBUG_FUNCPTR (cf_filter_start);
-  GST_BASE_TRANSFORM_CLASS (klass)->transform =
-      GST_DEBUG_FUNCPTR (cf_filter_transform);
+  cf_base_filter_class_install_selection (gobject_class, TRUE, true);
   GST_BASE_TRANSFORM_CLASS (klass)->transform_meta =
       GST_DEBUG_FUNCPTR (cf_filter_transform_meta);
-  CF_BASE_FILTER_CLASS (klass)->set_info = cf_filter_set_info;
-  CF_BASE_FILTER_CLASS (klass)->process = cf_filter_process;
+  CF_BASE_FILTER_CLASS (klass)->run_frame = cf_filter_run_frame;
   gst_type_mark_as_plugin_api (CF_TYPE_FILTER, (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER,
       (GstPluginAPIFlags) 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_REGIONS, (GstPluginAPIFlags) 0);
 }
 
 static void
@@ -315,6 +226,4 @@ cf_filter_init (CfFilter * self)
 {
   priv_of (self)->border = GST_CUDA_FILTER_BORDER_REPLICATE;
   priv_of (self)->border_value = 0;
-  priv_of (self)->include_chroma = TRUE;
-  priv_of (self)->regions = new RegionSelection ();
 }

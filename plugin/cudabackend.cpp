@@ -137,7 +137,7 @@ CudaBackend::queue (FrameInFlight & frame, FramePath & input,
   device.exec.stream = slots_.stream (slot);
   device.results = slots_.result (slot);
   device.workspace = slots_.workspace (slot);
-  device.state = frame.state.data ();
+  device.frame_state = frame.frame_state.data ();
   if (FrameError err = work (device))
     return err;
   if (FrameError err = output.send_out (slot, frame.out, slots_))

@@ -49,9 +49,14 @@ ElementPools::close (GstElement * element)
 }
 
 void
-ElementPools::offer (GstQuery * query, GstCaps * caps, bool need_pool,
-    guint held) const
+ElementPools::propose (GstQuery * query, guint held) const
 {
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+  GstCaps *caps = nullptr;
+  gboolean need_pool = FALSE;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!on_device () || !caps)
+    return;
   if (!caps_in_cuda_memory (caps))
     gst_query_add_allocation_param (query, pinned_allocator_, nullptr);
   if (!need_pool)

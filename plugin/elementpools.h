@@ -37,12 +37,11 @@ public:
   /* Back to the CPU's plain buffers. */
   void close (GstElement * element);
 
-  /* propose_allocation, on the CUDA backend: offers upstream the memory we
-   * reach fastest, pinned host memory or CUDA memory of our context, and,
-   * where it asks for one (`need_pool`), a pool of it with room for `held`
-   * frames in flight. */
-  void offer (GstQuery * query, GstCaps * caps, bool need_pool, guint held)
-      const;
+  /* propose_allocation: the GstVideoMeta taken and, on the CUDA backend,
+   * the memory we reach fastest offered upstream, pinned host memory or CUDA
+   * memory of our context, with, where upstream asks for one, a pool of it
+   * with room for `held` frames in flight. */
+  void propose (GstQuery * query, guint held) const;
 
   /* decide_allocation, before GstBaseTransform configures the query's first
    * pool: puts the output pool there, with room for `depth` frames in flight,

@@ -36,7 +36,7 @@ public:
     host.input = input.planes (-1, frame.in);
     host.output = output.planes (-1, frame.out);
     host.results = frame.results.data ();
-    host.state = frame.state.data ();
+    host.frame_state = frame.frame_state.data ();
     return work (host);
   }
 

@@ -35,7 +35,7 @@ struct FrameInFlight
    * ordered after that work. */
   bool ordered = false;
   std::vector<guint8> results;  /* CPU: the frame's results (CUDA: its slot's) */
-  std::vector<guint8> state;
+  std::vector<guint8> frame_state;
 
   /* Unmaps both frames and drops the input, and the output unless it is kept
    * (to leave). */

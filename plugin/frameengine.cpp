@@ -20,7 +20,7 @@ FrameEngine::configure (Setup setup)
     return err;
   info_ = setup.info;
   depth_ = MAX (setup.depth, 1u);
-  state_size_ = setup.state_size;
+  frame_state_size_ = setup.frame_state_size;
   input_ = std::move (setup.input);
   output_ = std::move (setup.output);
   /* Frames ordered on their memory's stream cannot overlap: ordering pays at
@@ -68,7 +68,7 @@ FrameEngine::submit (GstBuffer * input, GstBuffer * output,
 {
   FrameInFlight frame;
   frame.number = last_number_ + 1;
-  frame.state.assign (state_size_, 0);
+  frame.frame_state.assign (frame_state_size_, 0);
   FrameError err = input_->map (input, info_, GST_MAP_READ, &frame.in);
   if (!err)
     err = output_->map (output, info_, GST_MAP_WRITE, &frame.out);
@@ -127,7 +127,7 @@ FrameEngine::take_oldest (FinishedFrame * frame)
     return err;
   frame->buffer = std::exchange (finished_.output, nullptr);
   frame->results = backend_->results (finished_);
-  frame->state = finished_.state.data ();
+  frame->frame_state = finished_.frame_state.data ();
   return {};
 }
 

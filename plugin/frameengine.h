@@ -31,9 +31,9 @@ struct FinishedFrame
 {
   GstBuffer *buffer = nullptr;  /* its output, now the caller's */
   guint64 number = 0;           /* as submit counted it */
-  /* Its results and state, valid until the next call on the engine. */
+  /* Its results and frame state, valid until the next call on the engine. */
   const void *results = nullptr;
-  const void *state = nullptr;
+  const void *frame_state = nullptr;
 };
 
 class FrameEngine
@@ -46,7 +46,7 @@ public:
     CudaDevice device;          /* empty: the CPU backend */
     gsize result_size = 0;
     gsize workspace_size = 0;   /* CUDA only */
-    gsize state_size = 0;
+    gsize frame_state_size = 0;
     std::unique_ptr<FramePath> input;
     std::unique_ptr<FramePath> output;
   };
@@ -106,7 +106,7 @@ private:
 
   GstVideoInfo info_ {};
   guint depth_ = 1;
-  gsize state_size_ = 0;
+  gsize frame_state_size_ = 0;
   bool ordered_ = false;
   std::unique_ptr<FramePath> input_;
   std::unique_ptr<FramePath> output_;

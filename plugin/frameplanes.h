@@ -36,7 +36,7 @@ struct FrameWork
   void *results = nullptr;      /* result_size bytes; on CUDA pinned and mapped,
                                  * addressed as the device sees them */
   void *workspace = nullptr;    /* CUDA: workspace_size bytes of device memory */
-  void *state = nullptr;        /* state_size bytes, kept with the frame */
+  void *frame_state = nullptr;  /* frame_state_size bytes, kept with the frame */
 };
 
 /* Copies the samples of the planes in the `planes` mask (bit p: plane p; row

@@ -91,6 +91,43 @@ FrameStream::forward_events_through (guint64 frame)
 }
 
 bool
+FrameStream::take_event (GstEvent * event, GstFlowReturn * drained)
+{
+  *drained = GST_FLOW_OK;
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+      discard ();
+      forget_position ();
+      return false;
+      /* They change what the frames before them mean: every frame in flight
+       * leaves first. */
+    case GST_EVENT_STREAM_START:
+    case GST_EVENT_CAPS:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_EOS:
+    case GST_EVENT_SEGMENT_DONE:
+      *drained = drain ();
+      return false;
+    default:
+      return GST_EVENT_IS_SERIALIZED (event) && hold (event);
+  }
+}
+
+/* GstBaseTransform marks the next frame it pushes DISCONT, which with frames
+ * in flight would be an older one, and has no call that moves the mark: those
+ * leave first (drained) and this frame as soon as it is in, so that the mark
+ * lands on it (its output keeps its own flags anyway). DISCONT is rare: the
+ * overlap is lost for one frame. */
+GstFlowReturn
+FrameStream::before_discont ()
+{
+  const GstFlowReturn drained = drain ();
+  if (drained == GST_FLOW_OK)
+    leave_next_ = true;
+  return drained;
+}
+
+bool
 FrameStream::hold (GstEvent * event)
 {
   forward_events_through (left_through_);
@@ -120,8 +157,8 @@ FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
   *number = frame.number;
   if (err)
     return hooks_.post_error (err);
-  const GstFlowReturn ret = hooks_.finish_frame (&frame.buffer, frame.results,
-      frame.state);
+  const GstFlowReturn ret = hooks_.attach_results (&frame.buffer,
+      frame.results, frame.frame_state);
   if (ret != GST_FLOW_OK) {
     gst_buffer_unref (frame.buffer);
     return ret;

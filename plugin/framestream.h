@@ -62,14 +62,14 @@ class FrameStream
 {
 public:
   /* What the element lends its frames in flight: its role's hook for a frame
-   * that leaves (writable: *frame may be replaced; results and state as
+   * that leaves (writable: *frame may be replaced; results and frame state as
    * FinishedFrame has them), its error posting, and where an event held
    * behind frames goes once they have left (GstBaseTransform's handling, as
    * if it had just come). */
   struct ElementHooks
   {
     std::function<GstFlowReturn (GstBuffer ** frame, const void *results,
-        const void *state)> finish_frame;
+        const void *frame_state)> attach_results;
     std::function<GstFlowReturn (const FrameError & err)> post_error;
     std::function<gboolean (GstEvent * event)> forward_event;
   };
@@ -98,18 +98,21 @@ public:
    * once its work is done where it leaves at once (live), or at once after a
    * DISCONT (leave_next), else nothing. */
   GstFlowReturn generate (GstBuffer ** outbuf);
-  /* The next frame in leaves as soon as it is in. */
-  void leave_next () { leave_next_ = true; }
-  /* A serialized event: held behind the frames in flight, if any (TRUE). */
-  bool hold (GstEvent * event);
+  /* submit_input_buffer, a DISCONT frame: every frame in flight leaves
+   * first, and this one as soon as it is in (GST_FLOW_OK), so that
+   * GstBaseTransform's DISCONT mark lands on it. */
+  GstFlowReturn before_discont ();
+  /* sink_event: what `event` does to the frames in flight. FLUSH_STOP drops
+   * them; an event that changes what the frames before it mean (STREAM_START,
+   * CAPS, SEGMENT, EOS, SEGMENT_DONE) lets them leave first (*drained says
+   * how); another serialized event waits behind them. TRUE where it was held,
+   * now the stream's. */
+  bool take_event (GstEvent * event, GstFlowReturn * drained);
   /* Pushes every frame in flight, each followed by its events. */
   GstFlowReturn drain ();
-  /* Drops every frame in flight, with the events held behind them. */
-  void discard ();
   /* POSITION: the end of the last frame that left; FALSE where
    * GstBaseTransform's answer is the right one. */
   bool answer_position (GstQuery * query) const;
-  void forget_position ();
   /* LATENCY: adds what waiting for frames-in-flight - 1 later frames costs,
    * at the caps' frame rate (nothing where frames leave ordered at once), to
    * the maximum; to the minimum too unless upstream is live, where frames
@@ -117,6 +120,11 @@ public:
   void add_latency (GstQuery * query);
 
 private:
+  /* A serialized event: held behind the frames in flight, if any (TRUE). */
+  bool hold (GstEvent * event);
+  /* Drops every frame in flight, with the events held behind them. */
+  void discard ();
+  void forget_position ();
   void set_live (gboolean live);
   void pace (GstBuffer * input);
   void note_work_time ();

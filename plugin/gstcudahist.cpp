@@ -140,7 +140,7 @@ frame_workspace_size (guint bins)
 }
 
 static gboolean
-gst_cuda_hist_set_info (CfAnalyzer * analyzer, const GstVideoInfo & info,
+gst_cuda_hist_size_results (CfAnalyzer * analyzer, const GstVideoInfo & info,
     guint max_regions, gsize * result_size, gsize * workspace_size)
 {
   auto *self = GST_CUDA_HIST (analyzer);
@@ -304,7 +304,7 @@ static cudaError_t
 gst_cuda_hist_analyze_frame (CfAnalyzer * analyzer,
     const std::vector<ComponentView> & views,
     const std::vector<FrameRegion> * regions, const cf::Executor & exec,
-    void *results, void *workspace, gpointer frame_state)
+    void *results, void *workspace, void *frame_state)
 {
   auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
@@ -384,10 +384,10 @@ message_due (GstCudaHist * self, GstClockTime running_time)
 }
 
 static GstFlowReturn
-gst_cuda_hist_attach_results (CfAnalyzer * analyzer, GstBuffer * frame,
-    gconstpointer results_bytes, gconstpointer frame_state)
+gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
+    const void *results_bytes, const void *frame_state)
 {
-  auto *self = GST_CUDA_HIST (analyzer);
+  auto *self = GST_CUDA_HIST (base);
   const auto *bytes = static_cast<const guint8 *> (results_bytes);
   const auto &counted = *static_cast<const HistFrameState *> (frame_state);
   hist_set_results (results_layout (self), bytes, counted, add_meta (frame));
@@ -601,10 +601,10 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 
   GST_BASE_TRANSFORM_CLASS (klass)->start =
       GST_DEBUG_FUNCPTR (gst_cuda_hist_start);
-  analyzer_class->set_info = gst_cuda_hist_set_info;
+  analyzer_class->size_results = gst_cuda_hist_size_results;
   analyzer_class->includes_alpha = gst_cuda_hist_includes_alpha;
   analyzer_class->analyze_frame = gst_cuda_hist_analyze_frame;
-  analyzer_class->attach_results = gst_cuda_hist_attach_results;
+  CF_BASE_FILTER_CLASS (klass)->attach_results = gst_cuda_hist_attach_results;
   analyzer_class->frame_state_size = sizeof (HistFrameState);
 
   static const gchar *tags[] = { nullptr };

@@ -50,7 +50,7 @@ FrameEngine::Setup setup(guint depth, bool analysis) {
   s.info = gray8_info();
   s.depth = depth;
   s.result_size = analysis ? sizeof(guint32) : 0;
-  s.state_size = analysis ? sizeof(guint32) : 0;
+  s.frame_state_size = analysis ? sizeof(guint32) : 0;
   s.input = make_host_frame_path(false);
   s.output = analysis ? make_no_frame_path() : make_host_frame_path(false);
   return s;
@@ -70,7 +70,7 @@ struct Work {
                 work.input.data[0][y * work.input.stride[0] + x] + 1;
       } else {
         *static_cast<guint32 *>(work.results) = work.input.data[0][0];
-        *static_cast<guint32 *>(work.state) = calls;
+        *static_cast<guint32 *>(work.frame_state) = calls;
       }
       return FrameError();
     };
@@ -142,7 +142,7 @@ GST_START_TEST(test_results_follow_frames) {
     fail_unless(frame.buffer == inputs[i], "frame %d: not its input", i);
     fail_unless(gst_buffer_is_writable(frame.buffer), "frame %d: not writable", i);
     fail_unless_equals_int(*static_cast<const guint32 *>(frame.results), 7 + 2 * i);
-    fail_unless_equals_int(*static_cast<const guint32 *>(frame.state), i + 1);
+    fail_unless_equals_int(*static_cast<const guint32 *>(frame.frame_state), i + 1);
     gst_buffer_unref(frame.buffer);
   }
   fail_unless(engine.empty());
