@@ -26,12 +26,12 @@ constexpr int kBatches = 15;  // timed batches of frames, the median reported
 
 // Random counts and summaries for every block (the frame's, then each region's).
 std::vector<guint8> make_results(guint bins, guint n_regions, guint n_channels) {
-  const gsize block = hist_block_size(bins);
+  const gsize block = cf::hist_block_size(bins);
   std::vector<guint8> bytes(block * (1 + n_regions));
   std::mt19937 random(7);
   for (guint b = 0; b <= n_regions; b++) {
     for (guint c = 0; c < n_channels; c++) {
-      guint8 *channel = bytes.data() + b * block + c * hist_channel_result_size(bins);
+      guint8 *channel = bytes.data() + b * block + c * cf::hist_channel_result_size(bins);
       auto *counts = reinterpret_cast<uint32_t *>(channel);
       cf::HistogramSummary summary;
       for (guint i = 0; i < bins; i++) {
@@ -60,7 +60,7 @@ HistFrameState make_state(guint n_regions) {
 }
 
 // Median over batches of microseconds per frame: attach, fill, free.
-double us_per_frame(const HistResultsLayout &layout, const std::vector<guint8> &bytes,
+double us_per_frame(const cf::HistResultsLayout &layout, const std::vector<guint8> &bytes,
                     const HistFrameState &state, int frames) {
   std::vector<double> batches;
   for (int b = 0; b < kBatches; b++) {
@@ -69,7 +69,7 @@ double us_per_frame(const HistResultsLayout &layout, const std::vector<guint8> &
       GstBuffer *buffer = gst_buffer_new();
       GstStructure *fields =
           gst_custom_meta_get_structure(gst_buffer_add_custom_meta(buffer, kMetaName));
-      hist_set_results(layout, bytes.data(), state, fields);
+      cf::hist_set_results(layout, bytes.data(), state, fields);
       gst_buffer_unref(buffer);
     }
     const std::chrono::duration<double, std::micro> took =
@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
   const guint bins = argc > 2 ? (guint)atoi(argv[2]) : 256;
   const char *tags[] = {nullptr};
   gst_meta_register_custom(kMetaName, tags, nullptr, nullptr, nullptr);
-  hist_results_init();
+  cf::hist_results_init();
 
   GstVideoInfo info;
   gst_video_info_set_format(&info, GST_VIDEO_FORMAT_NV12, 1920, 1080);
@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
   printf("%8s %14s %16s\n", "regions", "us per frame", "us per region");
   double without_regions = 0;
   for (guint n_regions : {0u, 16u, 64u, 256u}) {
-    const HistResultsLayout layout{&info, bins, n_regions > 0};
+    const cf::HistResultsLayout layout{&info, bins, n_regions > 0};
     const auto bytes = make_results(bins, n_regions, 3);
     const double us = us_per_frame(layout, bytes, make_state(n_regions), frames);
     if (n_regions == 0) {

@@ -63,7 +63,7 @@ int main() {
   cudaStream_t stream;
   if (!check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream"))
     return 1;
-  std::printf("host copy threads: %u\n", host_copy_threads());
+  std::printf("host copy threads: %u\n", cf::host_copy_threads());
   std::printf("%-12s %-9s %-10s %10s %8s\n", "frame", "memory", "way", "us/frame", "GB/s");
   for (const auto &size : sizes) {
     const int count = int(std::clamp<size_t>((size_t{2} << 30) / size.bytes, 16, 200));
@@ -77,13 +77,13 @@ int main() {
     };
     // The DMA left out (copy_only): the host's own copy rate, the staged way's ceiling.
     auto staged = [&](guint8 *frame, guint helpers, bool copy_only = false) {
-      RowCopy whole;
+      cf::RowCopy whole;
       whole.src = frame;
       whole.dst = static_cast<guint8 *>(pinned);
       whole.src_stride = whole.dst_stride = whole.row_bytes = 1920;
       whole.rows = guint(size.bytes / 1920);
-      const auto pieces = split_rows({whole}, staging_piece_bytes(size.bytes));
-      copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
+      const auto pieces = cf::split_rows({whole}, cf::staging_piece_bytes(size.bytes));
+      cf::copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
         return copy_only ||
                cudaMemcpyAsync(static_cast<guint8 *>(device) + (pieces[i].dst - whole.dst),
                                pieces[i].dst, pieces[i].dst_span(), cudaMemcpyHostToDevice,

@@ -114,7 +114,7 @@ GstFlowReturn
 cf_base_filter_post_error (CfBaseFilter * self,
     const FrameError & err)
 {
-  return post_frame_error (GST_ELEMENT (self), err,
+  return cf::post_frame_error (GST_ELEMENT (self), err,
       on_device (self) ? "CUDA" : "CPU");
 }
 
@@ -184,7 +184,7 @@ cuda_memory_offered (CfBaseFilter * self)
   const bool possible = st.props.backend != GST_CUDA_FILTER_BACKEND_CPU &&
       st.device.active () != GST_CUDA_FILTER_BACKEND_CPU;
   GST_OBJECT_UNLOCK (self);
-  return possible && !cuda_memory_unusable_reason () &&
+  return possible && !cf::cuda_memory_unusable_reason () &&
       CudaDevice::driver_loads ();
 }
 
@@ -195,7 +195,7 @@ cf_base_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection, GstCaps * caps, GstCaps * filter)
 {
   auto *self = CF_BASE_FILTER (trans);
-  GstCaps *result = caps_in_memory_types (caps, filter,
+  GstCaps *result = cf::caps_in_memory_types (caps, filter,
       cuda_memory_offered (self), !gst_base_transform_is_in_place (trans));
   GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
       result);
@@ -210,7 +210,8 @@ cf_base_filter_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   return GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
-      fixate_caps (trans, direction, caps, keep_memory_type (caps, othercaps));
+      fixate_caps (trans, direction, caps,
+      cf::keep_memory_type (caps, othercaps));
 }
 
 /* Where frames of one side live, in this memory type. */
@@ -218,8 +219,8 @@ static std::unique_ptr<FramePath>
 frame_path (CfBaseFilter * self, bool in_cuda_memory)
 {
   if (in_cuda_memory)
-    return make_cuda_memory_path (state_of (self).device.cuda ());
-  return make_host_frame_path (on_device (self));
+    return cf::make_cuda_memory_path (state_of (self).device.cuda ());
+  return cf::make_host_frame_path (on_device (self));
 }
 
 /* Sets the frames in flight up for frames of `info` between these memory
@@ -248,7 +249,7 @@ configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
   setup.input = frame_path (self, input_in_cuda);
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
-      make_no_frame_path () : frame_path (self, output_in_cuda);
+      cf::make_no_frame_path () : frame_path (self, output_in_cuda);
   st.caps.depth = setup.depth;
   st.caps.output_in_cuda = output_in_cuda;
   if (FrameError err = st.stream.configure (std::move (setup))) {
@@ -292,8 +293,8 @@ cf_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
-  const bool input_in_cuda = caps_in_cuda_memory (incaps);
-  const bool output_in_cuda = caps_in_cuda_memory (outcaps);
+  const bool input_in_cuda = cf::caps_in_cuda_memory (incaps);
+  const bool output_in_cuda = cf::caps_in_cuda_memory (outcaps);
   if ((input_in_cuda || output_in_cuda) && !on_device (self)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("CUDA memory needs the CUDA backend, which is not in use"),
@@ -326,8 +327,8 @@ reconfigure_frames (CfBaseFilter * self)
   GstCaps *outcaps = gst_pad_get_current_caps (trans->srcpad);
   GstVideoInfo info;
   if (incaps && outcaps && gst_video_info_from_caps (&info, incaps) &&
-      configure_frames (self, info, caps_in_cuda_memory (incaps),
-          caps_in_cuda_memory (outcaps)))
+      configure_frames (self, info, cf::caps_in_cuda_memory (incaps),
+          cf::caps_in_cuda_memory (outcaps)))
     gst_base_transform_reconfigure_src (trans);   /* pools of the new device */
   gst_clear_caps (&incaps);
   gst_clear_caps (&outcaps);
@@ -524,7 +525,7 @@ complete_query (CfBaseFilter * self, GstPadDirection direction,
     gst_query_parse_accept_caps (query, &caps);
     gst_query_parse_accept_caps_result (query, &accepted);
     if (!accepted)
-      explain_refused_cuda_caps (GST_ELEMENT (self), caps);
+      cf::explain_refused_cuda_caps (GST_ELEMENT (self), caps);
   } else if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) ==
       GST_QUERY_LATENCY) {
     state_of (self).stream.add_latency (query);
@@ -744,7 +745,7 @@ cf_base_filter_class_init (CfBaseFilterClass * klass)
   gobject_class->finalize = cf_base_filter_finalize;
   install_properties (gobject_class);
 
-  GstCaps *caps = template_caps ();
+  GstCaps *caps = cf::template_caps ();
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_element_class_add_pad_template (element_class,

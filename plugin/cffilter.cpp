@@ -149,10 +149,10 @@ cf_filter_run_frame (CfBaseFilter * base, const FrameWork & work,
   auto *self = CF_FILTER (base);
   const ProcessedComponents components (*work.input.info,
       selection.include_chroma, false);
-  const guint planes = selection.regions ? kAllPlanes :
+  const guint planes = selection.regions ? cf::kAllPlanes :
       components.planes_to_copy ();
   if (planes != 0)
-    if (const cudaError_t err = copy_planes (work.exec, work.output,
+    if (const cudaError_t err = cf::copy_planes (work.exec, work.output,
             work.input, planes))
       return FrameError::failed ("Copying unprocessed samples", err);
   if (selection.regions && selection.regions->empty ())
@@ -163,7 +163,7 @@ cf_filter_run_frame (CfBaseFilter * base, const FrameWork & work,
   std::vector<std::vector<cf::Box>> boxes (views.size ());
   if (selection.regions)
     for (size_t i = 0; i < views.size (); i++) {
-      boxes[i] = component_boxes (*selection.regions, *work.input.info,
+      boxes[i] = cf::component_boxes (*selection.regions, *work.input.info,
           views[i].first_component ());
       views[i].region = cf::OutputRegion::inside (boxes[i]);
     }

@@ -160,7 +160,7 @@ CudaBackend::finish (FrameInFlight & frame)
     frame.in.buffer = nullptr;
     return {};
   }
-  return FrameError::check ("Processing a frame", wait (frame));
+  return FrameError::check ("Waiting for the frame's work", wait (frame));
 }
 
 bool
@@ -212,7 +212,7 @@ CudaBackend::retire_inputs ()
 }
 
 std::unique_ptr<FrameBackend>
-make_cuda_backend (const CudaDevice & device)
+cf::make_cuda_backend (const CudaDevice & device)
 {
   static gsize debug_initialised = 0;
   if (g_once_init_enter (&debug_initialised)) {

@@ -26,7 +26,7 @@ runtime_has_cuda_streams (void)
 }
 
 const gchar *
-cuda_memory_unusable_reason (void)
+cf::cuda_memory_unusable_reason (void)
 {
 #ifdef CF_HAVE_GST_CUDA_STREAM
   const bool built_with_streams = true;
@@ -116,7 +116,7 @@ public:
     if (access == GST_MAP_READ)
       if (FrameError err = check_input_memory (buffer, device_))
         return err;
-    return map_video_frame (buffer, info,
+    return cf::map_video_frame (buffer, info,
         static_cast<GstMapFlags> (access | GST_MAP_CUDA), frame);
   }
 
@@ -158,7 +158,7 @@ private:
 };
 
 std::unique_ptr<FramePath>
-make_cuda_memory_path (const CudaDevice & device)
+cf::make_cuda_memory_path (const CudaDevice & device)
 {
   return std::make_unique<CudaMemoryFramePath> (device);
 }
@@ -239,13 +239,13 @@ CudaMemoryPools::takes_downstream_pool (GstBufferPool * pool,
 #else /* !CF_HAVE_GST_CUDA */
 
 const gchar *
-cuda_memory_unusable_reason (void)
+cf::cuda_memory_unusable_reason (void)
 {
   return "the plugin was built without gstreamer-cuda-1.0";
 }
 
 std::unique_ptr<FramePath>
-make_cuda_memory_path (const CudaDevice &)
+cf::make_cuda_memory_path (const CudaDevice &)
 {
   return nullptr;
 }

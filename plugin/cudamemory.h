@@ -37,6 +37,8 @@
 
 #define CF_CUDA_MEMORY_FEATURE "memory:CUDAMemory"
 
+namespace cf {
+
 /* Why this process cannot take frames in CUDA memory (not built with
  * gstreamer-cuda, or running on a GStreamer whose gstreamer-cuda ABI is not
  * the one this build was compiled for), or NULL where it can. */
@@ -45,6 +47,7 @@ const gchar *cuda_memory_unusable_reason (void);
 /* The path of frames in CUDA memory of `device`'s context. */
 std::unique_ptr<FramePath> make_cuda_memory_path (const CudaDevice & device);
 
+}  // namespace cf
 /* An element's pools of CUDA memory and the streams their memory carries. */
 class CudaMemoryPools
 {

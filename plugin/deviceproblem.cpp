@@ -55,7 +55,7 @@ driver_needed (int runtime)
 }  // namespace
 
 std::string
-describe_device_problem (cudaError_t err)
+cf::describe_device_problem (cudaError_t err)
 {
   int runtime = 0;
   if (cudaRuntimeGetVersion (&runtime) != cudaSuccess)

@@ -11,8 +11,12 @@
 
 #include <string>
 
+namespace cf {
+
 /* What `err` (from counting or opening devices) means here, and what fixes it:
  * no NVIDIA driver; a driver older than this build's CUDA (the two versions,
  * and the driver branch that would do); no device; a device busy or
  * prohibited; else the CUDA error's own words. */
 std::string describe_device_problem (cudaError_t err);
+
+}  // namespace cf

@@ -67,7 +67,7 @@ probe_devices (GstElement * element, gint device_id, cudaError_t * usable)
   else
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("CUDA device %d does not exist: %s", device_id,
-            describe_device_problem (err).c_str ()), ("%s: %s",
+            cf::describe_device_problem (err).c_str ()), ("%s: %s",
             cudaGetErrorName (err), cudaGetErrorString (err)));
   return FALSE;
 }
@@ -78,7 +78,7 @@ static void
 tell_cpu_fallback (GstElement * element, cudaError_t err)
 {
   static std::atomic<bool> warned { false };
-  const std::string problem = describe_device_problem (err);
+  const std::string problem = cf::describe_device_problem (err);
   if (!warned.exchange (true))
     GST_ELEMENT_WARNING (element, RESOURCE, NOT_FOUND,
         ("No usable CUDA device: %s. Filtering on the CPU", problem.c_str ()),
@@ -119,7 +119,7 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
   if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("backend=cuda, but CUDA device %d is not usable: %s (%s: %s)",
-            MAX (device_id, 0), describe_device_problem (err).c_str (),
+            MAX (device_id, 0), cf::describe_device_problem (err).c_str (),
             cudaGetErrorName (err), cudaGetErrorString (err)), (nullptr));
     return FALSE;
   }

@@ -57,7 +57,7 @@ ElementPools::propose (GstQuery * query, guint held) const
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (!on_device () || !caps)
     return;
-  if (!caps_in_cuda_memory (caps))
+  if (!cf::caps_in_cuda_memory (caps))
     gst_query_add_allocation_param (query, pinned_allocator_, nullptr);
   if (!need_pool)
     return;
@@ -73,7 +73,7 @@ ElementPools::new_pool (GstCaps * caps, guint count, bool for_input,
     guint * size) const
 {
 #ifdef CF_HAVE_CUDA
-  GstBufferPool *pool = caps_in_cuda_memory (caps) ?
+  GstBufferPool *pool = cf::caps_in_cuda_memory (caps) ?
       cuda_pools_.new_pool (caps, count, for_input) :
       cf_pinned_video_pool_new (caps, count, pinned_allocator_);
 #else
@@ -164,7 +164,7 @@ ElementPools::put_output_pool (GstElement * element, GstQuery * query,
     return true;
   /* We hold frames-in-flight output buffers, downstream may hold some. */
   guint size = 0, min = depth, max = 0;
-  GstBufferPool *pool = enough && caps_in_cuda_memory (caps) ?
+  GstBufferPool *pool = enough && cf::caps_in_cuda_memory (caps) ?
       downstream_cuda_pool (query, caps, &size, &min, &max) : nullptr;
   if (!pool) {
     pool = own_output_pool (caps, min, &size);
@@ -177,7 +177,7 @@ ElementPools::put_output_pool (GstElement * element, GstQuery * query,
   else
     gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
-  if (on_device () && !caps_in_cuda_memory (caps)) {
+  if (on_device () && !cf::caps_in_cuda_memory (caps)) {
     /* GstBaseTransform gives the pool the query's first allocator. */
     if (gst_query_get_n_allocation_params (query) > 0)
       gst_query_set_nth_allocation_param (query, 0, pinned_allocator_, nullptr);
@@ -194,7 +194,7 @@ ElementPools::activate (GstBufferPool * pool, GstCaps * caps) const
   if (gst_buffer_pool_set_active (pool, TRUE))
     return {};
   return FrameError::failed ("Allocating output buffers",
-      caps_in_cuda_memory (caps) ? cudaErrorMemoryAllocation :
+      cf::caps_in_cuda_memory (caps) ? cudaErrorMemoryAllocation :
       take_pinned_error ());
 }
 
@@ -270,7 +270,7 @@ ElementPools::choose_output_pool (GstElement * element, GstQuery * query,
     return true;
   GST_ELEMENT_ERROR (element, RESOURCE, FAILED,
       ("Could not configure a buffer pool of %s memory",
-          caps_in_cuda_memory (caps) ? "CUDA" : on_device () ?
+          cf::caps_in_cuda_memory (caps) ? "CUDA" : on_device () ?
           "pinned host" : "system"), ("caps %" GST_PTR_FORMAT, caps));
   return false;
 }

@@ -33,8 +33,8 @@ public:
   {
     frame.results.assign (result_size_, 0);
     FrameWork host;
-    host.input = input.planes (-1, frame.in);
-    host.output = output.planes (-1, frame.out);
+    host.input = input.planes (kNoSlot, frame.in);
+    host.output = output.planes (kNoSlot, frame.out);
     host.results = frame.results.data ();
     host.frame_state = frame.frame_state.data ();
     return work (host);
@@ -59,7 +59,7 @@ private:
 };
 
 std::unique_ptr<FrameBackend>
-make_cpu_backend ()
+cf::make_cpu_backend ()
 {
   return std::make_unique<CpuBackend> ();
 }

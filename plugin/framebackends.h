@@ -80,7 +80,11 @@ public:
   virtual gsize pinned_bytes () const = 0;
 };
 
+namespace cf {
+
 std::unique_ptr<FrameBackend> make_cpu_backend ();
 #ifdef CF_HAVE_CUDA
 std::unique_ptr<FrameBackend> make_cuda_backend (const CudaDevice & device);
 #endif
+
+}  // namespace cf

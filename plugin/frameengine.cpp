@@ -28,10 +28,10 @@ FrameEngine::configure (Setup setup)
    * that several frames' work overlaps. */
   ordered_ = output_->orders_on_memory_stream () && depth_ == 1;
 #ifdef CF_HAVE_CUDA
-  backend_ = setup.device.empty () ? make_cpu_backend () :
-      make_cuda_backend (setup.device);
+  backend_ = setup.device.empty () ? cf::make_cpu_backend () :
+      cf::make_cuda_backend (setup.device);
 #else
-  backend_ = make_cpu_backend ();       /* built without CUDA: no device */
+  backend_ = cf::make_cpu_backend ();       /* built without CUDA: no device */
 #endif
   FrameError err = backend_->configure (info_, depth_, setup.result_size,
       setup.workspace_size, *input_, *output_);

@@ -4,7 +4,7 @@
 #include "frameerror.h"
 
 GstFlowReturn
-post_frame_error (GstElement * element, const FrameError & err,
+cf::post_frame_error (GstElement * element, const FrameError & err,
     const char *backend)
 {
   const gchar *message = err.message.c_str ();

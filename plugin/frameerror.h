@@ -82,7 +82,11 @@ struct FrameError
   }
 };
 
+namespace cf {
+
 /* Posts `err` as `element`'s error, on the named backend ("CUDA", "CPU");
  * GST_FLOW_ERROR (GST_FLOW_OK for no error). */
 GstFlowReturn post_frame_error (GstElement * element, const FrameError & err,
     const char *backend);
+
+}  // namespace cf

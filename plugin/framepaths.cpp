@@ -108,7 +108,7 @@ plane_outside_memory (const GstVideoFrame & frame)
 }
 
 FrameError
-map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
+cf::map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
     GstMapFlags flags, GstVideoFrame * frame)
 {
   frame->buffer = nullptr;
@@ -143,7 +143,7 @@ public:
   FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
       GstMapFlags access, GstVideoFrame * frame) override
   {
-    return map_video_frame (buffer, info, access, frame);
+    return cf::map_video_frame (buffer, info, access, frame);
   }
 
   FramePlanes planes (int, const GstVideoFrame & frame) const override
@@ -171,11 +171,11 @@ public:
 };
 
 std::unique_ptr<FramePath>
-make_host_frame_path (bool cuda_backend)
+cf::make_host_frame_path (bool cuda_backend)
 {
 #ifdef CF_HAVE_CUDA
   if (cuda_backend)
-    return make_staged_host_frame_path ();
+    return cf::make_staged_host_frame_path ();
 #else
   g_assert (!cuda_backend);
 #endif
@@ -183,7 +183,7 @@ make_host_frame_path (bool cuda_backend)
 }
 
 std::unique_ptr<FramePath>
-make_no_frame_path ()
+cf::make_no_frame_path ()
 {
   return std::make_unique<NoFramePath> ();
 }

@@ -32,6 +32,10 @@
 
 class CudaFrameSlots;
 
+/* A frame's slot on the CPU backend, which has none: its work reaches the
+ * frame's own planes. */
+constexpr int kNoSlot = -1;
+
 class FramePath
 {
 public:
@@ -48,7 +52,8 @@ public:
    * `info`, into `frame`, once it is found to be what this path takes. */
   virtual FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
       GstMapFlags access, GstVideoFrame * frame) = 0;
-  /* The planes the kernels use for the frame of `slot` (-1: the CPU backend). */
+  /* The planes the kernels use for the frame of `slot` (kNoSlot: the CPU
+   * backend). */
   virtual FramePlanes planes (int slot, const GstVideoFrame & frame) const = 0;
 
   /* CUDA backend, queued on the slot's stream. Input path, before the
@@ -78,6 +83,8 @@ protected:
   std::atomic<gsize> pinned_bytes_ { 0 };
 };
 
+namespace cf {
+
 /* gst_video_frame_map() of `buffer` as a frame of `info` with `flags`
  * (GST_MAP_READ: an input frame; WRITE: an output frame, possibly with
  * GST_MAP_CUDA), once its GstVideoMeta is found to describe that frame, and
@@ -94,3 +101,5 @@ std::unique_ptr<FramePath> make_staged_host_frame_path ();
 #endif
 /* No frame: an analysis element's output, which is its input. */
 std::unique_ptr<FramePath> make_no_frame_path ();
+
+}  // namespace cf

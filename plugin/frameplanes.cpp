@@ -37,7 +37,7 @@ FramePlanes::component (int component) const
 
 #ifdef CF_HAVE_CUDA
 cudaError_t
-copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
+cf::copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
     cudaMemcpyKind kind, cudaStream_t stream, guint planes)
 {
   const CfFaultPoint point = kind == cudaMemcpyHostToDevice ?
@@ -67,13 +67,13 @@ copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
 #endif
 
 cudaError_t
-copy_planes (const cf::Executor & exec, const FramePlanes & dst,
+cf::copy_planes (const cf::Executor & exec, const FramePlanes & dst,
     const FramePlanes & src, guint planes)
 {
   if (exec.on_device)
 #ifdef CF_HAVE_CUDA
-    return copy_frame_samples (dst, src, cudaMemcpyDeviceToDevice, exec.stream,
-        planes);
+    return cf::copy_frame_samples (dst, src, cudaMemcpyDeviceToDevice,
+        exec.stream, planes);
 #else
     return cudaErrorNoDevice;   /* no device without CUDA */
 #endif

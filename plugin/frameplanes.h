@@ -39,6 +39,8 @@ struct FrameWork
   void *frame_state = nullptr;  /* frame_state_size bytes, kept with the frame */
 };
 
+namespace cf {
+
 /* Copies the samples of the planes in the `planes` mask (bit p: plane p; row
  * padding excepted) from src to dst on `stream`. Host-to-device, device-to-host
  * or device-to-device as `kind` says; one call per plane, through the fault
@@ -53,3 +55,5 @@ cudaError_t copy_frame_samples (const FramePlanes & dst, const FramePlanes & src
  * memcpy on the CPU, device memory queued on its stream on the GPU. */
 cudaError_t copy_planes (const cf::Executor & exec, const FramePlanes & dst,
     const FramePlanes & src, guint planes);
+
+}  // namespace cf

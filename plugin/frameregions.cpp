@@ -296,7 +296,7 @@ RegionSelection::check_types (GstElement * element,
 }
 
 cf::Box
-component_box (const cf::Box & box, const GstVideoInfo & info, int component)
+cf::component_box (const cf::Box & box, const GstVideoInfo & info, int component)
 {
   const ComponentLayout & layout = FormatLayout::of (info).component (component);
   /* The first sample that covers the box's first pixel, to the last that
@@ -309,12 +309,12 @@ component_box (const cf::Box & box, const GstVideoInfo & info, int component)
 }
 
 std::vector<cf::Box>
-component_boxes (const std::vector<FrameRegion> & regions,
+cf::component_boxes (const std::vector<FrameRegion> & regions,
     const GstVideoInfo & info, int component)
 {
   std::vector<cf::Box> boxes;
   boxes.reserve (regions.size ());
   for (const FrameRegion & region : regions)
-    boxes.push_back (component_box (region.box, info, component));
+    boxes.push_back (cf::component_box (region.box, info, component));
   return boxes;
 }

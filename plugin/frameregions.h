@@ -135,6 +135,8 @@ private:
   std::vector<FrameRegion> regions_;
 };
 
+namespace cf {
+
 /* A box of the frame (in luma pixels, within the frame) in the samples of
  * `component`, whose plane may be subsampled: every sample that covers a pixel
  * of the box is in. The one rule for regions and cudahist's roi-*. */
@@ -143,3 +145,5 @@ cf::Box component_box (const cf::Box & box, const GstVideoInfo & info,
 /* The regions' boxes in the samples of `component`. */
 std::vector<cf::Box> component_boxes (const std::vector<FrameRegion> & regions,
     const GstVideoInfo & info, int component);
+
+}  // namespace cf

@@ -159,7 +159,7 @@ gst_cuda_hist_size_results (CfAnalyzer * analyzer, const GstVideoInfo & info,
   self->info = info;
   self->caps_bins = bins;
   self->caps_max_regions = max_regions;
-  *result_size = (1 + max_regions) * hist_block_size (bins);
+  *result_size = (1 + max_regions) * cf::hist_block_size (bins);
   if (workspace_size)
     *workspace_size = frame_workspace_size (bins) + (max_regions ?
         cf::histogram_boxes_cuda_workspace_bytes (bins, max_regions) : 0);
@@ -219,7 +219,7 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
             GST_VIDEO_INFO_HEIGHT (&self->info)),
         ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
   }
-  const gsize channel_bytes = hist_channel_result_size (self->caps_bins);
+  const gsize channel_bytes = cf::hist_channel_result_size (self->caps_bins);
   for (const auto & output : outputs) {
     if (!exec.on_device)
       memset (output.bins, 0, channel_bytes);
@@ -237,8 +237,9 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
 static cf::HistogramOutput
 output_at (void *results, guint bins, gsize block, gsize index)
 {
-  auto *bytes = static_cast<guint8 *> (results) + block * hist_block_size (bins) +
-      index * hist_channel_result_size (bins);
+  auto *bytes = static_cast<guint8 *> (results) +
+      block * cf::hist_block_size (bins) +
+      index * cf::hist_channel_result_size (bins);
   return {reinterpret_cast<uint32_t *> (bytes),
     reinterpret_cast<cf::HistogramSummary *> (bytes +
         GST_ROUND_UP_8 (bins * sizeof (uint32_t)))};
@@ -264,7 +265,7 @@ count_regions (GstCudaHist * self, const ComponentView & view,
     const std::vector<gsize> & indices, const cf::Executor & exec,
     void *results, void *workspace)
 {
-  const std::vector<cf::Box> boxes = component_boxes (regions, self->info,
+  const std::vector<cf::Box> boxes = cf::component_boxes (regions, self->info,
       view.first_component ());
   std::vector<cf::HistogramOutput> outputs;
   outputs.reserve (boxes.size () * indices.size ());
@@ -291,7 +292,8 @@ count_frame (GstCudaHist * self, const ComponentView & view,
   if (luma.width <= 0 || luma.height <= 0)
     return count_nothing (self, outputs, exec, roi);
   /* The channels of a view share their size: any one scales the region. */
-  const cf::Box box = component_box (luma, self->info, view.first_component ());
+  const cf::Box box = cf::component_box (luma, self->info,
+      view.first_component ());
   params.roi_x = box.x;
   params.roi_y = box.y;
   params.roi_width = box.width;
@@ -342,7 +344,7 @@ gst_cuda_hist_analyze_frame (CfAnalyzer * analyzer,
   return cudaSuccess;
 }
 
-static HistResultsLayout
+static cf::HistResultsLayout
 results_layout (GstCudaHist * self)
 {
   return {&self->info, self->caps_bins, self->caps_max_regions > 0};
@@ -390,7 +392,7 @@ gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
   auto *self = GST_CUDA_HIST (base);
   const auto *bytes = static_cast<const guint8 *> (results_bytes);
   const auto &counted = *static_cast<const HistFrameState *> (frame_state);
-  hist_set_results (results_layout (self), bytes, counted, add_meta (frame));
+  cf::hist_set_results (results_layout (self), bytes, counted, add_meta (frame));
 
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
   const GstClockTime timestamp = GST_BUFFER_PTS (frame);
@@ -401,7 +403,7 @@ gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
   /* Built again rather than copied from the meta: gst_structure_copy copies
    * each value through its type, which takes longer. */
   GstStructure *results = gst_structure_new_empty ("cudahist");
-  hist_set_results (results_layout (self), bytes, counted, results);
+  cf::hist_set_results (results_layout (self), bytes, counted, results);
   gst_structure_set (results,
       "timestamp", G_TYPE_UINT64, timestamp,
       "stream-time", G_TYPE_UINT64, gst_segment_to_stream_time (segment,
@@ -608,7 +610,7 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
   analyzer_class->frame_state_size = sizeof (HistFrameState);
 
   static const gchar *tags[] = { nullptr };
-  hist_results_init ();
+  cf::hist_results_init ();
   gst_meta_register_custom (GST_CUDA_HIST_META_NAME, tags,
       gst_cuda_hist_meta_transform, nullptr, nullptr);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_hist_debug, "cudahist", 0,

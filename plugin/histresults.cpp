@@ -9,15 +9,15 @@
 #include "histogram.h"
 
 gsize
-hist_channel_result_size (guint bins)
+cf::hist_channel_result_size (guint bins)
 {
   return GST_ROUND_UP_8 (bins * sizeof (uint32_t)) + sizeof (cf::HistogramSummary);
 }
 
 gsize
-hist_block_size (guint bins)
+cf::hist_block_size (guint bins)
 {
-  return GST_VIDEO_MAX_COMPONENTS * hist_channel_result_size (bins);
+  return GST_VIDEO_MAX_COMPONENTS * cf::hist_channel_result_size (bins);
 }
 
 static const gchar *
@@ -100,7 +100,7 @@ enum
 };
 
 void
-hist_results_init (void)
+cf::hist_results_init (void)
 {
   static const gchar *const region_names[G_N_ELEMENTS (region_quarks)] = {
     "regions", "region", "id", "type", "x", "y", "width", "height"
@@ -150,8 +150,8 @@ private:
 /* Appends one channel's results (`bytes`: its bins, then its summary) to each
  * per-channel field. */
 static void
-append_channel (const HistResultsLayout & layout, const guint8 * bytes, int component,
-    const HistFrameState & counted, CountsMemory & counts,
+append_channel (const cf::HistResultsLayout & layout, const guint8 * bytes,
+    int component, const HistFrameState & counted, CountsMemory & counts,
     GValue (&fields)[N_CHANNEL_FIELDS])
 {
   const guint n_bins = layout.bins;
@@ -194,14 +194,15 @@ append_channel (const HistResultsLayout & layout, const guint8 * bytes, int comp
 /* Sets the per-channel fields of one block of results (the frame's or a
  * region's) on `fields`. */
 static void
-set_channel_fields (const HistResultsLayout & layout, const guint8 * block,
+set_channel_fields (const cf::HistResultsLayout & layout, const guint8 * block,
     const HistFrameState & counted, CountsMemory & counts, GstStructure * fields)
 {
   GValue arrays[N_CHANNEL_FIELDS] = { };
   for (GValue & array : arrays)
     gst_value_array_init (&array, counted.n_channels);
   for (guint i = 0; i < counted.n_channels; i++)
-    append_channel (layout, block + i * hist_channel_result_size (layout.bins),
+    append_channel (layout,
+        block + i * cf::hist_channel_result_size (layout.bins),
         counted.channels[i], counted, counts, arrays);
   for (int f = 0; f < N_CHANNEL_FIELDS; f++)
     gst_structure_id_take_value (fields, channel_fields[f], &arrays[f]);
@@ -237,15 +238,16 @@ new_region_structure (const FrameRegion & region)
 /* The "regions" field: a structure per region, its box (clipped) and its
  * per-channel fields. */
 static void
-set_regions (const HistResultsLayout & layout, const guint8 * bytes,
+set_regions (const cf::HistResultsLayout & layout, const guint8 * bytes,
     const HistFrameState & counted, CountsMemory & counts, GstStructure * fields)
 {
   GValue array = G_VALUE_INIT;
   gst_value_array_init (&array, counted.n_regions);
   for (guint r = 0; r < counted.n_regions; r++) {
     GstStructure *results = new_region_structure (counted.regions[r]);
-    set_channel_fields (layout, bytes + (1 + r) * hist_block_size (layout.bins),
-        counted, counts, results);
+    set_channel_fields (layout,
+        bytes + (1 + r) * cf::hist_block_size (layout.bins), counted, counts,
+        results);
     GValue region = G_VALUE_INIT;
     g_value_init (&region, GST_TYPE_STRUCTURE);
     g_value_take_boxed (&region, results);
@@ -255,7 +257,7 @@ set_regions (const HistResultsLayout & layout, const guint8 * bytes,
 }
 
 void
-hist_set_results (const HistResultsLayout & layout, const guint8 * bytes,
+cf::hist_set_results (const cf::HistResultsLayout & layout, const guint8 * bytes,
     const HistFrameState & counted, GstStructure * fields)
 {
   const guint n_blocks = 1 + (layout.with_regions ? counted.n_regions : 0);

@@ -22,6 +22,8 @@ struct HistFrameState
   FrameRegion regions[kMaxFrameRegions];
 };
 
+namespace cf {
+
 /* Bytes of one channel's results: its bins, then its summary. */
 gsize hist_channel_result_size (guint bins);
 /* Bytes of a block of results: every channel's, for the frame (roi-*) or for
@@ -44,3 +46,5 @@ void hist_results_init (void);
  * on `fields`: the meta's or the message's structure. */
 void hist_set_results (const HistResultsLayout & layout, const guint8 * bytes,
     const HistFrameState & counted, GstStructure * fields);
+
+}  // namespace cf

@@ -14,15 +14,15 @@
 
 #include "cpu_parallel.h"
 
-std::vector<RowCopy>
-split_rows (const std::vector<RowCopy> & blocks, gsize piece_bytes)
+std::vector<cf::RowCopy>
+cf::split_rows (const std::vector<cf::RowCopy> & blocks, gsize piece_bytes)
 {
-  std::vector<RowCopy> pieces;
-  for (const RowCopy & block : blocks) {
+  std::vector<cf::RowCopy> pieces;
+  for (const cf::RowCopy & block : blocks) {
     const guint rows_per_piece = (guint) std::clamp<gsize> (piece_bytes /
         std::max<gsize> (block.row_bytes, 1), 1, G_MAXUINT);
     for (guint first = 0; first < block.rows; first += rows_per_piece) {
-      RowCopy piece = block;
+      cf::RowCopy piece = block;
       piece.src += (gsize) first * block.src_stride;
       piece.dst += (gsize) first * block.dst_stride;
       piece.rows = MIN (rows_per_piece, block.rows - first);
@@ -35,7 +35,7 @@ split_rows (const std::vector<RowCopy> & blocks, gsize piece_bytes)
 namespace {
 
 void
-copy_piece (const RowCopy & piece)
+copy_piece (const cf::RowCopy & piece)
 {
   if (piece.src_stride == piece.row_bytes && piece.dst_stride == piece.row_bytes) {
     memcpy (piece.dst, piece.src, piece.bytes ());
@@ -73,7 +73,7 @@ wait_for (std::mutex & lock, std::condition_variable & wake, Ready && ready)
  * which the pool keeps alive. */
 struct CopyJob : cf::SharedWork
 {
-  explicit CopyJob (const std::vector<RowCopy> & all)
+  explicit CopyJob (const std::vector<cf::RowCopy> & all)
       : pieces (all), done (new std::atomic<bool>[all.size ()] ()) {}
 
   void run () override
@@ -82,7 +82,7 @@ struct CopyJob : cf::SharedWork
     }
   }
 
-  const std::vector<RowCopy> pieces;
+  const std::vector<cf::RowCopy> pieces;
   /* Pieces are claimed in order; a claim at or past the end claims nothing. */
   std::atomic<gsize> next_claim { 0 };
   std::unique_ptr < std::atomic<bool>[] > done;
@@ -116,17 +116,17 @@ struct CopyJob : cf::SharedWork
 }  // namespace
 
 guint
-host_copy_threads (void)
+cf::host_copy_threads (void)
 {
   return CLAMP (g_get_num_processors () / 2, 1, 8);
 }
 
 bool
-copy_rows_in_parallel (const std::vector<RowCopy> & pieces, guint helpers,
-    const std::function<bool (gsize)> & copied)
+cf::copy_rows_in_parallel (const std::vector<cf::RowCopy> & pieces,
+    guint helpers, const std::function<bool (gsize)> & copied)
 {
   auto job = std::make_shared<CopyJob> (pieces);
-  helpers = std::min<gsize> ({helpers, host_copy_threads (),
+  helpers = std::min<gsize> ({helpers, cf::host_copy_threads (),
         pieces.empty ()? 0 : pieces.size () - 1});
   cf::offer_work (job, (int) helpers);
 

@@ -17,6 +17,8 @@
 #include <functional>
 #include <vector>
 
+namespace cf {
+
 /* `rows` rows of `row_bytes` bytes, `src_stride` and `dst_stride` apart. */
 struct RowCopy
 {
@@ -62,3 +64,5 @@ guint host_copy_threads (void);
  * piece's memory after it returns, whatever it returns. */
 bool copy_rows_in_parallel (const std::vector<RowCopy> & pieces,
     guint helpers, const std::function<bool (gsize)> & copied);
+
+}  // namespace cf

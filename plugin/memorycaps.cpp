@@ -18,7 +18,7 @@
     "RGB, BGR, P010_10LE, P016_LE, Y444_16LE }"
 
 GstCaps *
-memory_caps (bool cuda)
+cf::memory_caps (bool cuda)
 {
   static GstStaticCaps cuda_caps = GST_STATIC_CAPS
       (GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CF_CUDA_MEMORY_FEATURE,
@@ -29,17 +29,17 @@ memory_caps (bool cuda)
 }
 
 GstCaps *
-template_caps (void)
+cf::template_caps (void)
 {
   GstCaps *caps = gst_caps_new_empty ();
-  if (!cuda_memory_unusable_reason ())
-    gst_caps_append (caps, memory_caps (true));
-  gst_caps_append (caps, memory_caps (false));
+  if (!cf::cuda_memory_unusable_reason ())
+    gst_caps_append (caps, cf::memory_caps (true));
+  gst_caps_append (caps, cf::memory_caps (false));
   return caps;
 }
 
 bool
-caps_in_cuda_memory (const GstCaps * caps)
+cf::caps_in_cuda_memory (const GstCaps * caps)
 {
   GstCapsFeatures *features = gst_caps_get_features (caps, 0);
   return features &&
@@ -56,7 +56,7 @@ caps_in_memory (const GstCaps * caps, bool cuda)
     gst_caps_set_features (moved, i, gst_caps_features_new (cuda ?
             CF_CUDA_MEMORY_FEATURE : GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
             nullptr));
-  GstCaps *templ = memory_caps (cuda);
+  GstCaps *templ = cf::memory_caps (cuda);
   GstCaps *result = gst_caps_intersect_full (moved, templ,
       GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (templ);
@@ -65,18 +65,18 @@ caps_in_memory (const GstCaps * caps, bool cuda)
 }
 
 GstCaps *
-caps_in_memory_types (GstCaps * caps, GstCaps * filter, bool cuda_offered,
+cf::caps_in_memory_types (GstCaps * caps, GstCaps * filter, bool cuda_offered,
     bool convert)
 {
   GstCaps *result = gst_caps_new_empty ();
   if (gst_caps_is_any (caps)) {
     if (cuda_offered)
-      gst_caps_append (result, memory_caps (true));
-    gst_caps_append (result, memory_caps (false));
+      gst_caps_append (result, cf::memory_caps (true));
+    gst_caps_append (result, cf::memory_caps (false));
   } else {
     for (guint i = 0; i < gst_caps_get_size (caps); i++) {
       GstCaps *one = gst_caps_copy_nth (caps, i);
-      const bool in_cuda = caps_in_cuda_memory (one);
+      const bool in_cuda = cf::caps_in_cuda_memory (one);
       /* Its own memory type first (the least surprise: host frames stay host
        * frames unless a neighbour takes only CUDA memory). Frames in a memory
        * type not offered here cannot come or go at all. */
@@ -98,9 +98,9 @@ caps_in_memory_types (GstCaps * caps, GstCaps * filter, bool cuda_offered,
 }
 
 GstCaps *
-keep_memory_type (GstCaps * caps, GstCaps * othercaps)
+cf::keep_memory_type (GstCaps * caps, GstCaps * othercaps)
 {
-  const bool cuda = caps_in_cuda_memory (caps);
+  const bool cuda = cf::caps_in_cuda_memory (caps);
   for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
     GstCapsFeatures *features = gst_caps_get_features (othercaps, i);
     const bool other_cuda = features &&
@@ -115,14 +115,15 @@ keep_memory_type (GstCaps * caps, GstCaps * othercaps)
 }
 
 void
-explain_refused_cuda_caps (GstElement * element, GstCaps * caps)
+cf::explain_refused_cuda_caps (GstElement * element, GstCaps * caps)
 {
   static const GQuark warned = g_quark_from_static_string ("cf-refused-cuda");
   GstVideoInfo info;
-  if (!caps_in_cuda_memory (caps) || !gst_video_info_from_caps (&info, caps) ||
+  if (!cf::caps_in_cuda_memory (caps) ||
+      !gst_video_info_from_caps (&info, caps) ||
       g_object_get_qdata (G_OBJECT (element), warned))
     return;
-  if (const gchar * reason = cuda_memory_unusable_reason ()) {
+  if (const gchar * reason = cf::cuda_memory_unusable_reason ()) {
     g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
     GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,
         ("Frames in CUDA memory are not supported: %s; take them in system "
@@ -130,7 +131,7 @@ explain_refused_cuda_caps (GstElement * element, GstCaps * caps)
             caps));
     return;
   }
-  GstCaps *templ = memory_caps (true);
+  GstCaps *templ = cf::memory_caps (true);
   const bool held = gst_caps_can_intersect (caps, templ);
   gst_caps_unref (templ);
   if (held)

@@ -8,6 +8,8 @@
 
 #include <gst/gst.h>
 
+namespace cf {
+
 /* Frames of every format `cuda` memory (or system memory) holds. */
 GstCaps *memory_caps (bool cuda);
 /* The pad templates: CUDA memory first (preferred where a neighbour offers
@@ -31,3 +33,5 @@ GstCaps *keep_memory_type (GstCaps * caps, GstCaps * othercaps);
  * gstreamer-cuda cannot hold, or a build without it (accept-caps queries come
  * often). */
 void explain_refused_cuda_caps (GstElement * element, GstCaps * caps);
+
+}  // namespace cf

@@ -171,7 +171,7 @@ public:
   FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
       GstMapFlags access, GstVideoFrame * frame) override
   {
-    return map_video_frame (buffer, info, access, frame);
+    return cf::map_video_frame (buffer, info, access, frame);
   }
 
   ~StagedHostFramePath () override { release (); }
@@ -272,7 +272,7 @@ StagedHostFramePath::bring_in (int slot, const GstVideoFrame & frame,
     return FrameError::check ("Uploading a frame",
         upload_through_pinned (slot, frame, stream));
   return FrameError::check ("Uploading a frame",
-      copy_frame_samples (planes (slot, frame), FramePlanes::of (frame),
+      cf::copy_frame_samples (planes (slot, frame), FramePlanes::of (frame),
           cudaMemcpyHostToDevice, stream));
 }
 
@@ -294,10 +294,10 @@ StagedHostFramePath::upload_through_pinned (int slot,
   }
 
   guint8 *pinned = pinned_staging_[slot];
-  std::vector<RowCopy> planes;
+  std::vector<cf::RowCopy> planes;
   gsize frame_sample_bytes = 0;
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info_); p++) {
-    RowCopy plane;
+    cf::RowCopy plane;
     plane.src = static_cast<const guint8 *> (GST_VIDEO_FRAME_PLANE_DATA
         (&mapped, p));
     plane.src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&mapped, p);
@@ -308,14 +308,14 @@ StagedHostFramePath::upload_through_pinned (int slot,
     planes.push_back (plane);
     frame_sample_bytes += plane.bytes ();
   }
-  const std::vector<RowCopy> pieces = split_rows (planes,
-      staging_piece_bytes (frame_sample_bytes));
+  const std::vector<cf::RowCopy> pieces = cf::split_rows (planes,
+      cf::staging_piece_bytes (frame_sample_bytes));
 
   guint8 *device_frame = staging_[slot];
   cudaError_t err = cudaSuccess;
   /* Its result says only what err says: a piece's DMA failed. */
-  (void) copy_rows_in_parallel (pieces, pieces.size () - 1, [&](gsize i) {
-        const RowCopy & piece = pieces[i];
+  (void) cf::copy_rows_in_parallel (pieces, pieces.size () - 1, [&](gsize i) {
+        const cf::RowCopy & piece = pieces[i];
         err = CF_CUDA (Upload, cudaMemcpyAsync (device_frame + (piece.dst -
                     pinned), piece.dst, piece.dst_span (),
                 cudaMemcpyHostToDevice, stream));
@@ -329,12 +329,12 @@ StagedHostFramePath::send_out (int slot, const GstVideoFrame & frame,
     CudaFrameSlots & slots)
 {
   return FrameError::check ("Downloading the frame",
-      copy_frame_samples (FramePlanes::of (frame), planes (slot, frame),
+      cf::copy_frame_samples (FramePlanes::of (frame), planes (slot, frame),
           cudaMemcpyDeviceToHost, slots.stream (slot)));
 }
 
 std::unique_ptr<FramePath>
-make_staged_host_frame_path ()
+cf::make_staged_host_frame_path ()
 {
   return std::make_unique<StagedHostFramePath> ();
 }

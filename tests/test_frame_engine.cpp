@@ -51,8 +51,8 @@ FrameEngine::Setup setup(guint depth, bool analysis) {
   s.depth = depth;
   s.result_size = analysis ? sizeof(guint32) : 0;
   s.frame_state_size = analysis ? sizeof(guint32) : 0;
-  s.input = make_host_frame_path(false);
-  s.output = analysis ? make_no_frame_path() : make_host_frame_path(false);
+  s.input = cf::make_host_frame_path(false);
+  s.output = analysis ? cf::make_no_frame_path() : cf::make_host_frame_path(false);
   return s;
 }
 

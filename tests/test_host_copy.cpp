@@ -31,13 +31,13 @@ constexpr guint8 kUntouched = 0xa5;
 // Rows of several planes, strides larger than rows at both ends.
 struct Frame {
   std::vector<guint8> src, dst;
-  std::vector<RowCopy> planes;
+  std::vector<cf::RowCopy> planes;
 
   Frame(std::mt19937 &random, int n_planes, gsize max_row_bytes, guint max_rows) {
     gsize src_size = 0, dst_size = 0;
-    std::vector<RowCopy> layout;
+    std::vector<cf::RowCopy> layout;
     for (int p = 0; p < n_planes; p++) {
-      RowCopy plane;
+      cf::RowCopy plane;
       plane.row_bytes = 1 + random() % max_row_bytes;
       plane.rows = 1 + random() % max_rows;
       plane.src_stride = plane.row_bytes + random() % 5;
@@ -51,7 +51,7 @@ struct Frame {
     for (auto &byte : src)
       byte = static_cast<guint8>(random());
     gsize src_at = 0, dst_at = 0;
-    for (RowCopy plane : layout) {
+    for (cf::RowCopy plane : layout) {
       plane.src = src.data() + src_at;
       plane.dst = dst.data() + dst_at;
       src_at += plane.src_stride * plane.rows;
@@ -62,7 +62,7 @@ struct Frame {
 };
 
 // Whether every row of `piece` is at its destination.
-bool copied(const RowCopy &piece) {
+bool copied(const cf::RowCopy &piece) {
   for (guint y = 0; y < piece.rows; y++)
     if (memcmp(piece.dst + y * piece.dst_stride, piece.src + y * piece.src_stride,
                piece.row_bytes) != 0)
@@ -73,7 +73,7 @@ bool copied(const RowCopy &piece) {
 // Every row copied, and the bytes between rows as they were.
 void expect_copied_exactly(const Frame &frame, const char *what) {
   std::vector<bool> in_row(frame.dst.size(), false);
-  for (const RowCopy &plane : frame.planes) {
+  for (const cf::RowCopy &plane : frame.planes) {
     fail_unless(copied(plane), "%s: rows differ", what);
     for (guint y = 0; y < plane.rows; y++)
       for (gsize x = 0; x < plane.row_bytes; x++)
@@ -92,14 +92,14 @@ GST_START_TEST(test_split_rows) {
   for (int run = 0; run < 200; run++) {
     Frame frame(random, 1 + run % 3, 300, 40);
     const gsize piece_bytes = 1 + random() % 2000;
-    const std::vector<RowCopy> pieces = split_rows(frame.planes, piece_bytes);
+    const std::vector<cf::RowCopy> pieces = cf::split_rows(frame.planes, piece_bytes);
     // In order: the pieces of each plane, rows following on, none empty.
     size_t next = 0;
-    for (const RowCopy &plane : frame.planes) {
+    for (const cf::RowCopy &plane : frame.planes) {
       guint row = 0;
       while (row < plane.rows) {
         fail_unless(next < pieces.size(), "rows left over");
-        const RowCopy &piece = pieces[next++];
+        const cf::RowCopy &piece = pieces[next++];
         fail_unless(piece.rows > 0);
         fail_unless(piece.src == plane.src + row * plane.src_stride);
         fail_unless(piece.dst == plane.dst + row * plane.dst_stride);
@@ -121,11 +121,11 @@ GST_START_TEST(test_pieces_handed_on_in_order) {
   std::mt19937 random(2);
   for (int run = 0; run < 80; run++) {
     Frame frame(random, 1 + run % 3, 1500, 40);
-    const std::vector<RowCopy> pieces = split_rows(frame.planes, 1 + random() % 20000);
+    const std::vector<cf::RowCopy> pieces = cf::split_rows(frame.planes, 1 + random() % 20000);
     const guint helpers = random() % 10;
     // In order, so the pieces before were checked at their turn.
     gsize expected = 0, out_of_order = 0, not_copied = 0;
-    const bool ok = copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
+    const bool ok = cf::copy_rows_in_parallel(pieces, helpers, [&](gsize i) {
       out_of_order += i != expected;
       not_copied += !copied(pieces[i]);
       expected++;
@@ -146,10 +146,10 @@ GST_START_TEST(test_refusal_stops) {
     // On the heap and freed right after the call: a helper still writing would be a
     // use after free.
     auto frame = std::make_unique<Frame>(random, 2, 1500, 40);
-    const std::vector<RowCopy> pieces = split_rows(frame->planes, 1 + random() % 20000);
+    const std::vector<cf::RowCopy> pieces = cf::split_rows(frame->planes, 1 + random() % 20000);
     const gsize refused = random() % pieces.size();
     gsize calls = 0;
-    const bool ok = copy_rows_in_parallel(pieces, 1 + random() % 8, [&](gsize i) {
+    const bool ok = cf::copy_rows_in_parallel(pieces, 1 + random() % 8, [&](gsize i) {
       calls++;
       return i != refused;
     });
@@ -168,14 +168,14 @@ GST_START_TEST(test_many_callers) {
       std::mt19937 random(100 + t);
       for (int run = 0; run < 30; run++) {
         Frame frame(random, 3, 1500, 30);
-        const std::vector<RowCopy> pieces = split_rows(frame.planes, 1 + random() % 8000);
+        const std::vector<cf::RowCopy> pieces = cf::split_rows(frame.planes, 1 + random() % 8000);
         gsize handed = 0;
-        copy_rows_in_parallel(pieces, 8, [&](gsize i) {
+        cf::copy_rows_in_parallel(pieces, 8, [&](gsize i) {
           handed += i == handed;
           return true;
         });
         bool all = handed == pieces.size();
-        for (const RowCopy &plane : frame.planes)
+        for (const cf::RowCopy &plane : frame.planes)
           all = all && copied(plane);
         failures[t] += !all;
       }
@@ -202,7 +202,7 @@ GST_START_TEST(test_forked_children) {
     std::mt19937 random(7);
     while (!stop) {
       Frame frame(random, 2, 4000, 60);
-      copy_rows_in_parallel(split_rows(frame.planes, 2000), 8, [](gsize) { return true; });
+      cf::copy_rows_in_parallel(cf::split_rows(frame.planes, 2000), 8, [](gsize) { return true; });
     }
   });
   int failed = 0;
@@ -213,12 +213,12 @@ GST_START_TEST(test_forked_children) {
       std::mt19937 random(child_number);
       Frame frame(random, 3, 3000, 40);
       gsize handed = 0;
-      copy_rows_in_parallel(split_rows(frame.planes, 1500), 8, [&](gsize i) {
+      cf::copy_rows_in_parallel(cf::split_rows(frame.planes, 1500), 8, [&](gsize i) {
         handed += i == handed;
         return true;
       });
       bool all = handed > 0;
-      for (const RowCopy &plane : frame.planes)
+      for (const cf::RowCopy &plane : frame.planes)
         all = all && copied(plane);
       _exit(all ? 0 : 1);
     }
@@ -246,13 +246,13 @@ GST_START_TEST(test_fork_at_first_copy) {
     if (process == 0) {
       std::mt19937 random(trial);
       Frame frame(random, 2, 2000, 30);
-      const std::vector<RowCopy> pieces = split_rows(frame.planes, 1000);
+      const std::vector<cf::RowCopy> pieces = cf::split_rows(frame.planes, 1000);
       std::atomic<int> state{0};  // 1: the copier runs; 2: it may copy
       std::thread copier([&] {
         state = 1;
         while (state != 2) {
         }
-        copy_rows_in_parallel(pieces, 8, [](gsize) { return true; });
+        cf::copy_rows_in_parallel(pieces, 8, [](gsize) { return true; });
       });
       while (state != 1) {
       }
@@ -265,12 +265,12 @@ GST_START_TEST(test_fork_at_first_copy) {
       if (child == 0) {
         Frame own(random, 2, 2000, 30);
         gsize handed = 0;
-        copy_rows_in_parallel(split_rows(own.planes, 1000), 8, [&](gsize i) {
+        cf::copy_rows_in_parallel(cf::split_rows(own.planes, 1000), 8, [&](gsize i) {
           handed += i == handed;
           return true;
         });
         bool all = handed > 0;
-        for (const RowCopy &plane : own.planes)
+        for (const cf::RowCopy &plane : own.planes)
           all = all && copied(plane);
         _exit(all ? 0 : 1);
       }
