@@ -243,6 +243,7 @@ configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
   setup.depth = st.props.frames_in_flight;
   GST_OBJECT_UNLOCK (self);
   setup.device = on_device (self) ? st.device.cuda () : CudaDevice ();
+  setup.log_object = GST_OBJECT (self);
   setup.result_size = sizes.results;
   setup.workspace_size = sizes.workspace;
   setup.frame_state_size = sizes.frame_state;

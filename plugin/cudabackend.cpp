@@ -17,7 +17,8 @@ GST_DEBUG_CATEGORY_STATIC (cf_backend_debug);
 class CudaBackend : public FrameBackend
 {
 public:
-  explicit CudaBackend (const CudaDevice & device) : device_ (device) {}
+  CudaBackend (const CudaDevice & device, GstObject * log_object)
+      : device_ (device), log_object_ (log_object) {}
   ~CudaBackend () override { release (); }
 
   FrameError configure (const GstVideoInfo & info, guint depth,
@@ -56,6 +57,7 @@ private:
   cudaError_t retire_all ();
 
   CudaDevice device_;
+  GstObject *log_object_;
   CudaFrameSlots slots_;
   int next_slot_ = 0;
   std::vector<HeldInput> retiring_;
@@ -99,7 +101,8 @@ CudaBackend::run (FrameInFlight & frame, FramePath & input,
   cf_faults_frame_begins ();
   frame.slot = next_slot_;
   next_slot_ = (next_slot_ + 1) % slots_.count ();
-  GST_LOG ("frame %" G_GUINT64_FORMAT " on slot %d", frame.number, frame.slot);
+  GST_LOG_OBJECT (log_object_, "frame %" G_GUINT64_FORMAT " on slot %d",
+      frame.number, frame.slot);
   /* The slot's previous frame may have left before its work finished. */
   if (const cudaError_t err = retire (frame.slot))
     return FrameError::failed ("Finishing an earlier frame's work", err);
@@ -112,7 +115,8 @@ CudaBackend::run (FrameInFlight & frame, FramePath & input,
     /* What was queued before the failure still reads and writes the frame's
      * buffers; its own error is the one reported. */
     const cudaError_t waited = slots_.wait_queued (frame.slot);
-    GST_DEBUG ("after a failed frame, its stream ended with %s",
+    GST_DEBUG_OBJECT (log_object_, "after a failed frame, its stream ended "
+        "with %s",
         cudaGetErrorName (waited));
   }
   return err;
@@ -212,7 +216,7 @@ CudaBackend::retire_inputs ()
 }
 
 std::unique_ptr<FrameBackend>
-cf::make_cuda_backend (const CudaDevice & device)
+cf::make_cuda_backend (const CudaDevice & device, GstObject * log_object)
 {
   static gsize debug_initialised = 0;
   if (g_once_init_enter (&debug_initialised)) {
@@ -220,5 +224,5 @@ cf::make_cuda_backend (const CudaDevice & device)
         "Frames in flight on the CUDA backend");
     g_once_init_leave (&debug_initialised, 1);
   }
-  return std::make_unique<CudaBackend> (device);
+  return std::make_unique<CudaBackend> (device, log_object);
 }

@@ -5,6 +5,7 @@
 
 #include <gst/gst.h>
 
+/* Its logs name no element: the faults armed are the process's. */
 GST_DEBUG_CATEGORY_STATIC (cf_faults_debug);
 #define GST_CAT_DEFAULT cf_faults_debug
 

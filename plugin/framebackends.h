@@ -84,7 +84,10 @@ namespace cf {
 
 std::unique_ptr<FrameBackend> make_cpu_backend ();
 #ifdef CF_HAVE_CUDA
-std::unique_ptr<FrameBackend> make_cuda_backend (const CudaDevice & device);
+/* `log_object`: the element its logs name (not referenced: it outlives the
+ * backend). */
+std::unique_ptr<FrameBackend> make_cuda_backend (const CudaDevice & device,
+    GstObject * log_object);
 #endif
 
 }  // namespace cf

@@ -29,7 +29,8 @@ FrameEngine::configure (Setup setup)
   ordered_ = output_->orders_on_memory_stream () && depth_ == 1;
 #ifdef CF_HAVE_CUDA
   backend_ = setup.device.empty () ? cf::make_cpu_backend () :
-      cf::make_cuda_backend (setup.device);
+      cf::make_cuda_backend (setup.device,
+      setup.log_object);
 #else
   backend_ = cf::make_cpu_backend ();       /* built without CUDA: no device */
 #endif

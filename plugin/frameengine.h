@@ -44,6 +44,7 @@ public:
     GstVideoInfo info {};
     guint depth = 1;
     CudaDevice device;          /* empty: the CPU backend */
+    GstObject *log_object = nullptr;    /* the element the logs name */
     gsize result_size = 0;
     gsize workspace_size = 0;   /* CUDA only */
     gsize frame_state_size = 0;

@@ -33,6 +33,8 @@
 #include "formatlayout.h"
 #include "hostcopy.h"
 
+/* Its logs name no element: a registration is the memory's, shared by every
+ * element that meets it, and ends when the memory is freed, anywhere. */
 GST_DEBUG_CATEGORY_STATIC (cf_registration_debug);
 #define GST_CAT_DEFAULT cf_registration_debug
 
