@@ -613,7 +613,6 @@ cf_base_filter_set_property (GObject * object, guint prop_id,
       props.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum
           (value));
       break;
-
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -633,7 +632,6 @@ cf_base_filter_get_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       g_value_set_int (value, st.props.device_id);
       break;
-
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, st.props.frames_in_flight);
       break;
