@@ -9,8 +9,14 @@
  * largest latency, and the minimum latency the element's LATENCY answer adds
  * to the source's. identity is the pipeline's own share.
  *
+ * With --push-pull, an application's request and response instead: a non-live
+ * appsrc gets each frame only once the one before has reached the sink (or
+ * PUSH_PULL_WAIT_S has passed: the frame is then counted as not arrived), and
+ * the latency is its round trip.
+ *
  *   GST_PLUGIN_PATH=build/plugin build/bench/live-latency --backend cuda
  *   GST_PLUGIN_PATH=build/plugin build/bench/live-latency --depths 1,2,8 --frames 60
+ *   GST_PLUGIN_PATH=build/plugin build/bench/live-latency --push-pull --frames 20
  */
 #include <gst/app/app.h>
 #include <gst/gst.h>
@@ -24,6 +30,7 @@
 
 #define PREPARED 4
 #define EOS_TIMEOUT_S 120
+#define PUSH_PULL_WAIT_S 1
 
 typedef struct
 {
@@ -34,6 +41,7 @@ typedef struct
   gchar *depths;
   gchar *elements;
   gchar *json;
+  gboolean push_pull;
 } Options;
 
 /* One run, shared with the feeding thread and the sink's streaming thread. */
@@ -43,7 +51,9 @@ typedef struct
   GstBuffer *prepared[PREPARED];
   GstClockTime duration;
   gint frames;
+  gboolean push_pull;
   GMutex lock;
+  GCond arrived;
   gint64 *pushed_us;            /* per frame: when it was pushed */
   gdouble *latency_ms;          /* per frame: push to sink, < 0: not arrived */
 } Run;
@@ -67,10 +77,24 @@ on_handoff (G_GNUC_UNUSED GstElement * sink, GstBuffer * buffer,
   g_mutex_lock (&run->lock);
   if (index >= 0 && index < run->frames && run->pushed_us[index] > 0)
     run->latency_ms[index] = (now - run->pushed_us[index]) / 1000.0;
+  g_cond_signal (&run->arrived);
   g_mutex_unlock (&run->lock);
 }
 
-/* Pushes the frames at the source's pace, then EOS. */
+/* Push-pull: until frame `i` has reached the sink, PUSH_PULL_WAIT_S at most. */
+static void
+wait_for_arrival (Run * run, gint i)
+{
+  const gint64 deadline = g_get_monotonic_time () +
+      PUSH_PULL_WAIT_S * G_TIME_SPAN_SECOND;
+  g_mutex_lock (&run->lock);
+  while (run->latency_ms[i] < 0 &&
+      g_cond_wait_until (&run->arrived, &run->lock, deadline));
+  g_mutex_unlock (&run->lock);
+}
+
+/* Pushes the frames at the source's pace (push-pull: each once the one before
+ * has arrived), then EOS. */
 static gpointer
 feed (gpointer data)
 {
@@ -80,7 +104,9 @@ feed (gpointer data)
     const gint64 due = start + (gint64) (i * run->duration / GST_USECOND);
     GstBuffer *buffer = gst_buffer_copy (run->prepared[i % PREPARED]);
     gint64 now = g_get_monotonic_time ();
-    if (due > now)
+    if (run->push_pull && i > 0)
+      wait_for_arrival (run, i - 1);
+    else if (due > now)
       g_usleep (due - now);
     GST_BUFFER_PTS (buffer) = i * run->duration;
     GST_BUFFER_DURATION (buffer) = run->duration;
@@ -133,7 +159,7 @@ static Outcome
 run_case (const Options * opts, const gchar * element_name, gint depth)
 {
   Outcome out = {.median_ms = -1,.max_ms = -1,.reported_ms = -1 };
-  Run run = {.frames = opts->frames };
+  Run run = {.frames = opts->frames,.push_pull = opts->push_pull };
   GstVideoInfo info;
   gst_video_info_set_format (&info, gst_video_format_from_string (opts->format),
       opts->width, opts->height);
@@ -142,14 +168,16 @@ run_case (const Options * opts, const gchar * element_name, gint depth)
   GstCaps *caps = gst_video_info_to_caps (&info);
   run.duration = gst_util_uint64_scale_int (GST_SECOND, 1, opts->fps);
   g_mutex_init (&run.lock);
+  g_cond_init (&run.arrived);
   run.pushed_us = g_new0 (gint64, run.frames);
   run.latency_ms = g_new (gdouble, run.frames);
   for (gint i = 0; i < run.frames; i++)
     run.latency_ms[i] = -1;
 
-  gchar *description = g_strdup_printf ("appsrc name=src is-live=true "
+  gchar *description = g_strdup_printf ("appsrc name=src is-live=%s "
       "format=time ! %s name=f ! fakesink name=sink sync=false "
-      "signal-handoffs=true enable-last-sample=false", element_name);
+      "signal-handoffs=true enable-last-sample=false",
+      opts->push_pull ? "false" : "true", element_name);
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (description, &err);
   g_free (description);
@@ -205,6 +233,7 @@ done:
   gst_caps_unref (caps);
   g_free (run.pushed_us);
   g_free (run.latency_ms);
+  g_cond_clear (&run.arrived);
   g_mutex_clear (&run.lock);
   return out;
 }
@@ -262,6 +291,9 @@ main (int argc, char *argv[])
           "cudamedian,cudagauss,cudahist)", "LIST"},
     {"json", 0, 0, G_OPTION_ARG_FILENAME, &opts.json, "also write JSON here",
         "FILE"},
+    {"push-pull", 0, 0, G_OPTION_ARG_NONE, &opts.push_pull,
+        "a non-live source that pushes each frame once the one before is out",
+        NULL},
     {NULL}
   };
   if (!bench_parse_options (entries, "- latency a live source's frames meet",
@@ -272,8 +304,9 @@ main (int argc, char *argv[])
   gchar **elements = g_strsplit (opts.elements, ",", -1);
   GString *json = g_string_new ("{\"program\": \"live-latency\", \"cases\": [");
   gboolean all_ok = TRUE;
-  g_print ("%s %dx%d at %d fps, %d frames per case, backend %s\n",
-      opts.format, opts.width, opts.height, opts.fps, opts.frames,
+  g_print ("%s %dx%d %s, %d frames per case, backend %s\n",
+      opts.format, opts.width, opts.height, opts.push_pull ?
+      "pushed and pulled back one at a time" : "live", opts.frames,
       opts.backend);
   g_print ("%-34s %5s %12s %10s %12s  %s\n", "element", "depth",
       "median (ms)", "max (ms)", "LATENCY (ms)", "note");

@@ -8,15 +8,17 @@ Runs
 
     videotestsrc num-buffers=FRAMES pattern=PATTERN
       ! video/x-raw,format=FORMAT,width=WIDTH,height=HEIGHT,framerate=30/1
-      ! cudahist bins=BINS interval-frames=N backend=BACKEND ! fakesink
+      ! cudahist bins=BINS interval-frames=N interval=NS backend=BACKEND
+      ! fakesink
 
 and prints, for every "cudahist" element message, its running time and, per
 channel, min, max, mean, p1, p50, p99 and a 16-column text histogram
 (" .:-=+*#%@": empty to fullest column). --plot FILE.png draws the last
 message's histograms with matplotlib, or prints them as text bars where
 matplotlib is missing. --check also verifies every message (bins against
-total, percentiles against the bins, one message per interval-frames frames)
-and exits 0 or 1; the test suite runs it so.
+total, percentiles against the bins, a message for each frame that
+interval-frames and interval let post, no other) and exits 0 or 1; the test
+suite runs it so.
 
 Needs PyGObject, the Gst 1.0 typelib and gst-python's overrides, which read
 the array fields (Debian: python3-gi, gir1.2-gstreamer-1.0, python3-gst-1.0):
@@ -86,6 +88,10 @@ def parse_args():
                         help="default auto")
     parser.add_argument("--interval-frames", type=int, default=1,
                         help="frames from one message to the next (default 1)")
+    parser.add_argument("--interval", type=int, default=100000000, metavar="NS",
+                        help="least running time from one message to the next, "
+                        "in nanoseconds (default 100000000, the element's; 0: "
+                        "every frame interval-frames lets post)")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the last message's histograms into FILE.png "
                         "(text bars without matplotlib)")
@@ -97,6 +103,8 @@ def parse_args():
     for name in ("frames", "width", "height", "bins", "interval_frames"):
         if getattr(args, name) < 1:
             parser.error("--{} must be positive".format(name.replace("_", "-")))
+    if args.interval < 0:
+        parser.error("--interval must not be negative")
     return args
 
 
@@ -185,8 +193,31 @@ def percentile(bins, binned, lower, upper, percent):
     return bin_first_value(b + 1, len(bins), lower, upper) - 1
 
 
-def check_message(number, results, args, problems):
-    """Appends to problems what is wrong with one message's results."""
+def frame_time(frame):
+    """videotestsrc's timestamp of a frame, and its running time."""
+    return frame * 1000000000 // FRAMERATE
+
+
+def posted_frames(args):
+    """The frames whose results the element posts, by its documented rule: a
+    frame once interval-frames frames have come since the last message and its
+    running time is at least interval past that message's."""
+    frames, since, last = [], 0, None
+    for frame in range(args.frames):
+        since += 1
+        if since < args.interval_frames:
+            continue
+        if args.interval and last is not None and \
+                frame_time(frame) - last < args.interval:
+            continue
+        frames.append(frame)
+        since, last = 0, frame_time(frame)
+    return frames
+
+
+def check_message(number, results, args, frame, problems):
+    """Appends to problems what is wrong with one message's results, that of
+    `frame`."""
     def problem(text):
         problems.append("message {}: {}".format(number, text))
 
@@ -257,9 +288,7 @@ def check_message(number, results, args, problems):
         if not (bins[bin_of(low)] and bins[bin_of(high)]):
             channel_problem("the bins of min {} and max {} are empty".format(low, high))
 
-    # Message k is for frame k * interval-frames (counting from 1).
-    frame = number * args.interval_frames - 1
-    expected_ts = frame * 1000000000 // FRAMERATE
+    expected_ts = frame_time(frame)
     if abs(results["timestamp"] - expected_ts) > 1:
         problem("timestamp {}, expected that of frame {}, {}".format(
             format_time(results["timestamp"]), frame, format_time(expected_ts)))
@@ -345,7 +374,8 @@ def run(Gst, args):
         "videotestsrc num-buffers={a.frames} pattern={a.pattern} ! "
         "video/x-raw,format={a.format},width={a.width},height={a.height},"
         "framerate={rate}/1 ! cudahist name=hist bins={a.bins} "
-        "interval-frames={a.interval_frames} backend={a.backend} ! "
+        "interval-frames={a.interval_frames} interval={a.interval} "
+        "backend={a.backend} ! "
         "fakesink sync=false").format(a=args, rate=FRAMERATE)
     from gi.repository import GLib
     try:
@@ -383,9 +413,10 @@ def run(Gst, args):
         if backend is None:
             # Read while playing: the element reports "auto" once stopped.
             backend = hist.get_property("active-backend").value_nick
-            print("cudahist {}x{} {} bins={} interval-frames={}, backend={}".format(
-                args.width, args.height, args.format, args.bins,
-                args.interval_frames, backend))
+            print("cudahist {}x{} {} bins={} interval-frames={} interval={}, "
+                  "backend={}".format(args.width, args.height, args.format,
+                                      args.bins, args.interval_frames,
+                                      args.interval, backend))
         results = read_results(structure)
         messages.append(results)
         print_message(len(messages), results)
@@ -410,12 +441,14 @@ def main():
         return 1
     if args.check:
         problems = []
-        expected = args.frames // args.interval_frames
-        if len(messages) != expected:
-            problems.append("{} messages, expected {} frames / {} = {}".format(
-                len(messages), args.frames, args.interval_frames, expected))
-        for number, results in enumerate(messages, 1):
-            check_message(number, results, args, problems)
+        expected = posted_frames(args)
+        if len(messages) != len(expected):
+            problems.append("{} messages, expected {}: {} frames, interval-frames "
+                            "{}, interval {} ns".format(
+                                len(messages), len(expected), args.frames,
+                                args.interval_frames, args.interval))
+        for number, (results, frame) in enumerate(zip(messages, expected), 1):
+            check_message(number, results, args, frame, problems)
         for text in problems:
             print("FAIL " + text)
         if problems:

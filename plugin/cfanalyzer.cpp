@@ -9,13 +9,12 @@ G_DEFINE_ABSTRACT_TYPE (CfAnalyzer, cf_analyzer, CF_TYPE_BASE_FILTER);
 
 static gboolean
 cf_analyzer_configure (CfBaseFilter * base, const GstVideoInfo & info,
-    guint max_regions, bool on_device, FrameSizes * sizes)
+    bool on_device, FrameSizes * sizes)
 {
   auto *self = CF_ANALYZER (base);
   auto *klass = CF_ANALYZER_GET_CLASS (self);
   sizes->frame_state = klass->frame_state_size;
-  return klass->size_results (self, info, max_regions, &sizes->results,
-      on_device ? &sizes->workspace : nullptr);
+  return klass->size_results (self, info, on_device, sizes);
 }
 
 static FrameError

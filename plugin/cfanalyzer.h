@@ -25,16 +25,19 @@ struct _CfAnalyzerClass
 {
   CfBaseFilterClass parent_class;
 
-  /* Caps are set: the bytes of one frame's results, for up to `max_regions`
-   * regions besides the frame (0: regions=frame), and, on the CUDA backend
-   * (workspace_size not NULL), of the device workspace of one frame in
-   * flight. FALSE (after posting an error) refuses the caps. */
+  /* Caps are set: in `sizes`, the bytes of one frame's results, for the frame
+   * and for each region, the most regions a frame's results hold (it comes
+   * set to what the element takes, 0 with regions=frame: lower it where the
+   * results would pass a bound) and, `on_device`, the device workspace of one
+   * frame in flight. FALSE (after posting an error) refuses the caps; nothing
+   * takes effect unless it returns TRUE. */
   gboolean (*size_results) (CfAnalyzer * analyzer, const GstVideoInfo & info,
-      guint max_regions, gsize * result_size, gsize * workspace_size);
+      bool on_device, FrameSizes * sizes);
   /* Whether alpha is among the components analysed (NULL: never). */
   gboolean (*includes_alpha) (CfAnalyzer * analyzer);
   /* Runs the kernels that put each view's results, the frame's and those of
-   * each of `regions` (NULL: regions=frame; at most the caps' max_regions),
+   * each of `regions` (NULL: regions=frame; at most size_results's
+   * max_regions; the results hold that many),
    * into `results` (host memory; on CUDA pinned and mapped, addressed as the
    * device sees it, for the kernels to write; `workspace`: device memory, CUDA
    * only), and writes into `frame_state` (frame_state_size bytes, kept with

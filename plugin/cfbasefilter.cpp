@@ -3,65 +3,45 @@
 
 #include "cfbasefilter.h"
 
+#include <exception>
 #include <utility>
 
+#include "cfbaseproperties.h"
+#include "cfbasefilterstate.h"
 #include "cudafaults.h"
 #include "cudamemory.h"
-#include "elementdevice.h"
-#include "elementpools.h"
-#include "framestream.h"
 #include "memorycaps.h"
 
 GST_DEBUG_CATEGORY (cf_base_filter_debug);
 #define GST_CAT_DEFAULT cf_base_filter_debug
 
-#define DEFAULT_DEVICE_ID -1
-#define DEFAULT_FRAMES_IN_FLIGHT 2
-#define MAX_FRAMES_IN_FLIGHT 8
-#define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
+/* What a callback returns when it fails: FALSE, GST_FLOW_ERROR. */
+template <typename Result> constexpr Result kCallbackFailed = FALSE;
+template <> constexpr GstFlowReturn kCallbackFailed<GstFlowReturn> =
+    GST_FLOW_ERROR;
 
-enum
+/* Guarded<callback>::call: a GstBaseTransform vfunc of ours with no exception
+ * crossing into GStreamer's C (memory or threads run out: std::bad_alloc,
+ * std::system_error): one that escapes becomes the element's error, and the
+ * callback fails. */
+template <auto Callback> struct Guarded;
+template <typename Result, typename... Args,
+    Result (*Callback) (GstBaseTransform *, Args...)>
+struct Guarded<Callback>
 {
-  PROP_0,
-  PROP_DEVICE_ID,
-  PROP_FRAMES_IN_FLIGHT,
-  PROP_BACKEND,
-  PROP_ACTIVE_BACKEND,
-  PROP_DEVICE_MEMORY,
-  PROP_PINNED_MEMORY,
-  /* Installed on the roles' classes, in this order (FrameSelector::install). */
-  PROP_REGIONS,
-  PROP_REGION_TYPES,
-  PROP_REGION_PADDING,
-  PROP_INCLUDE_CHROMA,
-};
-
-/* The element's state, in three parts by who writes them. */
-struct BaseFilterState
-{
-  explicit BaseFilterState (CfBaseFilter * self);
-
-  /* Properties, under the object lock. */
-  struct
+  static Result call (GstBaseTransform * trans, Args... args)
   {
-    gint device_id = DEFAULT_DEVICE_ID;
-    guint frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
-    GstCudaFilterBackend backend = DEFAULT_BACKEND;
-  } props;
-  /* From start to stop: the backend and the device, and the memory and
-   * pools allocated on it. */
-  ElementDevice device;
-  ElementPools pools;
-  /* The streaming thread's: the frames in flight and what they need, and
-   * what of each is processed (its properties under the object lock). */
-  FrameStream stream;
-  FrameSelector selector;
-  /* Fixed at the caps. */
-  struct
-  {
-    guint depth = 1;            /* frames-in-flight */
-    bool output_in_cuda = false;
-  } caps;
+    try {
+      return Callback (trans, args...);
+    } catch (const std::exception & e) {
+      GST_ELEMENT_ERROR (trans, CORE, FAILED, ("Internal failure: %s",
+              e.what ()), (nullptr));
+    } catch (...) {
+      GST_ELEMENT_ERROR (trans, CORE, FAILED, ("Internal failure"),
+          (nullptr));
+    }
+    return kCallbackFailed<Result>;
+  }
 };
 
 struct CfBaseFilterPrivate
@@ -92,11 +72,7 @@ BaseFilterState::BaseFilterState (CfBaseFilter * self)
 {
 }
 
-/* Properties that apply from the next frame. */
-static constexpr auto kPlayingFlags = static_cast<GParamFlags> (G_PARAM_READWRITE
-    | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-
-static BaseFilterState &
+BaseFilterState &
 state_of (CfBaseFilter * self)
 {
   auto *priv = static_cast<CfBaseFilterPrivate *>
@@ -143,6 +119,7 @@ cf_base_filter_start (GstBaseTransform * trans)
   const gint device_id = st.props.device_id;
   GST_OBJECT_UNLOCK (self);
   st.selector.reset ();
+  st.caps.told_cuda_only_downstream = false;
   return st.device.open (GST_ELEMENT (self), wanted, device_id) &&
       open_pools (self);
 }
@@ -188,6 +165,44 @@ cuda_memory_offered (CfBaseFilter * self)
       CudaDevice::driver_loads ();
 }
 
+/* Why the element takes no CUDA memory, where that is the CPU backend; NULL
+ * where it offers CUDA memory, or the reason is another (memorycaps.h). */
+static const gchar *
+why_on_cpu (CfBaseFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  const GstCudaFilterBackend wanted = state_of (self).props.backend;
+  const GstCudaFilterBackend active = state_of (self).device.active ();
+  GST_OBJECT_UNLOCK (self);
+#ifndef CF_HAVE_CUDA
+  (void) active;
+  return wanted == GST_CUDA_FILTER_BACKEND_CPU ? "backend=cpu" :
+      "the plugin is built without CUDA";
+#else
+  if (wanted == GST_CUDA_FILTER_BACKEND_CPU)
+    return "backend=cpu";
+  return active == GST_CUDA_FILTER_BACKEND_CPU ?
+      "no usable CUDA device: see the warning given at start" : nullptr;
+#endif
+}
+
+/* Where the element runs on the CPU and downstream takes only CUDA memory,
+ * no caps link them, and upstream would say only "not-negotiated": says why,
+ * once a start, as an error. */
+static void
+explain_cuda_only_downstream (CfBaseFilter * self)
+{
+  auto & st = state_of (self);
+  const gchar *why = why_on_cpu (self);
+  if (!why || st.caps.told_cuda_only_downstream ||
+      !cf::peer_takes_only_cuda_memory (GST_BASE_TRANSFORM_SRC_PAD (self)))
+    return;
+  st.caps.told_cuda_only_downstream = true;
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s",
+          cf::cuda_memory_needs_device (why).c_str ()),
+      ("downstream takes frames in CUDA memory only"));
+}
+
 /* Frames keep format and size. A filter writes new buffers, in either memory
  * type; an analyzer (in place) passes its own on. */
 static GstCaps *
@@ -224,18 +239,18 @@ frame_path (CfBaseFilter * self, bool in_cuda_memory)
 }
 
 /* Sets the frames in flight up for frames of `info` between these memory
- * types. FALSE after posting an error. */
+ * types, from the properties as they are now. FALSE after posting an error. */
 static gboolean
-configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
+set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
     bool input_in_cuda, bool output_in_cuda)
 {
   auto & st = state_of (self);
   auto *klass = CF_BASE_FILTER_GET_CLASS (self);
   FrameSizes sizes;
   (void) st.stream.take_outdated ();  /* the properties are read now */
-  const guint max_regions = st.selector.configure (G_OBJECT (self), info);
-  if (klass->configure && !klass->configure (self, info, max_regions,
-          on_device (self), &sizes))
+  sizes.max_regions = st.selector.regions_wanted (G_OBJECT (self));
+  if (klass->configure && !klass->configure (self, info, on_device (self),
+          &sizes))
     return FALSE;
   FrameEngine::Setup setup;
   setup.info = info;
@@ -251,13 +266,29 @@ configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
       cf::make_no_frame_path () : frame_path (self, output_in_cuda);
-  st.caps.depth = setup.depth;
-  st.caps.output_in_cuda = output_in_cuda;
   if (FrameError err = st.stream.configure (std::move (setup))) {
     cf_base_filter_post_error (self, err);
     return FALSE;
   }
+  st.selector.configure (info, sizes.max_regions);
+  st.caps.depth = st.stream.engine ().depth ();
+  st.caps.output_in_cuda = output_in_cuda;
+  st.caps.sizes = sizes;
   return TRUE;
+}
+
+/* set_up_frames, or, where it fails, no frames set up at all: until a
+ * configuration succeeds, frames fail (GST_FLOW_ERROR), so that none is ever
+ * processed with parts of two configurations. */
+static gboolean
+configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
+    bool input_in_cuda, bool output_in_cuda)
+{
+  auto & st = state_of (self);
+  st.caps.failed = !set_up_frames (self, info, input_in_cuda, output_in_cuda);
+  if (st.caps.failed)
+    st.stream.release ();
+  return !st.caps.failed;
 }
 
 static gint
@@ -297,8 +328,9 @@ cf_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   const bool input_in_cuda = cf::caps_in_cuda_memory (incaps);
   const bool output_in_cuda = cf::caps_in_cuda_memory (outcaps);
   if ((input_in_cuda || output_in_cuda) && !on_device (self)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("CUDA memory needs the CUDA backend, which is not in use"),
+    const gchar *why = why_on_cpu (self);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s",
+            cf::cuda_memory_needs_device (why ? why : "not started").c_str ()),
         ("caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps));
     return FALSE;
   }
@@ -378,7 +410,9 @@ cf_base_filter_queue_frame (GstBaseTransform * trans, GstBuffer * input,
   auto *klass = CF_BASE_FILTER_GET_CLASS (self);
   const FrameSelection selection = st.selector.select (GST_ELEMENT (self),
       input);
+  const gsize regions = selection.regions ? selection.regions->size () : 0;
   const FrameError err = st.stream.submit (input, output,
+      st.caps.sizes.results + regions * st.caps.sizes.results_per_region,
       [self, klass, &selection] (const FrameWork & work) {
         return klass->run_frame (self, work, selection);
       });
@@ -403,6 +437,8 @@ submit_frame (CfBaseFilter * self, GstBuffer * input)
   auto & st = state_of (self);
   if (!st.stream.engine ().configured ()) {
     gst_buffer_unref (input);
+    if (st.caps.failed)
+      return GST_FLOW_ERROR;
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (nullptr),
         ("buffer before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
@@ -461,11 +497,14 @@ cf_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
   GstFlowReturn drained = GST_FLOW_OK;
   if (state_of (CF_BASE_FILTER (trans)).stream.take_event (event, &drained))
     return TRUE;
+  const bool caps = GST_EVENT_TYPE (event) == GST_EVENT_CAPS;
   /* Forwarded whatever the drain did, as GstVideoDecoder forwards EOS; a
    * drain that failed (its error posted) fails the event. */
   const gboolean forwarded =
       GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->sink_event
       (trans, event);
+  if (caps && !forwarded)
+    explain_cuda_only_downstream (CF_BASE_FILTER (trans));
   return forwarded && drained >= GST_FLOW_EOS;
 }
 
@@ -476,10 +515,10 @@ cf_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
     GstQuery * query)
 {
   auto & st = state_of (CF_BASE_FILTER (trans));
-  GST_OBJECT_LOCK (trans);
-  const guint held = st.props.frames_in_flight;
-  GST_OBJECT_UNLOCK (trans);
-  st.pools.propose (query, held);
+  const FrameEngine & engine = st.stream.engine ();
+  /* The inputs the element holds at once: those of the frames in flight
+   * where their work overlaps, else the one being processed. */
+  st.pools.propose (query, engine.overlaps () ? engine.depth () : 1);
   return TRUE;
 }
 
@@ -526,7 +565,16 @@ complete_query (CfBaseFilter * self, GstPadDirection direction,
     gst_query_parse_accept_caps (query, &caps);
     gst_query_parse_accept_caps_result (query, &accepted);
     if (!accepted)
-      cf::explain_refused_cuda_caps (GST_ELEMENT (self), caps);
+      cf::explain_refused_cuda_caps (GST_ELEMENT (self), caps,
+          why_on_cpu (self));
+  } else if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
+      GST_QUERY_CAPS && state_of (self).device.active () !=
+      GST_CUDA_FILTER_BACKEND_AUTO) {
+    /* Started, and nothing upstream could send would do. */
+    GstCaps *result = nullptr;
+    gst_query_parse_caps_result (query, &result);
+    if (result && gst_caps_is_empty (result))
+      explain_cuda_only_downstream (self);
   } else if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) ==
       GST_QUERY_LATENCY) {
     state_of (self).stream.add_latency (query);
@@ -570,91 +618,6 @@ cf_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 
 /* ---- GObject ---- */
 
-/* backend and cuda-device-id are read at start: a change while running takes
- * effect at the next one, which the application is told. */
-static void
-warn_if_running (GObject * object, GParamSpec * pspec)
-{
-  GST_OBJECT_LOCK (object);
-  const bool running = GST_STATE (object) >= GST_STATE_PAUSED;
-  GST_OBJECT_UNLOCK (object);
-  if (running)
-    GST_ELEMENT_WARNING (object, LIBRARY, SETTINGS, ("%s changed while running: "
-            "it takes effect when the element starts again (from READY)",
-            g_param_spec_get_name (pspec)), (nullptr));
-}
-
-static void
-cf_base_filter_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  auto *self = CF_BASE_FILTER (object);
-  auto & props = state_of (self).props;
-  if (prop_id == PROP_DEVICE_ID || prop_id == PROP_BACKEND)
-    warn_if_running (object, pspec);
-  bool resizes = false;
-  if (state_of (self).selector.set (object, value, pspec, &resizes)) {
-    /* The frames are sized for the regions (an analyzer's results): the
-     * frames in flight leave, and the change applies from the next frame. */
-    if (resizes)
-      cf_base_filter_configure_again (self);
-    return;
-  }
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_DEVICE_ID:
-      props.device_id = g_value_get_int (value);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      props.frames_in_flight = g_value_get_uint (value);
-      cf_base_filter_configure_again (CF_BASE_FILTER (object));
-      break;
-    case PROP_BACKEND:
-      props.backend = static_cast<GstCudaFilterBackend> (g_value_get_enum
-          (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
-static void
-cf_base_filter_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  auto & st = state_of (CF_BASE_FILTER (object));
-  if (st.selector.get (object, value, pspec))
-    return;
-  GST_OBJECT_LOCK (object);
-  switch (prop_id) {
-    case PROP_DEVICE_ID:
-      g_value_set_int (value, st.props.device_id);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, st.props.frames_in_flight);
-      break;
-    case PROP_BACKEND:
-      g_value_set_enum (value, st.props.backend);
-      break;
-    case PROP_ACTIVE_BACKEND:
-      g_value_set_enum (value, st.device.active ());
-      break;
-    case PROP_DEVICE_MEMORY:
-      g_value_set_uint64 (value, st.stream.engine ().device_bytes ());
-      break;
-    case PROP_PINNED_MEMORY:
-      g_value_set_uint64 (value, st.stream.engine ().pinned_bytes () +
-          st.pools.pinned_bytes ());
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (object);
-}
-
 static void
 cf_base_filter_finalize (GObject * object)
 {
@@ -683,55 +646,6 @@ cf_base_filter_constructed (GObject * object)
 }
 
 static void
-install_properties (GObjectClass * gobject_class)
-{
-  const auto ready_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
-      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
-  const auto read_only = static_cast<GParamFlags> (G_PARAM_READABLE |
-      G_PARAM_STATIC_STRINGS);
-  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "CUDA device to run on (-1 = any: that of the first CUDA element "
-          "upstream, or of CUDA memory that comes in, so that a chain follows "
-          "its first element; else that of a CUDA context the pipeline "
-          "shares, else the first); a device that does not exist is an error "
-          "at start", -1, G_MAXINT,
-          DEFAULT_DEVICE_ID, ready_flags));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Frames processed at once, each on its own CUDA stream, so that "
-          "transfers and kernels overlap: from a non-live source a frame waits "
-          "for this many - 1 later ones (reported as latency); from a live one "
-          "it leaves once its work is done, unless that took longer than a "
-          "frame lasts. With 1, CUDA memory out and GStreamer 1.24+, a filter's "
-          "frames leave once their work is queued, on the memory's stream. A "
-          "change applies from the next frame",
-          1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT, kPlayingFlags));
-  g_object_class_install_property (gobject_class, PROP_BACKEND,
-      g_param_spec_enum ("backend", "Backend", "Where frames are filtered",
-          GST_TYPE_CUDA_FILTER_BACKEND, DEFAULT_BACKEND, ready_flags));
-  g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
-      g_param_spec_enum ("active-backend", "Active backend",
-          "The backend in use while running (auto while stopped)",
-          GST_TYPE_CUDA_FILTER_BACKEND, GST_CUDA_FILTER_BACKEND_AUTO,
-          read_only));
-  g_object_class_install_property (gobject_class, PROP_DEVICE_MEMORY,
-      g_param_spec_uint64 ("device-memory", "Device memory",
-          "Bytes of device memory the element holds now (CUDA backend): a "
-          "device copy of each frame in flight for each side in host memory, "
-          "and its kernels' workspace; the CUDA memory pool of its output is "
-          "not counted", 0, G_MAXUINT64, 0, read_only));
-  g_object_class_install_property (gobject_class, PROP_PINNED_MEMORY,
-      g_param_spec_uint64 ("pinned-memory", "Pinned memory",
-          "Bytes of pinned host memory the element holds now (CUDA backend): "
-          "the buffers of the pools it made (offered upstream, and its "
-          "output's), wherever they are, a pinned copy of each frame in "
-          "flight once foreign host memory comes in, and results; foreign "
-          "memory pinned in place is not counted", 0, G_MAXUINT64, 0,
-          read_only));
-}
-
-static void
 cf_base_filter_class_init (CfBaseFilterClass * klass)
 {
   auto *gobject_class = G_OBJECT_CLASS (klass);
@@ -742,7 +656,7 @@ cf_base_filter_class_init (CfBaseFilterClass * klass)
   gobject_class->set_property = cf_base_filter_set_property;
   gobject_class->get_property = cf_base_filter_get_property;
   gobject_class->finalize = cf_base_filter_finalize;
-  install_properties (gobject_class);
+  cf_base_filter_install_properties (gobject_class);
 
   GstCaps *caps = cf::template_caps ();
   gst_element_class_add_pad_template (element_class,
@@ -753,28 +667,38 @@ cf_base_filter_class_init (CfBaseFilterClass * klass)
 
   element_class->set_context =
       GST_DEBUG_FUNCPTR (cf_base_filter_set_context);
+  /* Each callback that runs the element's own C++ is guarded: no exception
+   * crosses into GStreamer. */
   trans_class->passthrough_on_same_caps = FALSE;
-  trans_class->start = GST_DEBUG_FUNCPTR (cf_base_filter_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (cf_base_filter_stop);
+  trans_class->start =
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_start>::call);
+  trans_class->stop = GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_stop>::call);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (cf_base_filter_transform_caps);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (cf_base_filter_fixate_caps);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (cf_base_filter_set_caps);
+  trans_class->set_caps =
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_set_caps>::call);
   trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (cf_base_filter_propose_allocation);
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_propose_allocation>::
+      call);
   trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (cf_base_filter_decide_allocation);
-  trans_class->query = GST_DEBUG_FUNCPTR (cf_base_filter_query);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (cf_base_filter_sink_event);
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_decide_allocation>::
+      call);
+  trans_class->query =
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_query>::call);
+  trans_class->sink_event =
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_sink_event>::call);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (cf_base_filter_before_transform);
   trans_class->transform = GST_DEBUG_FUNCPTR (cf_base_filter_queue_frame);
   trans_class->transform_ip =
       GST_DEBUG_FUNCPTR (cf_base_filter_queue_frame_in_place);
   trans_class->submit_input_buffer =
-      GST_DEBUG_FUNCPTR (cf_base_filter_submit_input_buffer);
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_submit_input_buffer>::
+      call);
   trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (cf_base_filter_generate_output);
+      GST_DEBUG_FUNCPTR (Guarded<cf_base_filter_generate_output>::
+      call);
 
   gst_type_mark_as_plugin_api (CF_TYPE_BASE_FILTER,
       (GstPluginAPIFlags) 0);

@@ -37,13 +37,16 @@ G_DECLARE_DERIVABLE_TYPE (CfBaseFilter, cf_base_filter, CF, BASE_FILTER,
 
 G_END_DECLS
 
-/* What a role's frames need per caps: bytes of each frame's results and
- * state, and of the device workspace of each frame in flight (CUDA). */
+/* What a role's frames need per caps: bytes of each frame's results (for the
+ * frame, and for each region it carries) and state, of the device workspace of
+ * each frame in flight (CUDA), and the most regions a frame may carry. */
 struct FrameSizes
 {
   gsize results = 0;
+  gsize results_per_region = 0;
   gsize frame_state = 0;
   gsize workspace = 0;
+  guint max_regions = 0;
 };
 
 /* The roles' hooks (CfFilter and CfAnalyzer set them). */
@@ -51,12 +54,13 @@ struct _CfBaseFilterClass
 {
   GstBaseTransformClass parent_class;
 
-  /* Caps are set: what frames of `info` need, with regions=meta for up to
-   * `max_regions` regions besides the frame (0: regions=frame), on the CUDA
-   * backend where `on_device`. FALSE (after posting an error) refuses the
-   * caps. NULL: nothing. */
+  /* Caps are set: what frames of `info` need on the CUDA backend where
+   * `on_device`. sizes->max_regions comes set to the regions a frame may carry
+   * (0: regions=frame); the role may lower it. Nothing takes effect unless
+   * it returns TRUE: FALSE (after posting an error) refuses the caps. NULL:
+   * nothing. */
   gboolean (*configure) (CfBaseFilter * self, const GstVideoInfo & info,
-      guint max_regions, bool on_device, FrameSizes * sizes);
+      bool on_device, FrameSizes * sizes);
   /* One frame's work, on what `selection` says: run on the CPU, or queued on
    * work.exec.stream. */
   FrameError (*run_frame) (CfBaseFilter * self, const FrameWork & work,

@@ -26,7 +26,7 @@ public:
       FramePath & output) override;
   cudaError_t release () override;
   FrameError run (FrameInFlight & frame, FramePath & input, FramePath & output,
-      bool order_output, const FrameWorkFn & work) override;
+      bool order_output, gsize result_size, const FrameWorkFn & work) override;
   FrameError finish (FrameInFlight & frame) override;
   bool done (FrameInFlight & frame) override;
   bool overlaps () const override { return slots_.count () > 1; }
@@ -96,7 +96,8 @@ CudaBackend::release ()
 
 FrameError
 CudaBackend::run (FrameInFlight & frame, FramePath & input,
-    FramePath & output, bool order_output, const FrameWorkFn & work)
+    FramePath & output, bool order_output, gsize result_size,
+    const FrameWorkFn & work)
 {
   cf_faults_frame_begins ();
   frame.slot = next_slot_;
@@ -110,6 +111,9 @@ CudaBackend::run (FrameInFlight & frame, FramePath & input,
   if (scope.error () != cudaSuccess)
     return FrameError::failed ("Making the CUDA context current",
         scope.error ());
+  /* The slot is idle: its previous frame has left, its work done. */
+  if (const cudaError_t err = slots_.reserve_results (frame.slot, result_size))
+    return FrameError::failed ("Allocating pinned memory for results", err);
   FrameError err = queue (frame, input, output, order_output, work);
   if (err) {
     /* What was queued before the failure still reads and writes the frame's

@@ -25,6 +25,7 @@ struct CudaFrameSlots::Slot
   /* Pinned and mapped: the kernels write the results there themselves. */
   void *host_result = nullptr;
   void *result = nullptr;       /* host_result as the device sees it */
+  size_t result_size = 0;
 
   /* Frees in reverse order of creation; the first error wins. */
   cudaError_t destroy ()
@@ -50,7 +51,28 @@ struct CudaFrameSlots::Slot
     stream = nullptr;
     done = nullptr;
     result = workspace = host_result = nullptr;
+    result_size = 0;
     return first;
+  }
+
+  /* `size` bytes of pinned, mapped results in place of those it holds. The
+   * results go to the host without a copy of their own: one CUDA call less a
+   * frame, microseconds of host time each. Zeroed: results of channels a
+   * format lacks then go down defined. */
+  cudaError_t allocate_results (size_t size)
+  {
+    if (host_result) {
+      const cudaError_t err = cf_cuda_free_host (host_result);
+      host_result = result = nullptr;
+      result_size = 0;
+      CF_RETURN_IF_FAILED (err);
+    }
+    CF_RETURN_IF_FAILED (cf_cuda_host_alloc (&host_result, size,
+            cudaHostAllocMapped));
+    result_size = size;
+    memset (host_result, 0, size);
+    return CF_CUDA (Pinned, cudaHostGetDevicePointer (&result, host_result,
+            0));
   }
 
   ~Slot () { destroy (); }
@@ -84,18 +106,12 @@ CudaFrameSlots::configure (const CudaDevice & device, int count,
             cudaEventDisableTiming));
     CF_RETURN_IF_FAILED (cf_cuda_event_create (&slot.other_ready,
             cudaEventDisableTiming));
-    /* The results go to the host without a copy of their own: one CUDA call
-     * less a frame, microseconds of host time each. Zeroed: results of
-     * channels a format lacks then go down defined, and the workspace starts
-     * as the histogram kernel wants it. */
     if (result_size) {
-      CF_RETURN_IF_FAILED (cf_cuda_host_alloc (&slot.host_result, result_size,
-              cudaHostAllocMapped));
-      pinned_bytes_ += result_size;
-      memset (slot.host_result, 0, result_size);
-      CF_RETURN_IF_FAILED (CF_CUDA (Pinned,
-              cudaHostGetDevicePointer (&slot.result, slot.host_result, 0)));
+      const cudaError_t err = slot.allocate_results (result_size);
+      pinned_bytes_ += slot.result_size;
+      CF_RETURN_IF_FAILED (err);
     }
+    /* Zeroed: the workspace starts as the histogram kernel wants it. */
     if (workspace_size) {
       const cudaError_t err = cf_cuda_malloc_zeroed (&slot.workspace,
           workspace_size, slot.stream);
@@ -130,6 +146,18 @@ CudaFrameSlots::release ()
   }
   slots_.clear ();
   return first;
+}
+
+cudaError_t
+CudaFrameSlots::reserve_results (int slot, size_t size)
+{
+  Slot & s = *slots_[slot];
+  if (size <= s.result_size)
+    return cudaSuccess;
+  pinned_bytes_ -= s.result_size;
+  const cudaError_t err = s.allocate_results (size);
+  pinned_bytes_ += s.result_size;
+  return err;
 }
 
 cudaError_t

@@ -35,6 +35,9 @@ public:
       size_t result_size, size_t workspace_size);
   /* Waits for every slot's work, then frees everything. Returns the first error. */
   cudaError_t release ();
+  /* At least `size` bytes of results for the slot's next frame, zeroed where
+   * new: more than it holds replaces them (the slot must be idle). */
+  cudaError_t reserve_results (int slot, size_t size);
 
   int count () const { return static_cast<int> (slots_.size ()); }
   /* Bytes of device memory (workspace) and pinned host memory (results) held

@@ -55,17 +55,17 @@ ElementPools::propose (GstQuery * query, guint held) const
   GstCaps *caps = nullptr;
   gboolean need_pool = FALSE;
   gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!on_device () || !caps)
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps (&info, caps))
     return;
-  if (!cf::caps_in_cuda_memory (caps))
+  if (on_device () && !cf::caps_in_cuda_memory (caps))
     gst_query_add_allocation_param (query, pinned_allocator_, nullptr);
-  if (!need_pool)
-    return;
-  guint size = 0;
-  if (GstBufferPool *pool = new_pool (caps, held, true, &size)) {
-    gst_query_add_allocation_pool (query, pool, size, held, 0);
-    gst_object_unref (pool);
-  }
+  guint size = GST_VIDEO_INFO_SIZE (&info);
+  GstBufferPool *pool = on_device () && need_pool ?
+      new_pool (caps, held, true, &size) : nullptr;
+  /* Without a pool of ours, the count alone, for upstream's own. */
+  gst_query_add_allocation_pool (query, pool, size, held, 0);
+  gst_clear_object (&pool);
 }
 
 GstBufferPool *

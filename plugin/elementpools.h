@@ -37,10 +37,11 @@ public:
   /* Back to the CPU's plain buffers. */
   void close (GstElement * element);
 
-  /* propose_allocation: the GstVideoMeta taken and, on the CUDA backend,
-   * the memory we reach fastest offered upstream, pinned host memory or CUDA
-   * memory of our context, with, where upstream asks for one, a pool of it
-   * with room for `held` frames in flight. */
+  /* propose_allocation: the GstVideoMeta taken, the `held` buffers the
+   * element keeps at once (upstream's pool needs them beside its own) and, on
+   * the CUDA backend, the memory we reach fastest offered upstream, pinned
+   * host memory or CUDA memory of our context, with, where upstream asks for
+   * one, a pool of it. */
   void propose (GstQuery * query, guint held) const;
 
   /* decide_allocation, before GstBaseTransform configures the query's first

@@ -19,19 +19,19 @@ FrameInFlight::release (bool keep_output)
 class CpuBackend : public FrameBackend
 {
 public:
-  FrameError configure (const GstVideoInfo &, guint, gsize result_size, gsize,
+  FrameError configure (const GstVideoInfo &, guint, gsize, gsize,
       FramePath &, FramePath &) override
   {
-    result_size_ = result_size;
     return {};
   }
 
   cudaError_t release () override { return cudaSuccess; }
 
   FrameError run (FrameInFlight & frame, FramePath & input, FramePath & output,
-      bool, const FrameWorkFn & work) override
+      bool, gsize result_size, const FrameWorkFn & work) override
   {
-    frame.results.assign (result_size_, 0);
+    /* Zeroed: results of channels a format lacks go out defined. */
+    frame.results.assign (result_size, 0);
     FrameWork host;
     host.input = input.planes (kNoSlot, frame.in);
     host.output = output.planes (kNoSlot, frame.out);
@@ -53,9 +53,6 @@ public:
 
   gsize device_bytes () const override { return 0; }
   gsize pinned_bytes () const override { return 0; }
-
-private:
-  gsize result_size_ = 0;
 };
 
 std::unique_ptr<FrameBackend>

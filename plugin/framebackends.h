@@ -48,17 +48,20 @@ public:
   virtual ~FrameBackend () = default;
 
   /* At the caps: what `depth` frames in flight need on this backend, results
-   * and workspace included, and what the paths need. */
+   * (of a frame without regions) and workspace included, and what the paths
+   * need. */
   virtual FrameError configure (const GstVideoInfo & info, guint depth,
       gsize result_size, gsize workspace_size, FramePath & input,
       FramePath & output) = 0;
   /* Frees it all (no frame in flight). Returns the first error. */
   virtual cudaError_t release () = 0;
 
-  /* Runs or queues `work` on a mapped frame. On failure, everything queued for
-   * the frame has finished. */
+  /* Runs or queues `work` on a mapped frame, with `result_size` bytes of
+   * results (grown where the frame needs more than configured). On failure,
+   * everything queued for the frame has finished. */
   virtual FrameError run (FrameInFlight & frame, FramePath & input,
-      FramePath & output, bool order_output, const FrameWorkFn & work) = 0;
+      FramePath & output, bool order_output, gsize result_size,
+      const FrameWorkFn & work) = 0;
   /* Before the frame leaves: waits for its work, or, for an ordered frame,
    * keeps its input until that work is done. */
   virtual FrameError finish (FrameInFlight & frame) = 0;
@@ -75,7 +78,7 @@ public:
   /* The frame's results, once finished. */
   virtual const void *results (const FrameInFlight & frame) const = 0;
 
-  /* Bytes held now (results, workspace). */
+  /* Bytes held now (results, workspace); results may grow in run. */
   virtual gsize device_bytes () const = 0;
   virtual gsize pinned_bytes () const = 0;
 };

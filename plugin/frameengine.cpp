@@ -65,7 +65,7 @@ FrameEngine::release ()
 
 FrameError
 FrameEngine::submit (GstBuffer * input, GstBuffer * output,
-    const FrameWorkFn & work)
+    gsize result_size, const FrameWorkFn & work)
 {
   FrameInFlight frame;
   frame.number = last_number_ + 1;
@@ -77,7 +77,8 @@ FrameEngine::submit (GstBuffer * input, GstBuffer * output,
     /* After mapping: an output mapped for writing must be writable. */
     frame.input = gst_buffer_ref (input);
     frame.output = gst_buffer_ref (output);
-    err = backend_->run (frame, *input_, *output_, ordered_, work);
+    err = backend_->run (frame, *input_, *output_, ordered_, result_size,
+        work);
   }
   if (err) {
     frame.release (false);
@@ -85,7 +86,7 @@ FrameEngine::submit (GstBuffer * input, GstBuffer * output,
   }
   last_number_ = frame.number;
   frames_.push_back (std::move (frame));
-  count_bytes ();
+  count_bytes ();               /* results may have grown */
   return {};
 }
 
@@ -114,6 +115,12 @@ FrameEngine::all_done ()
     if (!backend_->done (frame))
       return false;
   return true;
+}
+
+bool
+FrameEngine::oldest_done ()
+{
+  return !frames_.empty () && backend_->done (frames_.front ());
 }
 
 FrameError

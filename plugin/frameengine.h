@@ -45,7 +45,7 @@ public:
     guint depth = 1;
     CudaDevice device;          /* empty: the CPU backend */
     GstObject *log_object = nullptr;    /* the element the logs name */
-    gsize result_size = 0;
+    gsize result_size = 0;      /* of a frame without regions */
     gsize workspace_size = 0;   /* CUDA only */
     gsize frame_state_size = 0;
     std::unique_ptr<FramePath> input;
@@ -64,17 +64,21 @@ public:
    * error of either. */
   FrameError release ();
   bool configured () const { return backend_ != nullptr; }
+  guint depth () const { return depth_; }
 
   /* Maps `input` and `output` (the same buffer for an analysis: its input goes
-   * on) and runs or queues `work` on them. The engine takes a reference of
-   * its own to each, after mapping them: the caller keeps its own. On failure
+   * on) and runs or queues `work` on them, with `result_size` bytes of results
+   * (what this frame's regions need). The engine takes a reference of its own
+   * to each buffer, after mapping them: the caller keeps its own. On failure
    * the frame is released, all its queued work finished. */
-  FrameError submit (GstBuffer * input, GstBuffer * output,
+  FrameError submit (GstBuffer * input, GstBuffer * output, gsize result_size,
       const FrameWorkFn & work);
   /* Whether the oldest frame may leave now: `depth` frames are in. */
   bool oldest_may_leave () const;
-  /* Whether the work of every frame in flight has ended, without waiting. */
+  /* Whether the work of every frame in flight, or of the oldest, has ended,
+   * without waiting. */
   bool all_done ();
+  bool oldest_done ();
   /* Whether holding frames back lets their work overlap (CUDA, several
    * frames in flight, not ordered): elsewhere a frame's work is as fast
    * alone. */
@@ -96,8 +100,9 @@ public:
 
   /* The number the last submitted frame got (0: none yet). */
   guint64 last_number () const { return last_number_; }
-  /* Frames a frame waits behind before it leaves: the latency it adds. */
-  guint frames_held_back () const { return ordered_ ? 0 : depth_ - 1; }
+  /* Frames a frame may wait behind before it leaves: the latency it adds.
+   * None where frames do not overlap: each leaves once its work is done. */
+  guint frames_held_back () const { return overlaps () ? depth_ - 1 : 0; }
   /* Bytes of device and pinned host memory held now; read from any thread. */
   gsize device_bytes () const;
   gsize pinned_bytes () const;

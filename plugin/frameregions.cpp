@@ -220,7 +220,8 @@ add_detections (GstElement * element, GstBuffer * buffer,
 #endif
 
 void
-RegionSelection::select (GstElement * element, GstBuffer * buffer)
+RegionSelection::select (GstElement * element, GstBuffer * buffer,
+    guint limit)
 {
   const RegionSettings settings = properties.settings (G_OBJECT (element));
   from_meta_ = settings.from_meta;
@@ -248,24 +249,28 @@ RegionSelection::select (GstElement * element, GstBuffer * buffer)
   add_detections (element, buffer, info_, settings, regions_, types);
 #endif
   check_types (element, settings, types);
-  if (regions_.size () <= kMaxFrameRegions)
+  if (regions_.size () <= limit)
     return;
-  if (!warned_over_limit_) {
+  if (!warned_over_limit_ && limit > 0) {
     warned_over_limit_ = true;
     GST_ELEMENT_WARNING (element, STREAM, FAILED,
-        ("A frame carries %zu regions; only the first %u are used",
-            regions_.size (), kMaxFrameRegions), (nullptr));
+        ("A frame carries %zu regions; only the first %u are used (the most "
+            "the element takes in a frame)", regions_.size (), limit),
+        (nullptr));
   }
-  regions_.resize (kMaxFrameRegions);
+  regions_.resize (limit);
 }
 
-/* The quarks' names, comma-separated. */
+/* The quarks' names, comma-separated; a region without a type shows as
+ * "(none)". */
 static std::string
 type_names (const std::vector<GQuark> & types)
 {
   std::string names;
-  for (GQuark type : types)
-    names += (names.empty ()? "" : ",") + std::string (g_quark_to_string (type));
+  for (GQuark type : types) {
+    const gchar *name = cf::region_type_name (type);
+    names += (names.empty ()? "" : ",") + std::string (*name ? name : "(none)");
+  }
   return names;
 }
 

@@ -34,8 +34,8 @@ GType gst_cuda_regions_get_type (void);
 
 G_END_DECLS
 
-/* Regions a frame takes at most: those beyond, in the metas' order, are
- * ignored (with a warning, once per stream). */
+/* Regions a frame takes at most (an element may take fewer): those beyond, in
+ * the metas' order, are ignored (with a warning, once per stream). */
 constexpr guint kMaxFrameRegions = 256;
 
 /* What the region properties say, at one moment. */
@@ -108,8 +108,8 @@ public:
     type_check_ = TypeCheck ();
   }
   /* A frame is about to be submitted: takes what the properties say now and,
-   * with regions=meta, the regions of `buffer`. */
-  void select (GstElement * element, GstBuffer * buffer);
+   * with regions=meta, the regions of `buffer`, at most `limit` of them. */
+  void select (GstElement * element, GstBuffer * buffer, guint limit);
 
   /* The last selected frame's, until the next select. */
   bool from_meta () const { return from_meta_; }
@@ -136,6 +136,15 @@ private:
 };
 
 namespace cf {
+
+/* A region's type as a string: "" for none (quark 0, which a meta may carry:
+ * g_quark_to_string gives NULL for it). */
+inline const gchar *
+region_type_name (GQuark type)
+{
+  const gchar *name = g_quark_to_string (type);
+  return name ? name : "";
+}
 
 /* A box of the frame (in luma pixels, within the frame) in the samples of
  * `component`, whose plane may be subsampled: every sample that covers a pixel

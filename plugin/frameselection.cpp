@@ -60,18 +60,22 @@ FrameSelector::take_defaults (GObject * object)
 }
 
 guint
-FrameSelector::configure (GObject * object, const GstVideoInfo & info)
+FrameSelector::regions_wanted (GObject * object) const
+{
+  return regions_.properties.settings (object).from_meta ? kMaxFrameRegions : 0;
+}
+
+void
+FrameSelector::configure (const GstVideoInfo & info, guint max_regions)
 {
   regions_.set_info (info);
-  max_regions_ = regions_.properties.settings (object).from_meta ?
-      kMaxFrameRegions : 0;
-  return max_regions_;
+  max_regions_ = max_regions;
 }
 
 FrameSelection
 FrameSelector::select (GstElement * element, GstBuffer * buffer)
 {
-  regions_.select (element, buffer);
+  regions_.select (element, buffer, max_regions_);
   FrameSelection selection;
   GST_OBJECT_LOCK (element);
   selection.include_chroma = include_chroma_;

@@ -42,12 +42,15 @@ public:
 
   /* A new stream: each warning may come again. */
   void reset () { regions_.reset (); }
-  /* The caps are set: frames of `info` follow. The regions besides the frame
-   * they are to be sized for: kMaxFrameRegions with regions=meta, else 0. */
-  guint configure (GObject * object, const GstVideoInfo & info);
+  /* The regions a frame may carry as the properties say now, for the frames to
+   * be sized for: kMaxFrameRegions with regions=meta, else 0. */
+  guint regions_wanted (GObject * object) const;
+  /* The frames were configured: frames of `info` follow, each carrying at most
+   * `max_regions` regions (0: the whole frame). */
+  void configure (const GstVideoInfo & info, guint max_regions);
   /* A frame is being queued: what of `buffer` the properties select now (its
-   * regions valid until the next select). regions=meta set after the frames
-   * were configured waits for the next configuration. */
+   * regions valid until the next select), within what the frames were
+   * configured for: regions=meta set since waits for the next configuration. */
   FrameSelection select (GstElement * element, GstBuffer * buffer);
 
 private:

@@ -5,6 +5,7 @@
 
 #include <gst/video/video.h>
 
+#include <exception>
 #include <utility>
 
 /* a + b of two valid times, saturating below GST_CLOCK_TIME_NONE: a sum that
@@ -73,7 +74,10 @@ HeldEvents::drop (GstPad * srcpad)
 /* ---- frames ---- */
 
 FrameStream::FrameStream (GstBaseTransform * element, ElementHooks hooks)
-    : element_ (element), hooks_ (std::move (hooks))
+    : element_ (element), hooks_ (std::move (hooks)),
+      idle_ (GST_BASE_TRANSFORM_SINK_PAD (element), [this] {
+        return release_done ();
+      })
 {
 }
 
@@ -98,6 +102,7 @@ FrameStream::take_event (GstEvent * event, GstFlowReturn * drained)
     case GST_EVENT_FLUSH_STOP:
       discard ();
       forget_position ();
+      idle_flow_ = GST_FLOW_OK;
       return false;
       /* They change what the frames before them mean: every frame in flight
        * leaves first. */
@@ -177,12 +182,18 @@ GstFlowReturn
 FrameStream::generate (GstBuffer ** outbuf)
 {
   *outbuf = nullptr;
+  if (idle_flow_ != GST_FLOW_OK)
+    return std::exchange (idle_flow_, GST_FLOW_OK);
   /* The frame handed out last has been pushed by now: its events follow. */
   forward_events_through (left_through_);
   const bool due = engine_.oldest_may_leave () ||
-      (!engine_.empty () && (leave_next_ || leave_when_done_));
-  if (!due)
+      (!engine_.empty () && (leave_next_ || leave_when_done_ ||
+          !engine_.overlaps ()));
+  if (!due) {
+    /* GstBaseTransform calls until nothing comes: the thread leaves now. */
+    idle_.streaming_left (!engine_.empty ());
     return GST_FLOW_OK;
+  }
   leave_next_ = false;
   const GstFlowReturn ret = hand_out_oldest (outbuf, &left_through_);
   if (leave_when_done_ && engine_.empty ())
@@ -190,12 +201,38 @@ FrameStream::generate (GstBuffer ** outbuf)
   return ret;
 }
 
+/* The idle release (under the stream lock): the frames whose work is done
+ * leave, as a drain pushes them; a failed push ends the frames in flight
+ * as a failed drain does, and its flow goes upstream at the next frame. */
+bool
+FrameStream::release_done ()
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  /* On a thread of its own: no exception may end the process. */
+  try {
+    forward_events_through (left_through_);
+    while (ret == GST_FLOW_OK && !engine_.empty () && engine_.oldest_done ())
+      ret = push_oldest ();
+  } catch (const std::exception & e) {
+    GST_ELEMENT_ERROR (element_, CORE, FAILED, ("Internal failure: %s",
+            e.what ()), (nullptr));
+    ret = GST_FLOW_ERROR;
+  }
+  if (ret == GST_FLOW_OK)
+    return !engine_.empty ();
+  GST_DEBUG_OBJECT (element_, "idle release stopped: %s",
+      gst_flow_get_name (ret));
+  discard ();
+  idle_flow_ = ret;
+  return false;
+}
+
 FrameError
 FrameStream::submit (GstBuffer * input, GstBuffer * output,
-    const FrameWorkFn & work)
+    gsize result_size, const FrameWorkFn & work)
 {
   pace (input);
-  return engine_.submit (input, output, work);
+  return engine_.submit (input, output, result_size, work);
 }
 
 /* Where upstream is live, whether the frame coming in leaves once its work is
@@ -319,6 +356,7 @@ FrameStream::configure (FrameEngine::Setup setup)
 void
 FrameStream::release ()
 {
+  idle_.stop ();
   discard ();
   if (FrameError err = engine_.release ())
     GST_WARNING_OBJECT (element_, "freeing: %s", err.describe ().c_str ());

@@ -10,13 +10,16 @@
  * pushes the frames here, as d3d11deinterlace's drain does, and answers
  * POSITION queries for them.
  *
- * When: from a non-live upstream, the next frame is there as soon as it is
- * asked for, so a frame waits for frames-in-flight - 1 later ones and their
- * work overlaps. From a live one, the next frame comes at the source's rate:
- * a frame leaves as soon as its own work is done, unless that work took
- * longer than a frame lasts and the backend overlaps frames (CUDA, several in
- * flight); then frames wait as from a non-live upstream, until one arrives to
- * find every earlier frame's work done (docs/design.md, "When frames leave").
+ * When: where the backend overlaps frames (CUDA, several in flight), a frame
+ * from a non-live upstream waits for frames-in-flight - 1 later ones, which
+ * come as soon as upstream has them, so that their work overlaps. From a live
+ * one, the next frame comes at the source's rate: a frame leaves as soon as its
+ * own work is done, unless that work took longer than a frame lasts; then
+ * frames wait as from a non-live upstream, until one arrives to find every
+ * earlier frame's work done. Either way, once upstream sends nothing for a
+ * moment, the frames whose work is done leave (IdleRelease). Where the backend
+ * does not overlap frames (the CPU, one frame in flight), a frame leaves as
+ * soon as its work is done (docs/design.md, "When frames leave").
  *
  * The streaming thread's, but for what queries read and write (under the
  * object lock): the position, the latency frames in flight add, whether
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "frameengine.h"
+#include "idlerelease.h"
 
 /* Serialized events that come while frames are in flight wait behind the frame
  * that came last before them and follow it out, as GstVideoDecoder keeps
@@ -89,14 +93,15 @@ public:
   /* Submits a frame's work (FrameEngine::submit), first deciding whether it
    * leaves as soon as that work is done. */
   FrameError submit (GstBuffer * input, GstBuffer * output,
-      const FrameWorkFn & work);
+      gsize result_size, const FrameWorkFn & work);
   /* Frees what the engine holds (stop, a move to another device); no frame
-   * in flight, no position known. */
+   * in flight, no position known, no idle release running. */
   void release ();
 
   /* generate_output: the oldest frame once frames-in-flight frames are in,
-   * once its work is done where it leaves at once (live), or at once after a
-   * DISCONT (leave_next), else nothing. */
+   * once its work is done where it leaves at once (live, or a backend that
+   * does not overlap frames), or at once after a DISCONT (leave_next), else
+   * nothing; what pushing a frame in the idle release returned, once. */
   GstFlowReturn generate (GstBuffer ** outbuf);
   /* submit_input_buffer, a DISCONT frame: every frame in flight leaves
    * first, and this one as soon as it is in (GST_FLOW_OK), so that
@@ -131,11 +136,15 @@ private:
   void forward_events_through (guint64 frame);
   GstFlowReturn hand_out_oldest (GstBuffer ** outbuf, guint64 * number);
   GstFlowReturn push_oldest ();
+  bool release_done ();
 
   GstBaseTransform *element_;
   ElementHooks hooks_;
   FrameEngine engine_;
   HeldEvents events_;
+  /* What a push in the idle release returned where it failed: the streaming
+   * thread's next generate returns it upstream. */
+  GstFlowReturn idle_flow_ = GST_FLOW_OK;
   /* The last frame generate_output handed to GstBaseTransform, which pushes
    * it after the call: its events follow at the next call. */
   guint64 left_through_ = 0;
@@ -154,4 +163,6 @@ private:
    * it has none, or frames leave ordered at once). */
   GstClockTime held_latency_ = 0;
   bool live_ = false;
+  /* Last: its thread, which uses the members above, stops first. */
+  IdleRelease idle_;
 };

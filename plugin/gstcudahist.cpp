@@ -25,11 +25,30 @@
  *   gst_buffer_get_custom_meta (buffer, "GstCudaHistMeta") and
  *   gst_custom_meta_get_structure (), Python ones
  *   buffer.get_custom_meta ("GstCudaHistMeta").get_structure (); nothing to link.
+ *   It describes the samples as they were counted, so it is tagged "video",
+ *   "colorspace", "size" and "orientation": elements that change the samples
+ *   (videoconvert converting, videoscale scaling, videoflip flipping,
+ *   cudamedian, cudagauss) drop it; those that pass the buffer on (queue, tee,
+ *   identity, an element in passthrough) and whole copies of the buffer keep
+ *   it; a copy of part of the buffer does not. nvcodec's cudaupload and
+ *   cudadownload drop it as well (they keep only metas tagged "video" alone):
+ *   read it before them.
  * - an element message named "cudahist" on the bus, like `level`'s, when
- *   #GstCudaHist:post-messages is set, for the latest frame once
+ *   #GstCudaHist:post-messages is set (the default), for the latest frame once
  *   #GstCudaHist:interval-frames frames and #GstCudaHist:interval nanoseconds
- *   have passed since the previous one; it adds "timestamp", "stream-time",
- *   "running-time" and "duration" (guint64, nanoseconds).
+ *   (100 ms by default, as `level`) have passed since the previous one; it
+ *   adds "timestamp", "stream-time", "running-time" and "duration" (guint64,
+ *   nanoseconds; GST_CLOCK_TIME_NONE where the frame has none). The interval
+ *   is measured in running time for frames that have one, and by the monotonic
+ *   clock (g_get_monotonic_time (), as each frame's results come in) for
+ *   frames without a timestamp or outside the segment; interval=0 lets every
+ *   frame post.
+ *
+ * Messages wait on the bus until the application reads them: a bus watch
+ * (gst_bus_add_watch (), or gst_bus_timed_pop_filtered () with
+ * GST_MESSAGE_ELEMENT) takes them, `gst-launch-1.0 -m` prints them. An
+ * application that never reads its bus sets #GstCudaHist:post-messages to
+ * FALSE, which silences them: the meta stays on every buffer.
  *
  * Fields (arrays hold one entry per channel, in the order of "channels"):
  * "channels" (array of strings: "Y", "U", "V", "R", "G", "B", "A" or "gray"),
@@ -55,7 +74,7 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 -m v4l2src ! videoconvert ! cudahist ! videoconvert ! autovideosink
- * ]| Histograms of a live camera on the bus, every frame.
+ * ]| Histograms of a live camera on the bus, ten a second.
  * |[
  * gst-launch-1.0 -m videotestsrc ! video/x-raw,format=GRAY16_LE ! cudahist bins=1024 interval=1000000000 ! fakesink
  * ]| 1024 bins of 16-bit grey frames, one message a second.
@@ -83,7 +102,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_hist_debug);
 #define DEFAULT_RANGE_MAX G_MAXUINT16
 #define DEFAULT_INCLUDE_ALPHA FALSE
 #define DEFAULT_POST_MESSAGES TRUE
-#define DEFAULT_INTERVAL 0
+#define DEFAULT_INTERVAL (GST_SECOND / 10)
 #define DEFAULT_INTERVAL_FRAMES 1
 
 enum
@@ -125,7 +144,8 @@ struct _GstCudaHist
   guint caps_max_regions;       /* and regions */
   gboolean warned_empty_roi;
   guint frames_since_message;
-  GstClockTime last_message_time;
+  GstClockTime last_message_time;       /* running time */
+  GstClockTime last_message_monotonic;
 };
 
 G_DEFINE_TYPE (GstCudaHist, gst_cuda_hist, CF_TYPE_ANALYZER);
@@ -139,9 +159,13 @@ frame_workspace_size (guint bins)
   return GST_ROUND_UP_N (cf::histogram_cuda_workspace_bytes (bins), 256);
 }
 
+/* A frame's region results take at most this: at the most bins, 31 regions
+ * are counted, at 4096 bins and fewer, every region a frame takes. */
+constexpr gsize kRegionResultsBudget = 32 << 20;
+
 static gboolean
 gst_cuda_hist_size_results (CfAnalyzer * analyzer, const GstVideoInfo & info,
-    guint max_regions, gsize * result_size, gsize * workspace_size)
+    bool on_device, FrameSizes * sizes)
 {
   auto *self = GST_CUDA_HIST (analyzer);
   GST_OBJECT_LOCK (self);
@@ -156,12 +180,17 @@ gst_cuda_hist_size_results (CfAnalyzer * analyzer, const GstVideoInfo & info,
             max_bins), (nullptr));
     return FALSE;
   }
+  const gsize block = cf::hist_block_size (bins);
+  const guint max_regions = MIN (sizes->max_regions,
+      MAX (1, kRegionResultsBudget / block));
   self->info = info;
   self->caps_bins = bins;
   self->caps_max_regions = max_regions;
-  *result_size = (1 + max_regions) * cf::hist_block_size (bins);
-  if (workspace_size)
-    *workspace_size = frame_workspace_size (bins) + (max_regions ?
+  sizes->max_regions = max_regions;
+  sizes->results = block;
+  sizes->results_per_region = block;
+  if (on_device)
+    sizes->workspace = frame_workspace_size (bins) + (max_regions ?
         cf::histogram_boxes_cuda_workspace_bytes (bins, max_regions) : 0);
   return TRUE;
 }
@@ -373,15 +402,24 @@ message_due (GstCudaHist * self, GstClockTime running_time)
   self->frames_since_message++;
   if (self->frames_since_message < interval_frames)
     return FALSE;
-  /* The time since the last message against the interval: the last time plus
-   * the interval would wrap for intervals near G_MAXUINT64. A running time
-   * before the last message's counts as none since. */
-  if (interval > 0 && GST_CLOCK_TIME_IS_VALID (self->last_message_time) &&
-      GST_CLOCK_TIME_IS_VALID (running_time) &&
-      running_time - MIN (running_time, self->last_message_time) < interval)
+  /* A frame with a running time is timed by it; one without, by the monotonic
+   * clock since the last message: otherwise each would post, and a stream of
+   * them would fill a bus nobody reads. The time since the last message is
+   * compared with the interval: the last time plus the interval would wrap
+   * for intervals near G_MAXUINT64. A running time before the last message's
+   * went back (a seek, a new segment): the interval starts again there. */
+  const GstClockTime now = g_get_monotonic_time () * GST_USECOND;
+  const gboolean timed = GST_CLOCK_TIME_IS_VALID (running_time);
+  const GstClockTime time = timed ? running_time : now;
+  const GstClockTime last = timed ? self->last_message_time :
+      self->last_message_monotonic;
+  if (interval > 0 && GST_CLOCK_TIME_IS_VALID (last) && time >= last &&
+      time - last < interval)
     return FALSE;
   self->frames_since_message = 0;
-  self->last_message_time = running_time;
+  if (timed)
+    self->last_message_time = running_time;
+  self->last_message_monotonic = now;
   return TRUE;
 }
 
@@ -421,6 +459,7 @@ gst_cuda_hist_start (GstBaseTransform * trans)
   auto *self = GST_CUDA_HIST (trans);
   self->frames_since_message = 0;
   self->last_message_time = GST_CLOCK_TIME_NONE;
+  self->last_message_monotonic = GST_CLOCK_TIME_NONE;
   self->warned_empty_roi = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_hist_parent_class)->start (trans);
 }
@@ -520,13 +559,19 @@ gst_cuda_hist_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* Copies of a buffer keep its histogram. */
+/* Whole copies of a buffer keep its histogram. A copy of part of it holds
+ * part of the frame, which the histogram does not describe: not copied, and
+ * no failure either (GstVideoMeta does the same). Any other transform (a
+ * scale, a flip) changes the samples that were counted. */
 static gboolean
 gst_cuda_hist_meta_transform (GstBuffer * dest, GstCustomMeta * meta,
-    GstBuffer *, GQuark type, gpointer, gpointer)
+    GstBuffer *, GQuark type, gpointer data, gpointer)
 {
   if (!GST_META_TRANSFORM_IS_COPY (type))
     return FALSE;
+  const auto *copy_data = static_cast<const GstMetaTransformCopy *> (data);
+  if (copy_data && copy_data->region)
+    return TRUE;
   gst_structure_foreach (gst_custom_meta_get_structure (meta),
       [](GQuark field, const GValue * value, gpointer copy) -> gboolean {
         gst_structure_id_set_value (static_cast<GstStructure *> (copy), field,
@@ -585,15 +630,18 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
           DEFAULT_INCLUDE_ALPHA, playing));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
-          "Post an element message named 'cudahist' with the histograms",
-          DEFAULT_POST_MESSAGES, playing));
+          "Post an element message named 'cudahist' with the histograms, as "
+          "interval and interval-frames allow; they wait on the bus until the "
+          "application reads them (false: none, the meta on every buffer "
+          "only)", DEFAULT_POST_MESSAGES, playing));
   g_object_class_install_property (gobject_class, PROP_INTERVAL,
       g_param_spec_uint64 ("interval", "Interval",
-          "Least running time between two messages, in nanoseconds (0 = no "
-          "limit)", 0, G_MAXUINT64, DEFAULT_INTERVAL, playing));
+          "Least time between two messages, in nanoseconds (0 = no limit): "
+          "running time for frames with a timestamp, the monotonic clock for "
+          "frames without one", 0, G_MAXUINT64, DEFAULT_INTERVAL, playing));
   g_object_class_install_property (gobject_class, PROP_INTERVAL_FRAMES,
       g_param_spec_uint ("interval-frames", "Interval in frames",
-          "Frames from one message to the next (1 = every frame)", 1,
+          "Frames from one message to the next (1 = no limit)", 1,
           G_MAXUINT, DEFAULT_INTERVAL_FRAMES, playing));
 
   gst_element_class_set_static_metadata (element_class,
@@ -609,7 +657,20 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
   CF_BASE_FILTER_CLASS (klass)->attach_results = gst_cuda_hist_attach_results;
   analyzer_class->frame_state_size = sizeof (HistFrameState);
 
-  static const gchar *tags[] = { nullptr };
+  /* The counts hold for these sample values at this size and orientation.
+   * An element that changes the frame keeps only metas whose tags it knows:
+   * GstVideoFilter's default (videoflip before 1.28) and nvcodec's cudaupload
+   * and cudadownload from 1.24 "video" alone; videoconvert, videoscale,
+   * videoflip from 1.28 and our filters "video", "size" and "orientation"
+   * (the first three carry the last two through transforms this meta
+   * refuses); GstBaseTransform's default (cudaupload and cudadownload in
+   * 1.22) none. "colorspace", in none of those sets,
+   * makes each of them drop it. Elements that pass the buffer on call no
+   * transform. */
+  static const gchar *tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, GST_META_TAG_VIDEO_SIZE_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, nullptr
+  };
   cf::hist_results_init ();
   gst_meta_register_custom (GST_CUDA_HIST_META_NAME, tags,
       gst_cuda_hist_meta_transform, nullptr, nullptr);
@@ -628,4 +689,5 @@ gst_cuda_hist_init (GstCudaHist * self)
   self->interval = DEFAULT_INTERVAL;
   self->interval_frames = DEFAULT_INTERVAL_FRAMES;
   self->last_message_time = GST_CLOCK_TIME_NONE;
+  self->last_message_monotonic = GST_CLOCK_TIME_NONE;
 }

@@ -114,8 +114,31 @@ cf::keep_memory_type (GstCaps * caps, GstCaps * othercaps)
   return othercaps;
 }
 
+std::string
+cf::cuda_memory_needs_device (const gchar * why_on_cpu)
+{
+  return std::string ("CUDA memory needs the CUDA backend, and this element "
+      "runs on the CPU (") + why_on_cpu + "): give it frames in system memory "
+      "(video/x-raw), through cudadownload for one";
+}
+
+bool
+cf::peer_takes_only_cuda_memory (GstPad * pad)
+{
+  GstCaps *caps = gst_pad_peer_query_caps (pad, nullptr);
+  bool only_cuda = !gst_caps_is_empty (caps) && !gst_caps_is_any (caps);
+  for (guint i = 0; only_cuda && i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *features = gst_caps_get_features (caps, i);
+    only_cuda = features && gst_caps_features_contains (features,
+        CF_CUDA_MEMORY_FEATURE);
+  }
+  gst_caps_unref (caps);
+  return only_cuda;
+}
+
 void
-cf::explain_refused_cuda_caps (GstElement * element, GstCaps * caps)
+cf::explain_refused_cuda_caps (GstElement * element, GstCaps * caps,
+    const gchar * why_on_cpu)
 {
   static const GQuark warned = g_quark_from_static_string ("cf-refused-cuda");
   GstVideoInfo info;
@@ -123,6 +146,13 @@ cf::explain_refused_cuda_caps (GstElement * element, GstCaps * caps)
       !gst_video_info_from_caps (&info, caps) ||
       g_object_get_qdata (G_OBJECT (element), warned))
     return;
+  if (why_on_cpu) {
+    g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
+    GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s",
+            cf::cuda_memory_needs_device (why_on_cpu).c_str ()),
+        ("refused %" GST_PTR_FORMAT, caps));
+    return;
+  }
   if (const gchar * reason = cf::cuda_memory_unusable_reason ()) {
     g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
     GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,

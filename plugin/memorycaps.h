@@ -8,6 +8,8 @@
 
 #include <gst/gst.h>
 
+#include <string>
+
 namespace cf {
 
 /* Frames of every format `cuda` memory (or system memory) holds. */
@@ -29,9 +31,16 @@ GstCaps *caps_in_memory_types (GstCaps * caps, GstCaps * filter,
  * Takes `othercaps`, returns what to fixate. */
 GstCaps *keep_memory_type (GstCaps * caps, GstCaps * othercaps);
 
-/* Says, once per element, why `caps` in CUDA memory were refused: a format
+/* The one text for frames in CUDA memory refused because the element runs on
+ * the CPU backend, for the reason `why_on_cpu` ("backend=cpu", ...). */
+std::string cuda_memory_needs_device (const gchar * why_on_cpu);
+/* Says, once per element, why `caps` in CUDA memory were refused: the element
+ * runs on the CPU backend (`why_on_cpu` says why; NULL on CUDA), a format
  * gstreamer-cuda cannot hold, or a build without it (accept-caps queries come
- * often). */
-void explain_refused_cuda_caps (GstElement * element, GstCaps * caps);
+ * often, and may only probe: a warning). */
+void explain_refused_cuda_caps (GstElement * element, GstCaps * caps,
+    const gchar * why_on_cpu);
+/* Whether `pad`'s peer takes frames in CUDA memory only. */
+bool peer_takes_only_cuda_memory (GstPad * pad);
 
 }  // namespace cf

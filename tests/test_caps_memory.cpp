@@ -610,11 +610,41 @@ GST_START_TEST(test_forced_cuda_caps) {
       fail_unless_equals_int(run.frames, 3);
       fail_unless_equals_int(run.cuda_frames, 3);
     } else {
+      // On the CPU backend the element says why first (test_cuda_caps_on_cpu).
       fail_if(run.errors.empty(), "%s: no error", out_of.c_str());
-      fail_unless(all(run.errors).find("not-negotiated") != std::string::npos, "%s:%s",
-                  out_of.c_str(), all(run.errors).c_str());
+      fail_unless(all(run.errors).find("not-negotiated") != std::string::npos ||
+                      all(run.errors).find("CUDA memory needs the CUDA backend") !=
+                          std::string::npos,
+                  "%s:%s", out_of.c_str(), all(run.errors).c_str());
       fail_unless_equals_int(run.frames, 0);
     }
+  }
+}
+GST_END_TEST;
+
+// CUDA caps forced on an element running on the CPU (backend=cpu), from upstream
+// and from downstream: the element itself says why, naming the CPU backend and
+// the reason, besides upstream's not-negotiated.
+GST_START_TEST(test_cuda_caps_on_cpu) {
+  const char *const said = "runs on the CPU (backend=cpu)";
+  for (const char *element : kElements) {
+    const std::string into = std::string(
+        "appsrc name=src format=time caps=\"video/x-raw(memory:CUDAMemory),format=NV12,"
+        "width=64,height=48,framerate=30/1\" ! ") + element + " name=e backend=cpu ! "
+        "fakesink name=sink";
+    Run run = run_pipeline(into);
+    fail_unless_equals_int(run.frames, 0);
+    fail_unless((all(run.errors) + all(run.notices)).find(said) != std::string::npos,
+                "%s: errors%s, notices%s", into.c_str(), all(run.errors).c_str(),
+                all(run.notices).c_str());
+    const std::string out_of = std::string(
+        "videotestsrc num-buffers=3 ! video/x-raw,format=NV12,width=64,height=48 ! ") +
+        element + " name=e backend=cpu capsfilter name=cf "
+        "caps=video/x-raw(memory:CUDAMemory) ! fakesink name=sink";
+    run = run_pipeline(out_of, "cf");
+    fail_unless_equals_int(run.frames, 0);
+    fail_unless(all(run.errors).find(said) != std::string::npos, "%s: errors%s",
+                out_of.c_str(), all(run.errors).c_str());
   }
 }
 GST_END_TEST;
@@ -694,6 +724,7 @@ int main(int argc, char **argv) {
   tcase_add_test(tc, test_transform_caps_through_peer);
   tcase_add_test(tc, test_auto_backend_pipelines);
   tcase_add_test(tc, test_forced_cuda_caps);
+  tcase_add_test(tc, test_cuda_caps_on_cpu);
   tcase_add_test(tc, test_accept_cuda_caps);
   return gst_check_run_suite(suite, "caps_memory", __FILE__);
 }

@@ -47,6 +47,7 @@
 #include "cuda_test_support.h"
 #include "element_checks.h"
 #include "format_table.h"
+#include "hist_meta_relay.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -177,6 +178,11 @@ class Pipeline {
     bus_ = gst_element_get_bus(pipeline_);
     src_ = gst_bin_get_by_name(GST_BIN(pipeline_), "src");
     sink_ = gst_bin_get_by_name(GST_BIN(pipeline_), "sink");
+    if (sink_) {
+      GstPad *sinkpad = gst_element_get_static_pad(sink_, "sink");
+      cftest::relay_hist_meta(GST_BIN(pipeline_), sinkpad);
+      gst_object_unref(sinkpad);
+    }
     if (src_) {
       // A flushing seek reaches a seekable appsrc, which must agree to it; it drops
       // only frames still queued in it, and the tests seek with none there.

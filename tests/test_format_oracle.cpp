@@ -27,6 +27,7 @@
 
 #include "element_checks.h"
 #include "format_table.h"
+#include "hist_meta_relay.h"
 
 #ifndef CF_TEST_BACKEND
 #error "CF_TEST_BACKEND must name the backend (cpu or cuda)"
@@ -132,6 +133,7 @@ GstHarness *make_harness(const std::string &element, Memory memory, const char *
   if (shared_cuda_context)
     gst_element_set_context(bin, shared_cuda_context);
   GstHarness *h = gst_harness_new_with_element(bin, "sink", "src");
+  cftest::relay_hist_meta(GST_BIN(bin), h->sinkpad);
   if (!shared_cuda_context)
     shared_cuda_context = gst_element_get_context(bin, "gst.cuda.context");
   gst_object_unref(bin);

@@ -8,10 +8,12 @@
 // stated in expect_accounted. Built twice: CF_TEST_BACKEND "cpu" (CI) and "cuda"
 // (the gpu suite, skipped by name without a device).
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -266,7 +268,7 @@ class HarnessStream {
       : h_(cftest::make_harness(kBackend, element, depth)),
         in_(gst_pad_get_peer(h_->srcpad), true),
         out_(gst_pad_get_peer(h_->sinkpad), true),
-        what_(name_of(element, depth)) {}
+        what_(name_of(element, depth)), depth_(depth) {}
   HarnessStream(const HarnessStream &) = delete;
   HarnessStream &operator=(const HarnessStream &) = delete;
   ~HarnessStream() { gst_harness_teardown(h_); }
@@ -358,6 +360,17 @@ class HarnessStream {
                 what_.c_str(), out, in, by, held);
   }
 
+  // As many held as frames from a non-live upstream may wait for later ones:
+  // none on the CPU (each leaves once its work is done), at most depth - 1 on
+  // CUDA (fewer where the element found upstream idle and let them go).
+  void expect_held_at_most_depth(const char *by) const {
+    const int out = out_.buffers(), in = in_.buffers();
+    const int most = g_str_equal(kBackend, "cpu") ? 0 : int(depth_) - 1;
+    fail_unless(out <= in && out >= in - most,
+                "%s: %d of %d frames out after %s (at most %d held expected)",
+                what_.c_str(), out, in, by, most);
+  }
+
   // EOS, then out must be in but for what flushes dropped, EOS last, every frame
   // out once.
   void finish(guint max_discarded) {
@@ -403,6 +416,7 @@ class HarnessStream {
   GstHarness *h_;
   PadRecorder in_, out_;
   const std::string what_;
+  const guint depth_;
   GstVideoInfo info_ = {};
   int next_ = 0;
 };
@@ -498,7 +512,8 @@ GST_END_TEST;
 
 // (e) Serialized events among frames in flight. A GAP, a custom serialized event,
 // tags and a sticky custom event wait behind the frames in flight (which stay in
-// flight: the stream keeps its overlap) and keep their place among the frames; a
+// flight, where they overlap: the stream keeps its overlap) and keep their place
+// among the frames; a
 // new segment (a non-flushing seek) and a DRAIN query let every frame out first, and
 // the position downstream asks for then is the end of the last one. A DISCONT frame
 // leaves marked, and no other frame does.
@@ -509,16 +524,16 @@ GST_START_TEST(test_drains) {
     stream.set_caps("GRAY8", 64, 48);
     stream.push_frames(d + 1);
     stream.push_event(gst_event_new_gap(stream.next_pts(), 10 * GST_MSECOND));
-    stream.expect_held(d - 1, "GAP");
+    stream.expect_held_at_most_depth("GAP");
     stream.push_frames(2);
     stream.push_event(gst_event_new_custom(
         GST_EVENT_CUSTOM_DOWNSTREAM,
         gst_structure_new("cf-marker", "n", G_TYPE_INT, 1, nullptr)));
-    stream.expect_held(d - 1, "a custom serialized event");
+    stream.expect_held_at_most_depth("a custom serialized event");
     stream.push_frames(d);
     stream.push_event(gst_event_new_tag(
         gst_tag_list_new(GST_TAG_TITLE, "frame accounting", nullptr)));
-    stream.expect_held(d - 1, "TAG");
+    stream.expect_held_at_most_depth("TAG");
     stream.push_discont_frame();
     stream.push_frames(1);
     stream.push_segment(stream.next_pts());
@@ -531,7 +546,7 @@ GST_START_TEST(test_drains) {
     stream.push_event(gst_event_new_custom(
         GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
         gst_structure_new("cf-sticky", "n", G_TYPE_INT, 2, nullptr)));
-    stream.expect_held(d - 1, "a sticky custom event");
+    stream.expect_held_at_most_depth("a sticky custom event");
     stream.push_frames(2);
     stream.push_discont_frame();
     stream.push_frames(d);
@@ -660,6 +675,176 @@ GST_START_TEST(test_seeks) {
 }
 GST_END_TEST;
 
+namespace {
+
+// A uniform GRAY8 frame of value n, with PTS n frames of 30/1.
+GstBuffer *numbered_frame(GstBuffer *buffer, int n) {
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
+  memset(map.data, n, map.size);
+  gst_buffer_unmap(buffer, &map);
+  GST_BUFFER_PTS(buffer) = n * (GST_SECOND / 30);
+  GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+const char *const kPushPullCaps = "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1";
+
+// `appsrc ! element ! SINK`, PLAYING; the caller unrefs it (after NULL).
+GstElement *start_pipeline(const cftest::FilterUnderTest &element, guint depth, bool live,
+                           const std::string &sink) {
+  const std::string line = std::string("appsrc name=src format=time is-live=") +
+      (live ? "true" : "false") + " caps=" + kPushPullCaps + " ! " +
+      cftest::element_line(kBackend, element, depth, "name=element") + " ! " + sink;
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch(line.c_str(), &error);
+  fail_unless(pipeline != nullptr && error == nullptr, "%s", line.c_str());
+  fail_if(gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+  return pipeline;
+}
+
+// No error on `pipeline`'s bus, then NULL.
+void stop_cleanly(GstElement *pipeline, const std::string &what) {
+  GstBus *bus = gst_element_get_bus(pipeline);
+  GstMessage *error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(error == nullptr, "%s: %" GST_PTR_FORMAT, what.c_str(), error);
+  gst_object_unref(bus);
+  fail_unless_equals_int(gst_element_set_state(pipeline, GST_STATE_NULL),
+                         GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref(pipeline);
+}
+
+}  // namespace
+
+// (f) An application that pushes one frame into a non-live appsrc and pulls it
+// back before pushing the next gets each frame back, in order, at any
+// frames-in-flight: no frame waits for a later one that cannot come.
+GST_START_TEST(test_push_pull) {
+  for (const cftest::FilterUnderTest &element : kElements) {
+    for (guint depth : {1u, 2u, 8u}) {
+      const std::string what = name_of(element, depth) + " push-pull";
+      GstElement *pipeline = start_pipeline(element, depth, false, "appsink name=sink sync=false");
+      GstElement *src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+      GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+      GstVideoInfo info;
+      GstCaps *caps = gst_caps_from_string(kPushPullCaps);
+      fail_unless(gst_video_info_from_caps(&info, caps));
+      gst_caps_unref(caps);
+      for (int n = 0; n < 5; n++) {
+        GstBuffer *frame = numbered_frame(gst_buffer_new_allocate(nullptr, info.size, nullptr), n);
+        fail_unless_equals_int(gst_app_src_push_buffer(GST_APP_SRC(src), frame), GST_FLOW_OK);
+        GstSample *sample = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 2 * GST_SECOND);
+        fail_unless(sample != nullptr, "%s: frame %d not back within 2 s", what.c_str(), n);
+        GstBuffer *out = gst_sample_get_buffer(sample);
+        fail_unless_equals_uint64(GST_BUFFER_PTS(out), n * (GST_SECOND / 30));
+        fail_unless_equals_int(uniform_value(out, info), n);
+        gst_sample_unref(sample);
+      }
+      gst_object_unref(sink);
+      gst_object_unref(src);
+      stop_cleanly(pipeline, what);
+    }
+  }
+}
+GST_END_TEST;
+
+namespace {
+
+// A buffer of `pool`, waiting at most 10 s for one to come back.
+GstBuffer *acquire_within(GstBufferPool *pool, const std::string &what, int n) {
+  GstBufferPoolAcquireParams params = {};
+  params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+  const gint64 deadline = g_get_monotonic_time() + 10 * G_TIME_SPAN_SECOND;
+  for (;;) {
+    GstBuffer *buffer = nullptr;
+    if (gst_buffer_pool_acquire_buffer(pool, &buffer, &params) == GST_FLOW_OK)
+      return buffer;
+    fail_unless(g_get_monotonic_time() < deadline,
+                "%s: frame %d: upstream's pool stays empty, its buffers held", what.c_str(), n);
+    g_usleep(200);
+  }
+}
+
+// What the element answers upstream's ALLOCATION query: the buffers it holds.
+guint allocation_min(GstElement *element, GstCaps *caps) {
+  GstPad *pad = gst_element_get_static_pad(element, "sink");
+  GstQuery *query = gst_query_new_allocation(caps, TRUE);
+  fail_unless(gst_pad_query(pad, query), "ALLOCATION refused");
+  guint min = 0;
+  fail_unless(gst_query_get_n_allocation_pools(query) > 0, "no buffer count in the answer");
+  gst_query_parse_nth_allocation_pool(query, 0, nullptr, nullptr, &min, nullptr);
+  gst_query_unref(query);
+  gst_object_unref(pad);
+  return min;
+}
+
+}  // namespace
+
+// (g) Upstream's pool holds fewer buffers than the element may hold (1, and
+// frames-in-flight - 1): every frame gets through, live or not, the element
+// letting go of a frame's input once its work is done; and its ALLOCATION
+// answer asks for as many buffers as it holds.
+GST_START_TEST(test_small_upstream_pool) {
+  for (const cftest::FilterUnderTest &element : kElements) {
+    for (guint depth : {1u, 2u, 8u}) {
+      for (bool live : {false, true}) {
+        for (guint buffers : {1u, std::max(1u, depth - 1)}) {
+          const std::string what = name_of(element, depth) + (live ? " live" : "") + ", " +
+              std::to_string(buffers) + "-buffer upstream pool";
+          GstElement *pipeline = start_pipeline(element, depth, live,
+                                                "fakesink name=sink sync=false enable-last-sample=false "
+                                                "signal-handoffs=true");
+          GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+          std::atomic<int> frames_out{0};
+          g_signal_connect(sink, "handoff",
+                           G_CALLBACK(+[](GstElement *, GstBuffer *, GstPad *, gpointer count) {
+                             ++*static_cast<std::atomic<int> *>(count);
+                           }),
+                           &frames_out);
+          GstElement *src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+          GstElement *filter = gst_bin_get_by_name(GST_BIN(pipeline), "element");
+          GstCaps *caps = gst_caps_from_string(kPushPullCaps);
+          GstVideoInfo info;
+          fail_unless(gst_video_info_from_caps(&info, caps));
+          GstBufferPool *pool = gst_buffer_pool_new();
+          GstStructure *config = gst_buffer_pool_get_config(pool);
+          gst_buffer_pool_config_set_params(config, caps, info.size, buffers, buffers);
+          fail_unless(gst_buffer_pool_set_config(pool, config));
+          fail_unless(gst_buffer_pool_set_active(pool, TRUE));
+          const int frames = 2 * depth + 3;
+          for (int n = 0; n < frames; n++)
+            fail_unless_equals_int(gst_app_src_push_buffer(
+                                       GST_APP_SRC(src),
+                                       numbered_frame(acquire_within(pool, what, n), n)),
+                                   GST_FLOW_OK);
+          // The caps are set by now: the element is configured.
+          const guint held = g_str_equal(kBackend, "cpu") || depth == 1 ? 1 : depth;
+          fail_unless(allocation_min(filter, caps) >= held, "%s: ALLOCATION asks for fewer "
+                      "than the %u buffers the element holds", what.c_str(), held);
+          fail_unless_equals_int(gst_app_src_end_of_stream(GST_APP_SRC(src)), GST_FLOW_OK);
+          GstBus *bus = gst_element_get_bus(pipeline);
+          GstMessage *end = gst_bus_timed_pop_filtered(
+              bus, 20 * GST_SECOND,
+              static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+          fail_unless(end != nullptr && GST_MESSAGE_TYPE(end) == GST_MESSAGE_EOS,
+                      "%s: no EOS", what.c_str());
+          gst_message_unref(end);
+          fail_unless_equals_int(frames_out.load(), frames);
+          gst_object_unref(bus);
+          gst_caps_unref(caps);
+          gst_object_unref(sink);
+          gst_object_unref(filter);
+          gst_object_unref(src);
+          stop_cleanly(pipeline, what);
+          gst_buffer_pool_set_active(pool, FALSE);
+          gst_object_unref(pool);
+        }
+      }
+    }
+  }
+}
+GST_END_TEST;
+
 int main(int argc, char **argv) {
   return cftest::run_element_suite(
       g_str_equal(kBackend, "cuda") ? "frame_accounting_gpu" : "frame_accounting", kBackend,
@@ -669,6 +854,8 @@ int main(int argc, char **argv) {
           CF_TEST(test_flushes),
           CF_TEST(test_seeks),
           CF_TEST(test_drains),
+          CF_TEST(test_push_pull),
+          CF_TEST(test_small_upstream_pool),
       },
       argc, argv);
 }
