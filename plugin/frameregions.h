@@ -137,13 +137,22 @@ private:
 
 namespace cf {
 
-/* A region's type as a string: "" for none (quark 0, which a meta may carry:
- * g_quark_to_string gives NULL for it). */
+/* A region's type as a string that lives as long as the process: "" for none
+ * (quark 0, which a meta may carry: g_quark_to_string gives NULL for it), and
+ * a name that is not UTF-8 made valid (structures and messages take UTF-8
+ * only). */
 inline const gchar *
 region_type_name (GQuark type)
 {
   const gchar *name = g_quark_to_string (type);
-  return name ? name : "";
+  if (!name)
+    return "";
+  if (g_utf8_validate (name, -1, nullptr))
+    return name;
+  gchar *valid = g_utf8_make_valid (name, -1);
+  const gchar *interned = g_intern_string (valid);
+  g_free (valid);
+  return interned;
 }
 
 /* A box of the frame (in luma pixels, within the frame) in the samples of

@@ -219,7 +219,7 @@ new_region_structure (const FrameRegion & region)
   gst_structure_id_take_value (results, region_quarks[QUARK_ID], &id);
   GValue type = G_VALUE_INIT;
   g_value_init (&type, G_TYPE_STRING);
-  /* A quark's string lives as long as the process. */
+  /* It lives as long as the process (region_type_name). */
   g_value_set_static_string (&type, cf::region_type_name (region.type));
   gst_structure_id_take_value (results, region_quarks[QUARK_TYPE], &type);
   const int box[4] = { region.box.x, region.box.y, region.box.width,

@@ -6,11 +6,20 @@
 // with elements among cudamedian, cudagauss and cudahist on the CPU backend, mostly
 // while PLAYING: new caps, frames of many sizes and layouts (padded, tight,
 // overlapping and bottom-up strides in a GstVideoMeta, too few bytes, several
-// memories, read-only foreign memory), regions of interest in and out of the frame
-// and by the hundred, every property set to values in and out of range, flushes,
-// EOS, renegotiation, state changes and latency queries; downstream's answer to the
-// ALLOCATION query (pools of buffers that may not hold the frame, of too few buffers,
-// with and without the video meta) is the input's first choice.
+// memories, read-only foreign memory), every property set to values in and out of
+// range (one at a time, or several in a row between frames), flushes, EOS,
+// renegotiation, state changes, latency queries, and bursts of frames alike (up to
+// kMaxFrames an input). Frames carry what detectors attach: regions of interest
+// (GstVideoRegionOfInterestMeta) of any type quark (0, names region-types does and
+// does not name, odd strings, numbers no quark has), any id, boxes in, across and
+// far outside the frame or with numbers that read negative, and params (a
+// "detection" with "confidence" and "label-id" of any type, other structures), one
+// by one or by the hundred; and, where built with gstreamer-analytics-1.0
+// (CF_HAVE_GST_ANALYTICS, GStreamer 1.24+), an analytics relation meta of object
+// detections (any label, any gint box, any confidence), classifications and
+// tracking entries, related to each other or to ids no entry has. Downstream's
+// answer to the ALLOCATION query (pools of buffers that may not hold the frame, of
+// too few buffers, with and without the video meta) is the input's first choice.
 //
 // Element errors on the bus are fine: bad input must end as one. A failure aborts
 // with a message: a sanitizer report, a g_critical, a step that hangs, a frame
@@ -40,6 +49,10 @@
 #include <thread>
 #include <vector>
 
+#ifdef CF_HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
+
 #include "formatlayout.h"
 
 GST_ELEMENT_REGISTER_DECLARE(cudamedian);
@@ -48,8 +61,9 @@ GST_ELEMENT_REGISTER_DECLARE(cudahist);
 
 namespace {
 
-constexpr int kMaxActions = 48;
-constexpr int kMaxFrames = 24;
+constexpr int kMaxActions = 64;
+// Frames an input pushes at most (kFramesBeforeTypeWarning, 30, and more fit).
+constexpr int kMaxFrames = 64;
 constexpr int kMaxSide = 97;
 // Tiny frames take milliseconds: a step this slow is a hang.
 constexpr int kHangSeconds = 20;
@@ -83,6 +97,9 @@ void trace(const char *format, ...) {
 // The input as a stream of choices; past its end every choice is 0 (the first).
 // Each choice is its own statement: the order in which a function's arguments are
 // evaluated differs between compilers, and the corpus must mean the same to all.
+// A choice added to the program reads so that 0 does what the program did before
+// (the types, ids and params of regions, analytics, storms and bursts were added so;
+// the kept corpus was rewritten then to mean what it meant: tests/fuzz/README.md).
 class Choices {
 public:
   Choices(const uint8_t *data, size_t size) : data_(data), size_(size) {}
@@ -101,6 +118,10 @@ public:
   // One of 0 .. n-1 (n > 0).
   uint32_t below(uint32_t n) { return n > 256 ? u32() % n : byte() % n; }
   bool flag() { return byte() & 1; }
+  // Where the stream stands, and back there: a burst reads one frame's choices
+  // again for each of its frames.
+  size_t position() const { return pos_; }
+  void rewind(size_t position) { pos_ = std::min(position, size_); }
 
 private:
   const uint8_t *data_;
@@ -159,15 +180,26 @@ void on_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpo
     g_log_default_handler(domain, level, message, nullptr);
 }
 
-// Formats of the elements' caps (all three take the same).
+// Formats of the elements' caps in system memory (all three take the same), in
+// the order of their caps: the frames here are in system memory, and some formats
+// (GRAY8, GRAY16_LE, xRGB, xBGR) are taken there only.
 std::vector<std::string> template_formats() {
   GstElement *element = gst_element_factory_make(kElements[0], nullptr);
   GstCaps *caps = gst_pad_template_get_caps(
       gst_element_class_get_pad_template(GST_ELEMENT_GET_CLASS(element), "sink"));
-  const GValue *list = gst_structure_get_value(gst_caps_get_structure(caps, 0), "format");
   std::vector<std::string> formats;
-  for (guint i = 0; i < gst_value_list_get_size(list); i++)
-    formats.emplace_back(g_value_get_string(gst_value_list_get_value(list, i)));
+  for (guint s = 0; s < gst_caps_get_size(caps); s++) {
+    GstCapsFeatures *features = gst_caps_get_features(caps, s);
+    if (features &&
+        !gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      continue;
+    const GValue *list = gst_structure_get_value(gst_caps_get_structure(caps, s), "format");
+    for (guint i = 0; i < gst_value_list_get_size(list); i++) {
+      const std::string format = g_value_get_string(gst_value_list_get_value(list, i));
+      if (std::find(formats.begin(), formats.end(), format) == formats.end())
+        formats.push_back(format);
+    }
+  }
   gst_caps_unref(caps);
   gst_object_unref(element);
   return formats;
@@ -196,7 +228,8 @@ void init_once() {
 }
 
 // Properties the program may set: every writable one but GstObject's and
-// `backend` (the run stays on the CPU).
+// `backend` (the run stays on the CPU), by name (an input names the same property
+// whatever order the element installs them in).
 const std::vector<GParamSpec *> &settable_properties(GstElement *element) {
   static std::map<GType, std::vector<GParamSpec *>> by_type;
   std::vector<GParamSpec *> &specs = by_type[G_OBJECT_TYPE(element)];
@@ -208,6 +241,8 @@ const std::vector<GParamSpec *> &settable_properties(GstElement *element) {
           all[i]->owner_type != GST_TYPE_OBJECT && strcmp(all[i]->name, "backend") != 0)
         specs.push_back(all[i]);
     g_free(all);
+    std::sort(specs.begin(), specs.end(),
+              [](GParamSpec *a, GParamSpec *b) { return strcmp(a->name, b->name) < 0; });
   }
   return specs;
 }
@@ -274,9 +309,19 @@ bool choose_value(Choices &in, GParamSpec *pspec, GValue *value) {
     g_value_set_boolean(value, in.flag());
   } else if (G_IS_PARAM_SPEC_STRING(pspec)) {
     // region-types: lists of the types the frames' regions carry, spaces and
-    // empty names among them, and bytes of any value.
-    static const char *const kLists[] = {"", "face", "face,plate", " plate , ,car,",
-                                         ",,,"};
+    // empty names among them, names no region has, the name a region without a
+    // type is shown as, the same name again and again, a long list, and bytes of
+    // any value.
+    static const std::string kLong = [] {
+      std::string list;
+      for (int i = 0; i < 64; i++)
+        list += "type" + std::to_string(i) + ",";
+      return list + "face";
+    }();
+    static const char *const kLists[] = {
+        "",     "face",   "face,plate",  " plate , ,car,", ",,,",           "person",
+        "(none)", "face,(none)", "FACE", "face,face,face", "car,person,plate", "%s%n",
+        kLong.c_str()};
     const guint pick = in.below(G_N_ELEMENTS(kLists) + 1);
     if (pick < G_N_ELEMENTS(kLists)) {
       g_value_set_string(value, kLists[pick]);
@@ -382,21 +427,406 @@ Layout choose_layout(Choices &in, const GstVideoInfo &info) {
   return layout;
 }
 
-// Regions of interest as a detector might attach them: none, a few, or more than a
-// frame takes (kMaxFrameRegions), with boxes in, across and far outside frames of
-// any size this fuzzer makes, empty ones, of the types region-types names and others.
-void add_regions(Choices &in, GstBuffer *buffer) {
+// A region's type: the types region-types names (by name, as most detectors
+// attach them), none (quark 0: legal for the meta, and g_quark_to_string gives
+// NULL for it), names no list names or names differing in case or spaces, odd
+// strings (a comma in a name, format directives, bytes that are not UTF-8, a long
+// one), any bytes, or any number (most of them no quark: no name either).
+GQuark choose_type(Choices &in) {
   static const char *const kTypes[] = {"face", "plate", "car"};
-  const int count = in.below(8) == 0 ? in.below(600) : in.below(6);
-  for (int i = 0; i < count; i++) {
-    const bool anywhere = in.below(8) == 0;
-    const guint x = anywhere ? in.u32() : in.below(kMaxSide + 8);
-    const guint y = anywhere ? in.u32() : in.below(kMaxSide + 8);
-    const guint width = anywhere ? in.u32() : in.below(kMaxSide + 8);
-    const guint height = anywhere ? in.u32() : in.below(kMaxSide + 8);
-    gst_buffer_add_video_region_of_interest_meta(buffer, kTypes[in.below(3)], x, y, width,
-                                                 height);
+  static const char *const kOthers[] = {"person", "Face", "FACE", "face ", " face",
+                                        "license-plate", "(none)", ""};
+  static const std::string kLongName(1000, 'x');
+  static const char *const kOdd[] = {"face,plate", "face,", ",", "%s%s%n%x", "\xff\xfe\xfd",
+                                     "fa\xc3\x28" "ce", "face\nplate", "\t", kLongName.c_str()};
+  switch (in.below(6)) {
+  case 0:
+    return g_quark_from_static_string(kTypes[in.below(G_N_ELEMENTS(kTypes))]);
+  case 1:
+    return 0;
+  case 2:
+    return g_quark_from_static_string(kOthers[in.below(G_N_ELEMENTS(kOthers))]);
+  case 3:
+    return g_quark_from_static_string(kOdd[in.below(G_N_ELEMENTS(kOdd))]);
+  case 4: {
+    std::string bytes;
+    for (int n = in.below(16); n > 0; n--)
+      bytes += char(1 + in.below(255));
+    return g_quark_from_string(bytes.c_str());
   }
+  default:
+    return in.u32();
+  }
+}
+
+// A type as a trace shows it.
+std::string type_shown(GQuark type) {
+  const gchar *name = g_quark_to_string(type);
+  if (!name)
+    return "(quark " + std::to_string(type) + ", no name)";
+  gchar *escaped = g_strescape(name, nullptr);
+  std::string shown = std::string("\"") + (strlen(escaped) > 40 ? std::string(escaped, 40) + "..."
+                                                                : std::string(escaped)) + "\"";
+  g_free(escaped);
+  return shown;
+}
+
+// A coordinate of a region of interest's box (guint in the meta): small, in and
+// around frames this fuzzer makes, or any; then now and then one that reads
+// negative as a gint, or overflows once added to another.
+guint roi_coordinate(Choices &in, bool anywhere) {
+  const guint value = anywhere ? in.u32() : in.below(kMaxSide + 8);
+  switch (in.below(5)) {
+  case 1:
+    return guint(-gint64(1 + in.below(256)));  // -1 .. -256 as a gint
+  case 2:
+    return guint(G_MAXINT) - in.below(4);
+  case 3:
+    return guint(G_MAXINT) + 1 + in.below(4);  // G_MININT ... as a gint
+  case 4:
+    return G_MAXUINT - in.below(4);
+  default:
+    return value;
+  }
+}
+
+// A number as an analytics detector might give it (a confidence, a score): in
+// 0..1, NaN, infinities, negative, above 1, the smallest subnormal, or any bits.
+double choose_level(Choices &in) {
+  switch (in.below(8)) {
+  case 0:
+    return in.u32() / 4294967295.0;
+  case 1:
+    return std::numeric_limits<double>::quiet_NaN();
+  case 2:
+    return std::numeric_limits<double>::infinity();
+  case 3:
+    return -std::numeric_limits<double>::infinity();
+  case 4:
+    return -1.0;
+  case 5:
+    return 2.0;
+  case 6:
+    return std::numeric_limits<float>::denorm_min();
+  default: {
+    const uint64_t bits = in.u64();
+    double any;
+    memcpy(&any, &bits, sizeof any);
+    return any;
+  }
+  }
+}
+
+// A field of a region's param of any of the types such fields take (and some
+// they should not): numbers of every width, strings, booleans, a structure, an
+// array.
+void set_param_field(Choices &in, GstStructure *param, const char *field, int depth) {
+  static const char *const kStrings[] = {"", "face", "0.9", "high", "\xff\xfe", "%s%n"};
+  GValue value = G_VALUE_INIT;
+  switch (in.below(depth > 0 ? 8 : 10)) {
+  case 0:
+    g_value_init(&value, G_TYPE_DOUBLE);
+    g_value_set_double(&value, choose_level(in));
+    break;
+  case 1:
+    g_value_init(&value, G_TYPE_FLOAT);
+    g_value_set_float(&value, float(choose_level(in)));
+    break;
+  case 2:
+    g_value_init(&value, G_TYPE_INT);
+    g_value_set_int(&value, gint(in.u32()));
+    break;
+  case 3:
+    g_value_init(&value, G_TYPE_UINT);
+    g_value_set_uint(&value, in.u32());
+    break;
+  case 4:
+    g_value_init(&value, G_TYPE_INT64);
+    g_value_set_int64(&value, gint64(in.u64()));
+    break;
+  case 5:
+    g_value_init(&value, G_TYPE_UINT64);
+    g_value_set_uint64(&value, in.u64());
+    break;
+  case 6:
+    g_value_init(&value, G_TYPE_STRING);
+    g_value_set_string(&value, kStrings[in.below(G_N_ELEMENTS(kStrings))]);
+    break;
+  case 7:
+    g_value_init(&value, G_TYPE_BOOLEAN);
+    g_value_set_boolean(&value, in.flag());
+    break;
+  case 8: {
+    GstStructure *inner = gst_structure_new_empty("inner");
+    set_param_field(in, inner, "confidence", depth + 1);
+    g_value_init(&value, GST_TYPE_STRUCTURE);
+    gst_value_set_structure(&value, inner);
+    gst_structure_free(inner);
+    break;
+  }
+  default: {
+    g_value_init(&value, GST_TYPE_ARRAY);
+    for (int n = in.below(4); n > 0; n--) {
+      GValue item = G_VALUE_INIT;
+      g_value_init(&item, G_TYPE_DOUBLE);
+      g_value_set_double(&item, choose_level(in));
+      gst_value_array_append_and_take_value(&value, &item);
+    }
+    break;
+  }
+  }
+  gst_structure_take_value(param, field, &value);
+}
+
+// A param of a region of interest (gst_video_region_of_interest_meta_add_param),
+// as detectors attach them: a "detection" with "confidence" and "label-id" of any
+// type, or others, with fields of any type.
+GstStructure *choose_param(Choices &in) {
+  static const char *const kNames[] = {"detection", "classification", "tracking",
+                                       "roi/extra", "GstVideoRegionOfInterestMeta", "face"};
+  static const char *const kFields[] = {"confidence", "label-id", "label", "x", "score",
+                                        "id", "class", "width"};
+  const guint name = in.below(G_N_ELEMENTS(kNames));
+  GstStructure *param = gst_structure_new_empty(kNames[name]);
+  if (name == 0) {
+    set_param_field(in, param, "confidence", 0);
+    set_param_field(in, param, "label-id", 0);
+  }
+  for (int n = in.below(4); n > 0; n--)
+    set_param_field(in, param, kFields[in.below(G_N_ELEMENTS(kFields))], 0);
+  return param;
+}
+
+// One region of interest's meta as chosen: its type, box, ids and params.
+struct Roi {
+  GQuark type = 0;
+  guint x = 0, y = 0, width = 0, height = 0;
+  int id_kind = 0;  // 0: as the meta sets them
+  gint id = 0, parent_id = 0;
+  std::vector<GstStructure *> params;
+};
+
+Roi choose_roi(Choices &in) {
+  Roi roi;
+  const bool anywhere = in.below(8) == 0;
+  roi.x = roi_coordinate(in, anywhere);
+  roi.y = roi_coordinate(in, anywhere);
+  roi.width = roi_coordinate(in, anywhere);
+  roi.height = roi_coordinate(in, anywhere);
+  roi.type = choose_type(in);
+  roi.id_kind = int(in.below(5));
+  switch (roi.id_kind) {
+  case 2:
+    roi.id = gint(in.u32());
+    roi.parent_id = gint(in.u32());
+    break;
+  case 3: {
+    static const gint kExtremes[] = {G_MININT, -1, G_MAXINT};
+    roi.id = kExtremes[in.below(3)];
+    roi.parent_id = kExtremes[in.below(3)];
+    break;
+  }
+  case 4:
+    roi.id = roi.parent_id = 7;  // every region the same id
+    break;
+  default:
+    break;
+  }
+  for (int n = in.below(4); n > 0; n--)
+    roi.params.push_back(choose_param(in));
+  return roi;
+}
+
+void attach_roi(GstBuffer *buffer, const Roi &roi, int index, bool copy_params) {
+  GstVideoRegionOfInterestMeta *meta = gst_buffer_add_video_region_of_interest_meta_id(
+      buffer, roi.type, roi.x, roi.y, roi.width, roi.height);
+  if (roi.id_kind == 1) {
+    meta->id = index;
+    meta->parent_id = index - 1;
+  } else if (roi.id_kind > 1) {
+    meta->id = roi.id;
+    meta->parent_id = roi.parent_id;
+  }
+  for (GstStructure *param : roi.params)  // the meta takes it
+    gst_video_region_of_interest_meta_add_param(meta, copy_params ? gst_structure_copy(param)
+                                                                  : param);
+}
+
+// Whether the trace leaves out the regions and detections of a frame (those of a
+// burst's frames after the first: the same).
+bool regions_untraced = false;
+
+void trace_roi(const Roi &roi, const char *what) {
+  if (regions_untraced)
+    return;
+  trace("  %s: type %s, box %d,%d %dx%d (as gint), ids kind %d, %zu params", what,
+        type_shown(roi.type).c_str(), gint(roi.x), gint(roi.y), gint(roi.width),
+        gint(roi.height), roi.id_kind, roi.params.size());
+}
+
+// Regions of interest as a detector might attach them: none, a few, or more than a
+// frame takes (kMaxFrameRegions), each its own or many alike (the same box, or one
+// moved along a grid); boxes in, across and far outside frames of any size this
+// fuzzer makes, empty ones, and ones whose numbers read negative or overflow; of
+// any type, any id, with params of any kind.
+void add_regions(Choices &in, GstBuffer *buffer) {
+  const int count = in.below(8) == 0 ? in.below(600) : in.below(6);
+  const uint32_t alike = in.below(3);  // 0: each its own; 1: one box; 2: a grid
+  if (count == 0)
+    return;
+  if (alike == 0) {
+    for (int i = 0; i < count; i++) {
+      const Roi roi = choose_roi(in);
+      if (i < 4)
+        trace_roi(roi, "region");
+      attach_roi(buffer, roi, i, false);
+    }
+    if (count > 4 && !regions_untraced)
+      trace("  ... %d regions in all", count);
+    return;
+  }
+  Roi roi = choose_roi(in);
+  trace_roi(roi, alike == 1 ? "regions alike" : "regions on a grid");
+  if (!regions_untraced)
+    trace("  ... %d of them", count);
+  const Roi first = roi;
+  for (int i = 0; i < count; i++) {
+    if (alike == 2) {
+      roi.x = first.x + guint(i % 16) * 6;
+      roi.y = first.y + guint(i / 16) * 6;
+    }
+    attach_roi(buffer, roi, i, true);
+  }
+  for (GstStructure *param : roi.params)
+    gst_structure_free(param);
+}
+
+// Analytics detections (GstAnalyticsRelationMeta, GStreamer 1.24 and later) as a
+// detector might attach them: object detections of any label (quark 0 among
+// them), boxes of any gint (negative, G_MAXINT, G_MININT), any location
+// confidence (NaN, infinities, negative); classifications and tracking entries
+// beside them; relations between them, and to ids that no entry has. The choices
+// are read in every build (an input means the same everywhere); the meta is only
+// attached where the target is built with gstreamer-analytics-1.0.
+struct Detection {
+  int kind = 0;  // 0, 1: object detection; 2: classification; 3: tracking
+  GQuark label = 0;
+  gint x = 0, y = 0, width = 0, height = 0;
+  float confidence = 0;
+  guint64 track_id = 0;
+  GstClockTime first_seen = 0;
+};
+
+gint detection_coordinate(Choices &in) {
+  switch (in.below(6)) {
+  case 0:
+    return gint(in.below(kMaxSide + 8));
+  case 1:
+    return -gint(1 + in.below(256));
+  case 2:
+    return G_MAXINT - gint(in.below(4));
+  case 3:
+    return G_MININT + gint(in.below(4));
+  case 4:
+    return gint(in.u32());
+  default:
+    return 0;
+  }
+}
+
+Detection choose_detection(Choices &in) {
+  Detection detection;
+  detection.kind = int(in.below(4));
+  detection.label = choose_type(in);
+  detection.confidence = float(choose_level(in));
+  if (detection.kind < 2) {
+    detection.x = detection_coordinate(in);
+    detection.y = detection_coordinate(in);
+    detection.width = detection_coordinate(in);
+    detection.height = detection_coordinate(in);
+  } else if (detection.kind == 3) {
+    detection.track_id = in.u64();
+    detection.first_seen = in.flag() ? GST_CLOCK_TIME_NONE : in.u64();
+  }
+  return detection;
+}
+
+void add_detections(Choices &in, GstBuffer *buffer) {
+  const uint32_t how = in.below(4);  // 0: none; 1: a few; 2: many alike; 3: an empty meta
+  if (how == 0)
+    return;
+  std::vector<Detection> detections;
+  if (how == 1) {
+    for (int n = 1 + in.below(8); n > 0; n--)
+      detections.push_back(choose_detection(in));
+  } else if (how == 2) {
+    const int count = in.below(600);
+    Detection detection = choose_detection(in);
+    for (int i = 0; i < count; i++) {
+      detections.push_back(detection);
+      detection.x = gint(guint(detection.x) + 5);  // wraps: no UB here
+    }
+  }
+  struct Relation {
+    guint type, first, second;
+  };
+  std::vector<Relation> relations;
+  for (int n = detections.empty() ? 0 : in.below(5); n > 0; n--) {
+    Relation relation;
+    relation.type = in.below(4);
+    relation.first = in.below(uint32_t(std::min<size_t>(detections.size(), 255)) + 1);
+    relation.second = in.below(uint32_t(std::min<size_t>(detections.size(), 255)) + 1);
+    relations.push_back(relation);
+  }
+  if (!regions_untraced && detections.empty()) {
+    trace("  analytics: an empty relation meta");
+  } else if (!regions_untraced) {
+    const Detection &d = detections[0];
+    trace("  analytics: %zu entries, %zu relations; the first: kind %d, label %s, box %d,%d "
+          "%dx%d, confidence %g",
+          detections.size(), relations.size(), d.kind, type_shown(d.label).c_str(), d.x, d.y,
+          d.width, d.height, double(d.confidence));
+  }
+#ifdef CF_HAVE_GST_ANALYTICS
+  GstAnalyticsRelationMeta *meta = gst_buffer_add_analytics_relation_meta(buffer);
+  if (!meta)
+    fail("could not add an analytics relation meta");
+  std::vector<guint> ids;
+  for (const Detection &d : detections) {
+    GstAnalyticsMtd handle = {};
+    gboolean added = FALSE;
+    switch (d.kind) {
+    case 2:
+      added = gst_analytics_relation_meta_add_one_cls_mtd(meta, d.confidence, d.label, &handle);
+      break;
+    case 3:
+      added = gst_analytics_relation_meta_add_tracking_mtd(meta, d.track_id, d.first_seen,
+                                                           &handle);
+      break;
+    default:
+      added = gst_analytics_relation_meta_add_od_mtd(meta, d.label, d.x, d.y, d.width,
+                                                     d.height, d.confidence, &handle);
+      break;
+    }
+    if (added)
+      ids.push_back(handle.id);
+  }
+  static const GstAnalyticsRelTypes kRelations[] = {
+      GST_ANALYTICS_REL_TYPE_NONE, GST_ANALYTICS_REL_TYPE_IS_PART_OF,
+      GST_ANALYTICS_REL_TYPE_CONTAIN, GST_ANALYTICS_REL_TYPE_RELATE_TO};
+  for (const Relation &relation : relations) {
+    // An index past the entries: an id no entry has (GStreamer refuses it, or
+    // relates a slot no entry fills yet).
+    const guint first = relation.first < ids.size() ? ids[relation.first] : guint(ids.size());
+    const guint second =
+        relation.second < ids.size() ? ids[relation.second] : guint(ids.size());
+    gst_analytics_relation_meta_set_relation(meta, kRelations[relation.type], first, second);
+  }
+#else
+  (void)buffer;
+  if (!regions_untraced)
+    trace("  (not attached: built without gstreamer-analytics-1.0)");
+#endif
 }
 
 // A frame for `info` (nullptr: no caps yet) in one of several shapes.
@@ -471,6 +901,7 @@ GstBuffer *make_frame(Choices &in, const GstVideoInfo *info) {
                                    layout.strides);
   }
   add_regions(in, buffer);
+  add_detections(in, buffer);
   return buffer;
 }
 
@@ -617,6 +1048,7 @@ struct Run {
   std::atomic<int> received{0};
   bool may_lose = false;   // frames may go without an error (flush, READY, renegotiation)
   bool saw_error = false;
+  std::atomic<bool> error_posted{false};  // an error is on the bus (settle stops waiting)
 };
 
 GstFlowReturn on_new_sample(GstAppSink *sink, gpointer user_data) {
@@ -637,8 +1069,17 @@ GstFlowReturn on_new_sample(GstAppSink *sink, gpointer user_data) {
   return GST_FLOW_OK;
 }
 
+GstBusSyncReply on_bus_message(GstBus *, GstMessage *message, gpointer user_data) {
+  if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR)
+    static_cast<Run *>(user_data)->error_posted = true;
+  return GST_BUS_PASS;
+}
+
 void build(Run &run, Choices &in) {
   run.pipeline = gst_pipeline_new(nullptr);
+  GstBus *bus = gst_element_get_bus(run.pipeline);
+  gst_bus_set_sync_handler(bus, on_bus_message, &run, nullptr);
+  gst_object_unref(bus);
   run.src = GST_ELEMENT(g_object_new(GST_TYPE_APP_SRC, nullptr));
   run.sink = GST_ELEMENT(g_object_new(GST_TYPE_APP_SINK, nullptr));
   const gboolean live = in.flag();
@@ -680,7 +1121,8 @@ void set_caps(Run &run, Choices &in) {
   gst_caps_unref(caps);
 }
 
-void push_frame(Run &run, Choices &in) {
+// The next frame, timestamped or not, as the input says.
+GstBuffer *next_frame(Run &run, Choices &in) {
   GstBuffer *buffer = make_frame(in, run.have_info ? &run.info : nullptr);
   switch (in.below(3)) {
   case 0:
@@ -701,6 +1143,10 @@ void push_frame(Run &run, Choices &in) {
     }
     break;
   }
+  return buffer;
+}
+
+void push(Run &run, GstBuffer *buffer) {
   trace("push %" GST_PTR_FORMAT, buffer);
   const GstFlowReturn ret = gst_app_src_push_buffer(GST_APP_SRC(run.src), buffer);
   if (ret == GST_FLOW_OK)
@@ -793,6 +1239,11 @@ void note_message(Run &run, GstMessage *message) {
       fprintf(stderr, "error from %s: %s\n", GST_MESSAGE_SRC_NAME(message), error->message);
       g_error_free(error);
     }
+  } else if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING && verbose()) {
+    GError *warning = nullptr;
+    gst_message_parse_warning(message, &warning, nullptr);
+    fprintf(stderr, "warning from %s: %s\n", GST_MESSAGE_SRC_NAME(message), warning->message);
+    g_error_free(warning);
   }
   gst_message_unref(message);
 }
@@ -804,9 +1255,21 @@ void finish(Run &run) {
   gst_element_set_state(run.pipeline, GST_STATE_PLAYING);
   gst_app_src_end_of_stream(GST_APP_SRC(run.src));
   GstBus *bus = gst_element_get_bus(run.pipeline);
-  GstMessage *last = gst_bus_timed_pop_filtered(
-      bus, (kHangSeconds - 2) * GST_SECOND,
-      static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  // The elements' warnings on the way (shown with CF_FUZZ_VERBOSE), up to EOS or
+  // the first error.
+  const gint64 deadline = g_get_monotonic_time() + (kHangSeconds - 2) * G_TIME_SPAN_SECOND;
+  GstMessage *last = nullptr;
+  for (;;) {
+    const gint64 left = deadline - g_get_monotonic_time();
+    last = left <= 0 ? nullptr
+                     : gst_bus_timed_pop_filtered(
+                           bus, GstClockTime(left) * GST_USECOND,
+                           static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR |
+                                                       GST_MESSAGE_WARNING));
+    if (!last || GST_MESSAGE_TYPE(last) != GST_MESSAGE_WARNING)
+      break;
+    note_message(run, last);
+  }
   if (!last)
     fail("hang: neither EOS nor an error after the end of the stream");
   note_message(run, last);
@@ -827,6 +1290,78 @@ void finish(Run &run) {
   }
 }
 
+// Waits a while for the frames pushed so far to leave appsrc's queue and, unless
+// frames may be lost, to come out: a change that follows comes between frames, not
+// while they still wait in the queue. No wait where none can come: an error on the
+// bus, a pipeline not (going) PLAYING.
+void settle(Run &run) {
+  Watchdog::instance().arm("waiting for the frames pushed");
+  const gint64 until = g_get_monotonic_time() + 500 * G_TIME_SPAN_MILLISECOND;
+  while (!run.error_posted && g_get_monotonic_time() < until) {
+    GstState state = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING;
+    gst_element_get_state(run.pipeline, &state, &pending, 0);
+    if (state != GST_STATE_PLAYING && pending != GST_STATE_PLAYING)
+      break;
+    if (gst_app_src_get_current_level_buffers(GST_APP_SRC(run.src)) == 0 &&
+        (run.may_lose || run.received >= run.pushed))
+      break;
+    g_usleep(200);
+  }
+  trace("settled: %d pushed, %d out", run.pushed, run.received.load());
+}
+
+// Several properties set in a row, of one element or several, once the frames
+// pushed so far are through, then a few frames: what an application does when its
+// user changes settings while frames flow.
+void property_storm(Run &run, Choices &in, int &frames) {
+  Watchdog &watchdog = Watchdog::instance();
+  const int sets = 2 + int(in.below(7));
+  settle(run);
+  trace("property storm: %d sets", sets);
+  for (int i = 0; i < sets; i++) {
+    watchdog.arm("setting a property (storm)");
+    set_property(run, in);
+  }
+  for (int n = in.below(5); n > 0 && frames < kMaxFrames; n--, frames++) {
+    watchdog.arm("pushing a frame (storm)");
+    push(run, next_frame(run, in));
+  }
+}
+
+// Frames alike (their choices read again for each), as many as a stream gives in
+// a second or two: what an element counts over frames (kFramesBeforeTypeWarning
+// frames of regions of types region-types does not name) comes within reach.
+void burst(Run &run, Choices &in, int &frames) {
+  Watchdog &watchdog = Watchdog::instance();
+  const int count = 2 + int(in.below(63));
+  trace("burst of %d frames alike", count);
+  const size_t recipe = in.position();
+  if (frames >= kMaxFrames) {  // the frame's choices read all the same
+    gst_buffer_unref(next_frame(run, in));
+    return;
+  }
+  for (int i = 0; i < count && frames < kMaxFrames; i++, frames++) {
+    watchdog.arm("pushing a frame (burst)");
+    in.rewind(recipe);
+    regions_untraced = i > 0;
+    push(run, next_frame(run, in));
+  }
+  regions_untraced = false;
+}
+
+// With CF_FUZZ_VERBOSE set: the properties an input may set, by their index.
+void trace_properties(const Run &run) {
+  if (!verbose())
+    return;
+  for (GstElement *filter : run.filters) {
+    std::string names;
+    const std::vector<GParamSpec *> &specs = settable_properties(filter);
+    for (size_t i = 0; i < specs.size(); i++)
+      names += " " + std::to_string(i) + ":" + specs[i]->name;
+    trace("properties of %s:%s", GST_ELEMENT_NAME(filter), names.c_str());
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -838,18 +1373,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   run.allocation = choose_allocation(in);
   watchdog.arm("building the pipeline");
   build(run, in);
+  trace_properties(run);
   set_caps(run, in);
   watchdog.arm("setting the pipeline to PLAYING");
   gst_element_set_state(run.pipeline, GST_STATE_PLAYING);
 
   int frames = 0;
   for (int action = 0; action < kMaxActions && !in.done(); action++) {
-    const uint8_t op = in.byte() % 16;
+    const uint8_t op = in.byte() % 19;
     if (op < 6) {
       if (frames++ >= kMaxFrames)
         continue;
       watchdog.arm("pushing a frame");
-      push_frame(run, in);
+      push(run, next_frame(run, in));
     } else if (op < 8) {
       watchdog.arm("setting caps");
       set_caps(run, in);
@@ -869,10 +1405,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (op == 14) {
       watchdog.arm("changing state");
       change_state(run, in);
-    } else {
+    } else if (op == 15) {
       watchdog.arm("querying the latency");
       trace("latency query");
       query_latency(run);
+    } else if (op == 16) {
+      property_storm(run, in, frames);
+    } else if (op == 17) {
+      burst(run, in, frames);
+    } else {
+      settle(run);
     }
   }
   finish(run);

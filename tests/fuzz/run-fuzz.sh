@@ -4,7 +4,9 @@
 
 # Fuzzes the elements for a fixed time: configures build-fuzz/ beside build/ with
 # clang and -Dfuzzing=true, builds only the fuzz target, and runs it under
-# libFuzzer, seeded with the kept corpus (tests/fuzz/corpus/).
+# libFuzzer, seeded with the kept corpus (tests/fuzz/corpus/): half the time with
+# a fixed seed (1: every run starts from the same inputs and mutates them alike),
+# the rest with a random seed, printed (CF_FUZZ_SEED=N repeats it).
 #   tests/fuzz/run-fuzz.sh [SECONDS [BUILD_DIR]]   60 s, build-fuzz/ by default
 # Inputs that reach new code collect in BUILD_DIR/fuzz-corpus/ (the kept corpus
 # stays as it is: tests/fuzz/README.md says how to merge). Then every input of
@@ -54,11 +56,27 @@ echo "Fuzzing for $seconds s (seeds: tests/fuzz/corpus/, new inputs: $corpus)"
 # no input leaks when run again alone.
 export G_SLICE=always-malloc
 status=0
-ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1}:detect_leaks=0 \
-  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  "$build/tests/fuzz/fuzz-pipeline" -max_total_time="$seconds" -timeout=30 \
-  -rss_limit_mb=4096 -verbosity=0 -print_final_stats=1 -detect_leaks=0 \
-  -artifact_prefix="$findings/" "$corpus" "$root/tests/fuzz/corpus" || status=$?
+fuzz() {  # SEED SECONDS
+  ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1}:detect_leaks=0 \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    "$build/tests/fuzz/fuzz-pipeline" -seed="$1" -max_total_time="$2" -timeout=30 \
+    -rss_limit_mb=4096 -verbosity=0 -print_final_stats=1 -detect_leaks=0 \
+    -artifact_prefix="$findings/" "$corpus" "$root/tests/fuzz/corpus" || status=$?
+}
+# The deterministic part: every kept input (the crashes found, named after them,
+# among them) and a fixed seed's mutations of them.
+fixed_seconds=$(( (seconds + 1) / 2 ))
+start=$SECONDS
+echo "Fixed part: -seed=1 for $fixed_seconds s"
+fuzz 1 "$fixed_seconds"
+# The random part, whatever time is left (loading the corpus counts), unless the
+# fixed part failed; its seed in the log, so that a failure can be run again.
+random_seconds=$(( seconds - (SECONDS - start) ))
+if [ "$status" -eq 0 ] && [ "$random_seconds" -gt 0 ]; then
+  seed=${CF_FUZZ_SEED:-$(( (RANDOM << 15 | RANDOM) + 1 ))}
+  echo "Random part: -seed=$seed for $random_seconds s (again: CF_FUZZ_SEED=$seed $0 $seconds)"
+  fuzz "$seed" "$random_seconds"
+fi
 
 # Each input alone, from start to exit, under LeakSanitizer with whole stacks;
 # one that fails is kept as leak-NAME (or failed-NAME).
