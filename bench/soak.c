@@ -23,9 +23,18 @@
  * and every frame pushed came out with the meta and no error was posted.
  * Otherwise "GROWING" (or a failure), and the exit status is 1.
  *
+ * With --regions N every frame carries N regions of interest (boxes inside,
+ * across the edges and outside the frame; types the elements take, others and
+ * none) and the elements work on them (regions=meta); with --changes N, every
+ * N frames one property of one element changes while the frames flow (window,
+ * sigma, bins, frames-in-flight, region-types, include-chroma, regions), in a
+ * fixed cycle of valid values.
+ *
  *   GST_PLUGIN_PATH=build/plugin build/bench/soak --backend cuda --frames 1000000
  *   GST_PLUGIN_PATH=build/plugin build/bench/soak --backend cpu --width 160 \
  *       --height 120 --frames 3000
+ *   GST_PLUGIN_PATH=build/plugin build/bench/soak --backend cpu --width 160 \
+ *       --height 120 --frames 20000 --regions 16 --changes 100
  */
 #include <gst/app/app.h>
 #include <gst/gst.h>
@@ -64,6 +73,8 @@ typedef struct
   gchar *format;
   gchar *backend;
   gint device_id;
+  gint regions;
+  gint changes;
 } Options;
 
 typedef struct
@@ -87,6 +98,7 @@ typedef struct
   gboolean setup_failed;
   gint pushed;                  /* only appsrc's streaming thread touches it */
   GstElement *median;
+  GstElement *elements[3];      /* median, gauss, hist: for --changes */
   gint device;                  /* the CUDA device measured; < 0: none */
 
   GMutex lock;
@@ -232,6 +244,48 @@ prepare_frames (Soak * soak, GstAppSrc * appsrc)
       bench_prepare_frames (soak->pool, size, soak->prepared, PREPARED);
 }
 
+/* --regions: `count` regions of interest as a detector may attach them. */
+static void
+add_regions (GstBuffer * buffer, gint count, gint width, gint height,
+    gint frame)
+{
+  static const gchar *const types[] = { "face", "plate", NULL };
+  for (gint r = 0; r < count; r++) {
+    const gchar *type = types[(frame + r) % G_N_ELEMENTS (types)];
+    /* Inside, across the right and bottom edges, and (every eighth) outside. */
+    const guint x = r % 8 == 7 ? width + 5 : (r * 13 + frame) % width;
+    const guint y = r % 8 == 7 ? height + 5 : (r * 7 + frame) % height;
+    gst_buffer_add_video_region_of_interest_meta_id (buffer,
+        type ? g_quark_from_static_string (type) : 0, x, y, 8 + r % 24,
+        6 + r % 17);
+  }
+}
+
+/* --changes: the next property change of the cycle, each a valid value. */
+static void
+change_a_property (Soak * soak, gint change)
+{
+  static const struct
+  {
+    gint element;               /* median, gauss, hist */
+    const gchar *name;
+    const gchar *value;
+  } cycle[] = {
+    {0, "size", "5"}, {1, "sigma", "2.5"}, {2, "bins", "64"},
+    {0, "frames-in-flight", "1"}, {1, "region-types", "face"},
+    {2, "include-chroma", "true"}, {0, "size", "3"}, {1, "sigma", "1.0"},
+    {2, "bins", "256"}, {0, "frames-in-flight", "3"},
+    {1, "region-types", ""}, {2, "include-chroma", "false"},
+    {2, "regions", "frame"}, {1, "frames-in-flight", "1"},
+    {2, "regions", "meta"}, {1, "frames-in-flight", "2"},
+  };
+  const gint n = soak->opts->regions > 0 ? G_N_ELEMENTS (cycle) :
+      G_N_ELEMENTS (cycle) - 4;
+  const gint c = change % n;
+  gst_util_set_object_arg (G_OBJECT (soak->elements[cycle[c].element]),
+      cycle[c].name, cycle[c].value);
+}
+
 /* appsrc's need-data: one more frame, or the end. */
 static void
 feed_frame (GstAppSrc * appsrc, G_GNUC_UNUSED guint length, gpointer data)
@@ -251,10 +305,15 @@ feed_frame (GstAppSrc * appsrc, G_GNUC_UNUSED guint length, gpointer data)
     gst_app_src_end_of_stream (appsrc);
     return;
   }
+  if (soak->opts->changes > 0 && soak->pushed > 0 &&
+      soak->pushed % soak->opts->changes == 0)
+    change_a_property (soak, soak->pushed / soak->opts->changes - 1);
   /* A shallow copy: its own timestamps, the prepared memory. */
   buffer = gst_buffer_copy (soak->prepared[soak->pushed % PREPARED]);
   GST_BUFFER_PTS (buffer) = soak->pushed * soak->duration;
   GST_BUFFER_DURATION (buffer) = soak->duration;
+  add_regions (buffer, soak->opts->regions, soak->opts->width,
+      soak->opts->height, soak->pushed);
   soak->pushed++;
   gst_app_src_push_buffer (appsrc, buffer);
 }
@@ -415,6 +474,12 @@ parse_options (Options * opts, int *argc, char ***argv)
         "BACKEND"},
     {"device-id", 0, 0, G_OPTION_ARG_INT, &opts->device_id,
         "CUDA device of the three elements (default -1: the first)", "ID"},
+    {"regions", 0, 0, G_OPTION_ARG_INT, &opts->regions,
+        "Regions of interest on every frame, worked on (default 0: none, the "
+          "whole frame)", "N"},
+    {"changes", 0, 0, G_OPTION_ARG_INT, &opts->changes,
+        "Every N frames a property of an element changes (default 0: never)",
+        "N"},
     {NULL}
   };
   if (!bench_parse_options (entries, "- appsrc ! cudamedian ! cudagauss ! "
@@ -433,6 +498,10 @@ parse_options (Options * opts, int *argc, char ***argv)
     opts->warmup = MAX (opts->frames / 100, MIN (1000, opts->frames / 10));
   if (opts->warmup < 1 || opts->warmup >= opts->frames) {
     g_printerr ("--warmup must be at least 1 and below --frames\n");
+    return FALSE;
+  }
+  if (opts->regions < 0 || opts->changes < 0) {
+    g_printerr ("--regions and --changes take 0 or more\n");
     return FALSE;
   }
   return TRUE;
@@ -458,12 +527,12 @@ main (int argc, char **argv)
     return 2;
   }
   {
-    gchar *elements = g_strdup_printf ("backend=%s cuda-device-id=%d",
-        opts.backend, opts.device_id);
+    gchar *elements = g_strdup_printf ("backend=%s cuda-device-id=%d%s",
+        opts.backend, opts.device_id, opts.regions > 0 ? " regions=meta" : "");
     gchar *description = g_strdup_printf ("appsrc name=src format=time "
-        "stream-type=stream ! cudamedian name=median %s ! cudagauss %s ! "
-        "cudahist %s ! fakesink name=sink sync=false enable-last-sample=false "
-        "async=false", elements, elements, elements);
+        "stream-type=stream ! cudamedian name=median %s ! cudagauss name=gauss "
+        "%s ! cudahist name=hist %s ! fakesink name=sink sync=false "
+        "enable-last-sample=false async=false", elements, elements, elements);
     pipeline = gst_parse_launch (description, &err);
     g_free (description);
     g_free (elements);
@@ -490,6 +559,9 @@ main (int argc, char **argv)
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   soak.median = gst_bin_get_by_name (GST_BIN (pipeline), "median");
+  soak.elements[0] = soak.median;
+  soak.elements[1] = gst_bin_get_by_name (GST_BIN (pipeline), "gauss");
+  soak.elements[2] = gst_bin_get_by_name (GST_BIN (pipeline), "hist");
   g_object_set (src, "caps", soak.caps, NULL);
   gst_app_src_set_callbacks (GST_APP_SRC (src), &callbacks, &soak, NULL);
   sinkpad = gst_element_get_static_pad (sink, "sink");
@@ -498,9 +570,10 @@ main (int argc, char **argv)
   gst_object_unref (sinkpad);
 
   g_print ("soak: appsrc ! cudamedian ! cudagauss ! cudahist ! fakesink, "
-      "%dx%d %s, %d frames (samples after %d and at the end), backend=%s\n",
+      "%dx%d %s, %d frames (samples after %d and at the end), backend=%s, "
+      "%d regions a frame, a property change every %d frames\n",
       opts.width, opts.height, opts.format, opts.frames, opts.warmup,
-      opts.backend);
+      opts.backend, opts.regions, opts.changes);
   ran = run_pipeline (&soak, pipeline);
   gst_element_set_state (pipeline, GST_STATE_NULL);
 
@@ -535,6 +608,8 @@ main (int argc, char **argv)
     gst_object_unref (soak.pool);
   }
   gst_caps_unref (soak.caps);
+  gst_object_unref (soak.elements[2]);
+  gst_object_unref (soak.elements[1]);
   gst_object_unref (soak.median);
   gst_object_unref (sink);
   gst_object_unref (src);
