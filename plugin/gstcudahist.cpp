@@ -464,6 +464,23 @@ gst_cuda_hist_start (GstBaseTransform * trans)
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_hist_parent_class)->start (trans);
 }
 
+/* range-min or range-max (`is_min`), under the object lock: a range whose
+ * minimum passes its maximum is refused, with a warning, the old one kept. */
+static void
+set_range (GstCudaHist * self, bool is_min, guint value)
+{
+  const guint min = is_min ? value : self->range_min;
+  const guint max = is_min ? self->range_max : value;
+  if (min > max) {
+    g_warning ("%s: range-min %u above range-max %u refused: the range stays "
+        "%u..%u", GST_OBJECT_NAME (self), min, max, self->range_min,
+        self->range_max);
+    return;
+  }
+  self->range_min = min;
+  self->range_max = max;
+}
+
 static void
 gst_cuda_hist_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -476,10 +493,8 @@ gst_cuda_hist_set_property (GObject * object, guint prop_id,
       cf_base_filter_configure_again (CF_BASE_FILTER (self));
       break;
     case PROP_RANGE_MIN:
-      self->range_min = g_value_get_uint (value);
-      break;
     case PROP_RANGE_MAX:
-      self->range_max = g_value_get_uint (value);
+      set_range (self, prop_id == PROP_RANGE_MIN, g_value_get_uint (value));
       break;
     case PROP_ROI_X:
       self->roi_x = g_value_get_uint (value);
@@ -601,12 +616,14 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
           cf::kHistogramMaxBins16, DEFAULT_BINS, playing));
   g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
       g_param_spec_uint ("range-min", "Range minimum",
-          "Smallest sample value binned; smaller ones are counted in 'below'",
+          "Smallest sample value binned; smaller ones are counted in 'below'. "
+          "Above range-max: refused, with a warning (set range-max first)",
           0, G_MAXUINT16, DEFAULT_RANGE_MIN, playing));
   g_object_class_install_property (gobject_class, PROP_RANGE_MAX,
       g_param_spec_uint ("range-max", "Range maximum",
           "Largest sample value binned (above the format's maximum: the "
-          "maximum); larger ones are counted in 'above'", 0, G_MAXUINT16,
+          "maximum); larger ones are counted in 'above'. Below range-min: "
+          "refused, with a warning", 0, G_MAXUINT16,
           DEFAULT_RANGE_MAX, playing));
   g_object_class_install_property (gobject_class, PROP_ROI_X,
       g_param_spec_uint ("roi-x", "ROI x",

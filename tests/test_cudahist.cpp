@@ -1089,6 +1089,19 @@ GST_START_TEST(test_property_errors) {
   guint bins;
   g_object_get(element, "bins", &bins, nullptr);
   fail_unless_equals_int(bins, 256);
+  // A range whose minimum passes its maximum: refused either way round, the old
+  // range kept.
+  g_object_set(element, "range-min", 100u, "range-max", 300u, nullptr);
+  CF_ASSERT_REFUSED(g_object_set(element, "range-min", 301u, nullptr));
+  CF_ASSERT_REFUSED(g_object_set(element, "range-max", 99u, nullptr));
+  guint range_min, range_max;
+  g_object_get(element, "range-min", &range_min, "range-max", &range_max, nullptr);
+  fail_unless_equals_int(range_min, 100);
+  fail_unless_equals_int(range_max, 300);
+  g_object_set(element, "range-min", 300u, "range-max", 300u, nullptr);
+  g_object_get(element, "range-min", &range_min, "range-max", &range_max, nullptr);
+  fail_unless_equals_int(range_min, 300);
+  fail_unless_equals_int(range_max, 300);
   gst_object_unref(element);
 }
 GST_END_TEST;
