@@ -50,6 +50,10 @@ cf_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
     GstAllocationParams * params)
 {
   auto *self = CF_PINNED_ALLOCATOR (allocator);
+  /* Whoever calls it chose the sizes: a sum that wraps is no memory. */
+  if (size > G_MAXSIZE - params->prefix ||
+      size + params->prefix > G_MAXSIZE - params->padding)
+    return nullptr;
   const gsize maxsize = size + params->prefix + params->padding;
   void *data = nullptr;
   const CudaContextScope scope (*self->device);

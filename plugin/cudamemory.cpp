@@ -49,15 +49,17 @@ cf::cuda_memory_unusable_reason (void)
   return reason;
 }
 
-/* An input frame's memory: all CUDA memory of the element's context. */
+/* A frame's memory, in (`input`) or out: all CUDA memory of the element's
+ * context. An output buffer comes from a pool checked once: checked again,
+ * as a host pointer handed to the kernels would fault the shared context. */
 static FrameError
-check_input_memory (GstBuffer * input, const CudaDevice & device)
+check_frame_memory (GstBuffer * buffer, const CudaDevice & device, bool input)
 {
-  for (guint i = 0; i < gst_buffer_n_memory (input); i++) {
-    GstMemory *mem = gst_buffer_peek_memory (input, i);
+  for (guint i = 0; i < gst_buffer_n_memory (buffer); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
     if (!gst_is_cuda_memory (mem)) {
-      gchar *message = g_strdup_printf ("Input buffer in %s memory where the "
-          "caps say CUDA memory", mem->allocator ?
+      gchar *message = g_strdup_printf ("%s buffer in %s memory where the "
+          "caps say CUDA memory", input ? "Input" : "Output", mem->allocator ?
           mem->allocator->mem_type : "unknown");
       FrameError err = FrameError::refused (message);
       g_free (message);
@@ -113,9 +115,9 @@ public:
   FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
       GstMapFlags access, GstVideoFrame * frame) override
   {
-    if (access == GST_MAP_READ)
-      if (FrameError err = check_input_memory (buffer, device_))
-        return err;
+    if (FrameError err = check_frame_memory (buffer, device_,
+            access == GST_MAP_READ))
+      return err;
     return cf::map_video_frame (buffer, info,
         static_cast<GstMapFlags> (access | GST_MAP_CUDA), frame);
   }

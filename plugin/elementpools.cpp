@@ -56,7 +56,8 @@ ElementPools::propose (GstQuery * query, guint held) const
   gboolean need_pool = FALSE;
   gst_query_parse_allocation (query, &caps, &need_pool);
   GstVideoInfo info;
-  if (!caps || !gst_video_info_from_caps (&info, caps))
+  if (!caps || !gst_caps_is_fixed (caps) ||
+      !gst_video_info_from_caps (&info, caps))
     return;
   if (on_device () && !cf::caps_in_cuda_memory (caps))
     gst_query_add_allocation_param (query, pinned_allocator_, nullptr);

@@ -179,26 +179,38 @@ type_selected (const RegionSettings & settings, GQuark type)
       settings.types.end (), type) != settings.types.end ();
 }
 
-/* Appends one meta's region where its type is selected and its box holds
- * part of the frame; its type to `types`. */
+/* A frame's regions as its metas are read: at most `limit` kept, the rest
+ * only counted, so that a buffer of many thousand metas costs no more. */
+struct FoundRegions
+{
+  std::vector<FrameRegion> &kept;
+  const guint limit;
+  gsize found = 0;
+  std::vector<GQuark> types;    /* the first kMaxFrameRegions metas' */
+};
+
+/* One meta's region, where its type is selected and its box holds part of
+ * the frame. */
 static void
 add_region (GstElement * element, const GstVideoInfo & info,
     const RegionSettings & settings, gint id, GQuark type, gint64 x, gint64 y,
-    gint64 width, gint64 height, std::vector<FrameRegion> & regions,
-    std::vector<GQuark> & types)
+    gint64 width, gint64 height, FoundRegions & regions)
 {
-  types.push_back (type);
+  if (regions.types.size () < kMaxFrameRegions)
+    regions.types.push_back (type);
   FrameRegion region {id, type, {}};
-  if (type_selected (settings, type) && clip_box (element, x, y, width, height,
-          info, settings.padding, &region.box))
-    regions.push_back (region);
+  if (!type_selected (settings, type) || !clip_box (element, x, y, width,
+          height, info, settings.padding, &region.box))
+    return;
+  if (regions.found++ < regions.limit)
+    regions.kept.push_back (region);
 }
 
 #ifdef CF_HAVE_GST_ANALYTICS
 static void
 add_detections (GstElement * element, GstBuffer * buffer,
     const GstVideoInfo & info, const RegionSettings & settings,
-    std::vector<FrameRegion> & regions, std::vector<GQuark> & types)
+    FoundRegions & regions)
 {
   GstAnalyticsRelationMeta *meta =
       gst_buffer_get_analytics_relation_meta (buffer);
@@ -214,7 +226,7 @@ add_detections (GstElement * element, GstBuffer * buffer,
             &confidence))
       add_region (element, info, settings, (gint) detection.id,
           gst_analytics_od_mtd_get_obj_type (&detection), x, y, width, height,
-          regions, types);
+          regions);
   }
 }
 #endif
@@ -237,28 +249,24 @@ RegionSelection::select (GstElement * element, GstBuffer * buffer,
               "regions", ignored.c_str ()), (nullptr));
     return;
   }
-  std::vector<GQuark> types;
+  FoundRegions found {regions_, limit};
   gpointer state = nullptr;
   while (GstMeta * meta = gst_buffer_iterate_meta_filtered (buffer, &state,
           GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     const auto *roi = reinterpret_cast<GstVideoRegionOfInterestMeta *> (meta);
     add_region (element, info_, settings, roi->id, roi->roi_type, roi->x,
-        roi->y, roi->w, roi->h, regions_, types);
+        roi->y, roi->w, roi->h, found);
   }
 #ifdef CF_HAVE_GST_ANALYTICS
-  add_detections (element, buffer, info_, settings, regions_, types);
+  add_detections (element, buffer, info_, settings, found);
 #endif
-  check_types (element, settings, types);
-  if (regions_.size () <= limit)
+  check_types (element, settings, found.types);
+  if (found.found <= limit || warned_over_limit_ || limit == 0)
     return;
-  if (!warned_over_limit_ && limit > 0) {
-    warned_over_limit_ = true;
-    GST_ELEMENT_WARNING (element, STREAM, FAILED,
-        ("A frame carries %zu regions; only the first %u are used (the most "
-            "the element takes in a frame)", regions_.size (), limit),
-        (nullptr));
-  }
-  regions_.resize (limit);
+  warned_over_limit_ = true;
+  GST_ELEMENT_WARNING (element, STREAM, FAILED,
+      ("A frame carries %zu regions; only the first %u are used (the most "
+          "the element takes in a frame)", found.found, limit), (nullptr));
 }
 
 /* The quarks' names, comma-separated; a region without a type shows as

@@ -114,7 +114,13 @@ FrameStream::take_event (GstEvent * event, GstFlowReturn * drained)
       *drained = drain ();
       return false;
     default:
-      return GST_EVENT_IS_SERIALIZED (event) && hold (event);
+      if (!GST_EVENT_IS_SERIALIZED (event))
+        return false;
+      /* Events between two frames are not held without end: past
+       * kMaxHeldEvents the frames in flight leave first, theirs with them. */
+      if (events_.size () >= kMaxHeldEvents)
+        *drained = drain ();
+      return hold (event);
   }
 }
 

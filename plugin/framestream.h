@@ -57,6 +57,7 @@ public:
   /* Drops every event, as a flush drops what waits in a queue; sticky ones
    * but SEGMENT and EOS stay on `srcpad`, to go out before the next data. */
   void drop (GstPad * srcpad);
+  gsize size () const { return events_.size (); }
 
 private:
   std::deque<std::pair<guint64, GstEvent *>> events_;
@@ -65,6 +66,9 @@ private:
 class FrameStream
 {
 public:
+  /* Serialized events held behind the frames in flight at most. */
+  static constexpr gsize kMaxHeldEvents = 64;
+
   /* What the element lends its frames in flight: its role's hook for a frame
    * that leaves (writable: *frame may be replaced; results and frame state as
    * FinishedFrame has them), its error posting, and where an event held

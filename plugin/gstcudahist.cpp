@@ -406,15 +406,16 @@ message_due (GstCudaHist * self, GstClockTime running_time)
    * clock since the last message: otherwise each would post, and a stream of
    * them would fill a bus nobody reads. The time since the last message is
    * compared with the interval: the last time plus the interval would wrap
-   * for intervals near G_MAXUINT64. A running time before the last message's
-   * went back (a seek, a new segment): the interval starts again there. */
+   * for intervals near G_MAXUINT64. A time before the last message's counts as
+   * none since (a flush or a new segment starts the interval again:
+   * gst_cuda_hist_sink_event). */
   const GstClockTime now = g_get_monotonic_time () * GST_USECOND;
   const gboolean timed = GST_CLOCK_TIME_IS_VALID (running_time);
   const GstClockTime time = timed ? running_time : now;
   const GstClockTime last = timed ? self->last_message_time :
       self->last_message_monotonic;
-  if (interval > 0 && GST_CLOCK_TIME_IS_VALID (last) && time >= last &&
-      time - last < interval)
+  if (interval > 0 && GST_CLOCK_TIME_IS_VALID (last) &&
+      time - MIN (time, last) < interval)
     return FALSE;
   self->frames_since_message = 0;
   if (timed)
@@ -432,10 +433,13 @@ gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
   const auto &counted = *static_cast<const HistFrameState *> (frame_state);
   cf::hist_set_results (results_layout (self), bytes, counted, add_meta (frame));
 
+  /* Times only in a TIME segment (appsrc's default is BYTES). */
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  const bool in_time = segment->format == GST_FORMAT_TIME;
   const GstClockTime timestamp = GST_BUFFER_PTS (frame);
-  const GstClockTime running_time = gst_segment_to_running_time (segment,
-      GST_FORMAT_TIME, timestamp);
+  const GstClockTime running_time = in_time ?
+      gst_segment_to_running_time (segment, GST_FORMAT_TIME, timestamp) :
+      GST_CLOCK_TIME_NONE;
   if (!message_due (self, running_time))
     return GST_FLOW_OK;
   /* Built again rather than copied from the meta: gst_structure_copy copies
@@ -444,13 +448,29 @@ gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
   cf::hist_set_results (results_layout (self), bytes, counted, results);
   gst_structure_set (results,
       "timestamp", G_TYPE_UINT64, timestamp,
-      "stream-time", G_TYPE_UINT64, gst_segment_to_stream_time (segment,
-          GST_FORMAT_TIME, timestamp),
+      "stream-time", G_TYPE_UINT64, in_time ?
+      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, timestamp) :
+      GST_CLOCK_TIME_NONE,
       "running-time", G_TYPE_UINT64, running_time,
       "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (frame), nullptr);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), results));
   return GST_FLOW_OK;
+}
+
+/* A flush or a new segment starts running time again: so does the interval
+ * between messages (once the frames before it have left, in the base's
+ * handling). */
+static gboolean
+gst_cuda_hist_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  const GstEventType type = GST_EVENT_TYPE (event);
+  const gboolean ret =
+      GST_BASE_TRANSFORM_CLASS (gst_cuda_hist_parent_class)->sink_event (trans,
+      event);
+  if (type == GST_EVENT_FLUSH_STOP || type == GST_EVENT_SEGMENT)
+    GST_CUDA_HIST (trans)->last_message_time = GST_CLOCK_TIME_NONE;
+  return ret;
 }
 
 static gboolean
@@ -668,6 +688,8 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 
   GST_BASE_TRANSFORM_CLASS (klass)->start =
       GST_DEBUG_FUNCPTR (gst_cuda_hist_start);
+  GST_BASE_TRANSFORM_CLASS (klass)->sink_event =
+      GST_DEBUG_FUNCPTR (gst_cuda_hist_sink_event);
   analyzer_class->size_results = gst_cuda_hist_size_results;
   analyzer_class->includes_alpha = gst_cuda_hist_includes_alpha;
   analyzer_class->analyze_frame = gst_cuda_hist_analyze_frame;

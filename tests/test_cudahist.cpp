@@ -889,6 +889,31 @@ GST_START_TEST(test_refused_change_then_another) {
 }
 GST_END_TEST;
 
+// A segment in another format than TIME (appsrc's default is BYTES): frames with
+// timestamps have no running time there; the message says none, and nothing on the
+// way is a critical (which Check fails on).
+GST_START_TEST(test_bytes_segment) {
+  GstBus *bus;
+  GstHarness *h = message_harness("interval=0", &bus);
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_BYTES);
+  fail_unless(gst_harness_push_event(h, gst_event_new_segment(&segment)));
+  push_frame(h, 990, frame_pts(3));
+  GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT);
+  fail_unless(message != nullptr, "no message");
+  const GstStructure *s = gst_message_get_structure(message);
+  guint64 timestamp = 0, running_time = 0, stream_time = 0;
+  fail_unless(gst_structure_get_uint64(s, "timestamp", &timestamp));
+  fail_unless(gst_structure_get_uint64(s, "running-time", &running_time));
+  fail_unless(gst_structure_get_uint64(s, "stream-time", &stream_time));
+  fail_unless_equals_uint64(timestamp, frame_pts(3));
+  fail_unless_equals_uint64(running_time, GST_CLOCK_TIME_NONE);
+  fail_unless_equals_uint64(stream_time, GST_CLOCK_TIME_NONE);
+  gst_message_unref(message);
+  free_message_harness(h, bus);
+}
+GST_END_TEST;
+
 // Region types as upstream may give them, each in the results as a string: none
 // (quark 0) as "", a name that is not UTF-8 made valid (a structure takes UTF-8 only,
 // and would drop the field), others as they are.
@@ -1145,6 +1170,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_too_many_bins),
           CF_TEST(test_refused_change_then_another),
           CF_TEST(test_region_type_names),
+          CF_TEST(test_bytes_segment),
           CF_TEST(test_results_in_proportion),
           CF_TEST(test_roi_as_region),
           CF_TEST(test_roi_outside),
