@@ -186,20 +186,19 @@ why_on_cpu (CfBaseFilter * self)
 #endif
 }
 
-/* Where the element runs on the CPU and downstream takes only CUDA memory,
- * no caps link them, and upstream would say only "not-negotiated": says why,
- * once a start, as an error. */
+/* Where the element takes no CUDA memory (on the CPU, or a build that cannot)
+ * and downstream takes only that, no caps link them, and upstream would say
+ * only "not-negotiated": says why, once a start, as an error. */
 static void
 explain_cuda_only_downstream (CfBaseFilter * self)
 {
   auto & st = state_of (self);
-  const gchar *why = why_on_cpu (self);
-  if (!why || st.caps.told_cuda_only_downstream ||
+  const std::string why = cf::why_no_cuda_memory (why_on_cpu (self));
+  if (why.empty () || st.caps.told_cuda_only_downstream ||
       !cf::peer_takes_only_cuda_memory (GST_BASE_TRANSFORM_SRC_PAD (self)))
     return;
   st.caps.told_cuda_only_downstream = true;
-  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s",
-          cf::cuda_memory_needs_device (why).c_str ()),
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why.c_str ()),
       ("downstream takes frames in CUDA memory only"));
 }
 

@@ -122,6 +122,16 @@ cf::cuda_memory_needs_device (const gchar * why_on_cpu)
       "(video/x-raw), through cudadownload for one";
 }
 
+std::string
+cf::why_no_cuda_memory (const gchar * why_on_cpu)
+{
+  /* The build's reason first: it holds whatever the backend. */
+  if (const gchar * reason = cf::cuda_memory_unusable_reason ())
+    return std::string ("Frames in CUDA memory are not supported: ") + reason +
+        "; take them in system memory (video/x-raw)";
+  return why_on_cpu ? cf::cuda_memory_needs_device (why_on_cpu) : "";
+}
+
 bool
 cf::peer_takes_only_cuda_memory (GstPad * pad)
 {
@@ -146,19 +156,11 @@ cf::explain_refused_cuda_caps (GstElement * element, GstCaps * caps,
       !gst_video_info_from_caps (&info, caps) ||
       g_object_get_qdata (G_OBJECT (element), warned))
     return;
-  if (why_on_cpu) {
+  const std::string why = cf::why_no_cuda_memory (why_on_cpu);
+  if (!why.empty ()) {
     g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
-    GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s",
-            cf::cuda_memory_needs_device (why_on_cpu).c_str ()),
+    GST_ELEMENT_WARNING (element, CORE, NEGOTIATION, ("%s", why.c_str ()),
         ("refused %" GST_PTR_FORMAT, caps));
-    return;
-  }
-  if (const gchar * reason = cf::cuda_memory_unusable_reason ()) {
-    g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
-    GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,
-        ("Frames in CUDA memory are not supported: %s; take them in system "
-            "memory (video/x-raw)", reason), ("refused %" GST_PTR_FORMAT,
-            caps));
     return;
   }
   GstCaps *templ = cf::memory_caps (true);

@@ -34,6 +34,10 @@ GstCaps *keep_memory_type (GstCaps * caps, GstCaps * othercaps);
 /* The one text for frames in CUDA memory refused because the element runs on
  * the CPU backend, for the reason `why_on_cpu` ("backend=cpu", ...). */
 std::string cuda_memory_needs_device (const gchar * why_on_cpu);
+/* Why the element takes no CUDA memory, the build's reason (a build without
+ * gstreamer-cuda, or for another series) before the CPU backend's
+ * (`why_on_cpu`; NULL on CUDA); "" where it does take it. */
+std::string why_no_cuda_memory (const gchar * why_on_cpu);
 /* Says, once per element, why `caps` in CUDA memory were refused: the element
  * runs on the CPU backend (`why_on_cpu` says why; NULL on CUDA), a format
  * gstreamer-cuda cannot hold, or a build without it (accept-caps queries come
