@@ -622,6 +622,16 @@ void expect_segments_followed(const std::vector<StreamItem> &items, const std::s
   }
 }
 
+// No error on `pipeline`'s bus, then NULL.
+void expect_clean_end(GstElement *pipeline, const std::string &what) {
+  GstBus *bus = gst_element_get_bus(pipeline);
+  GstMessage *error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(error == nullptr, "%s: %" GST_PTR_FORMAT, what.c_str(), error);
+  gst_object_unref(bus);
+  fail_unless_equals_int(gst_element_set_state(pipeline, GST_STATE_NULL),
+                         GST_STATE_CHANGE_SUCCESS);
+}
+
 // (d) videotestsrc ! element ! appsink, PLAYING, `format` frames. The sink holds one
 // sample at a time, so the stream waits for the test and each seek lands with frames
 // in flight: two flushing seeks, a flushing segment seek played to SEGMENT_DONE, then
@@ -650,12 +660,7 @@ void check_seeks(const cftest::FilterUnderTest &element, guint depth, const char
     pull_until(sink, out, GST_EVENT_SEGMENT_DONE, what);
     seek(pipeline, GST_SEEK_FLAG_NONE, 3 * GST_SECOND, 3500 * GST_MSECOND, what);
     pull_until(sink, out, GST_EVENT_EOS, what);
-    GstBus *bus = gst_element_get_bus(pipeline);
-    GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-    fail_unless(message == nullptr, "%s: %" GST_PTR_FORMAT, what.c_str(), message);
-    gst_object_unref(bus);
-    fail_unless_equals_int(gst_element_set_state(pipeline, GST_STATE_NULL),
-                           GST_STATE_CHANGE_SUCCESS);
+    expect_clean_end(pipeline, what);
 
     // A frame can be on its way out when the flush starts: depth, not depth - 1.
     expect_accounted(in, out, depth, what);
@@ -709,14 +714,9 @@ GstElement *start_pipeline(const cftest::FilterUnderTest &element, guint depth, 
   return pipeline;
 }
 
-// No error on `pipeline`'s bus, then NULL.
+// No error on `pipeline`'s bus, then NULL, and `pipeline` unreffed.
 void stop_cleanly(GstElement *pipeline, const std::string &what) {
-  GstBus *bus = gst_element_get_bus(pipeline);
-  GstMessage *error = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  fail_unless(error == nullptr, "%s: %" GST_PTR_FORMAT, what.c_str(), error);
-  gst_object_unref(bus);
-  fail_unless_equals_int(gst_element_set_state(pipeline, GST_STATE_NULL),
-                         GST_STATE_CHANGE_SUCCESS);
+  expect_clean_end(pipeline, what);
   gst_object_unref(pipeline);
 }
 
