@@ -34,11 +34,9 @@ struct Guarded<Callback>
     try {
       return Callback (trans, args...);
     } catch (const std::exception & e) {
-      GST_ELEMENT_ERROR (trans, CORE, FAILED, ("Internal failure: %s",
-              e.what ()), (nullptr));
+      cf::post_exception (GST_ELEMENT (trans), e.what ());
     } catch (...) {
-      GST_ELEMENT_ERROR (trans, CORE, FAILED, ("Internal failure"),
-          (nullptr));
+      cf::post_exception (GST_ELEMENT (trans), "an unknown exception");
     }
     return kCallbackFailed<Result>;
   }
@@ -270,7 +268,6 @@ set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
     return FALSE;
   }
   st.selector.configure (info, sizes.max_regions);
-  st.caps.depth = st.stream.engine ().depth ();
   st.caps.output_in_cuda = output_in_cuda;
   st.caps.sizes = sizes;
   return TRUE;
@@ -381,9 +378,10 @@ cf_base_filter_before_transform (GstBaseTransform * trans,
     if (move_to_device (self, followed))
       reconfigure_frames (self);
   } else if (st.stream.take_outdated () && st.stream.drain () >= GST_FLOW_EOS) {
-    const guint depth = st.caps.depth;  /* its latency may change */
+    /* Its latency may change with the depth. */
+    const guint depth = st.stream.engine ().depth ();
     reconfigure_frames (self);
-    if (st.caps.depth != depth)
+    if (st.stream.engine ().depth () != depth)
       gst_element_post_message (GST_ELEMENT (self), gst_message_new_latency (GST_OBJECT (self)));
   }
 }
@@ -532,8 +530,9 @@ cf_base_filter_decide_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, nullptr);
   if (!caps)
     return FALSE;
+  FrameEngine & engine = st.stream.engine ();
   if (!st.pools.choose_output_pool (GST_ELEMENT (self), query, caps,
-          st.caps.depth))
+          engine.depth ()))
     return FALSE;
   if (!GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
       decide_allocation (trans, query))
@@ -541,9 +540,8 @@ cf_base_filter_decide_allocation (GstBaseTransform * trans,
   /* Activated here (GstBaseTransform would at the first frame, saying only
    * that it failed), as GstVideoDecoder activates its pool; its buffers
    * checked as every output frame is. */
-  FrameEngine & engine = st.stream.engine ();
   const FrameError err = st.pools.activate_output_pool (GST_ELEMENT (self),
-      query, caps, st.caps.depth, [&engine] (GstBuffer * buffer) {
+      query, caps, engine.depth (), [&engine] (GstBuffer * buffer) {
         return engine.check_output (buffer);
       });
   return cf_base_filter_post_error (self, err) == GST_FLOW_OK;
@@ -567,12 +565,15 @@ complete_query (CfBaseFilter * self, GstPadDirection direction,
       cf::explain_refused_cuda_caps (GST_ELEMENT (self), caps,
           why_on_cpu (self));
   } else if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
-      GST_QUERY_CAPS && state_of (self).device.active () !=
-      GST_CUDA_FILTER_BACKEND_AUTO) {
+      GST_QUERY_CAPS) {
     /* Started, and nothing upstream could send would do. */
+    GST_OBJECT_LOCK (self);
+    const bool started = state_of (self).device.active () !=
+        GST_CUDA_FILTER_BACKEND_AUTO;
+    GST_OBJECT_UNLOCK (self);
     GstCaps *result = nullptr;
     gst_query_parse_caps_result (query, &result);
-    if (result && gst_caps_is_empty (result))
+    if (started && result && gst_caps_is_empty (result))
       explain_cuda_only_downstream (self);
   } else if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) ==
       GST_QUERY_LATENCY) {

@@ -34,7 +34,6 @@ struct BaseFilterState
   /* Fixed at the caps. */
   struct
   {
-    guint depth = 1;            /* frames-in-flight */
     bool output_in_cuda = false;
     FrameSizes sizes;
     bool failed = false;        /* the last configuration; its error posted */

@@ -3,6 +3,13 @@
 
 #include "frameerror.h"
 
+void
+cf::post_exception (GstElement * element, const char *what)
+{
+  GST_ELEMENT_ERROR (element, CORE, FAILED, ("Internal failure: %s", what),
+      (nullptr));
+}
+
 GstFlowReturn
 cf::post_frame_error (GstElement * element, const FrameError & err,
     const char *backend)

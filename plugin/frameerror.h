@@ -88,5 +88,8 @@ namespace cf {
  * GST_FLOW_ERROR (GST_FLOW_OK for no error). */
 GstFlowReturn post_frame_error (GstElement * element, const FrameError & err,
     const char *backend);
+/* Posts an exception that reached one of GStreamer's callbacks, or a thread
+ * of the element's own (memory or threads run out), as `element`'s error. */
+void post_exception (GstElement * element, const char *what);
 
 }  // namespace cf

@@ -220,8 +220,7 @@ FrameStream::release_done ()
     while (ret == GST_FLOW_OK && !engine_.empty () && engine_.oldest_done ())
       ret = push_oldest ();
   } catch (const std::exception & e) {
-    GST_ELEMENT_ERROR (element_, CORE, FAILED, ("Internal failure: %s",
-            e.what ()), (nullptr));
+    cf::post_exception (GST_ELEMENT (element_), e.what ());
     ret = GST_FLOW_ERROR;
   }
   if (ret == GST_FLOW_OK)
