@@ -158,13 +158,13 @@ cf_filter_run_frame (CfBaseFilter * base, const FrameWork & work,
   if (selection.regions && selection.regions->empty ())
     return FrameError ();
   std::vector<ComponentView> views = components.views (work.input,
-      &work.output);
+      &work.output, selection.fields);
   /* Kept until the kernels are queued: they read the boxes at launch. */
   std::vector<std::vector<cf::Box>> boxes (views.size ());
   if (selection.regions)
     for (size_t i = 0; i < views.size (); i++) {
       boxes[i] = cf::component_boxes (*selection.regions, *work.input.info,
-          views[i].first_component ());
+          views[i].first_component (), views[i].field);
       views[i].region = cf::OutputRegion::inside (boxes[i]);
     }
   const cudaError_t err = CF_CUDA (Kernel,

@@ -72,8 +72,19 @@ ProcessedComponents::ProcessedComponents (const GstVideoInfo & info,
   }
 }
 
+/* The rows of `field` (0 or 1) of a plane: every other row from that one. */
+static cf::Plane
+field_rows (cf::Plane plane, int field)
+{
+  plane.data += field * plane.row_pitch;
+  plane.height = (plane.height - field + 1) / 2;
+  plane.row_pitch *= 2;
+  return plane;
+}
+
 std::vector<ComponentView>
-ProcessedComponents::views (const FramePlanes & in, const FramePlanes * out) const
+ProcessedComponents::views (const FramePlanes & in, const FramePlanes * out,
+    bool fields) const
 {
   std::vector<ComponentView> views;
   for (const Group & group : groups_) {
@@ -89,7 +100,19 @@ ProcessedComponents::views (const FramePlanes & in, const FramePlanes * out) con
     };
     view.src = widen (in.component (group.component));
     view.dst = out ? widen (out->component (group.component)) : cf::Plane ();
-    views.push_back (view);
+    if (!fields) {
+      views.push_back (view);
+      continue;
+    }
+    /* A plane of one row has no bottom field's rows. */
+    for (int field = 0; field < 2 && field < view.src.height; field++) {
+      ComponentView rows = view;
+      rows.field = field;
+      rows.src = field_rows (view.src, field);
+      if (out)
+        rows.dst = field_rows (view.dst, field);
+      views.push_back (rows);
+    }
   }
   return views;
 }

@@ -28,6 +28,9 @@ struct ComponentView
   cf::Plane dst;                /* filters only: where the result goes */
   cf::SampleFormat format;      /* sample size, and P010's low padding bits */
   cf::OutputRegion region;      /* filters only: the part of dst written */
+  /* The field src and dst hold, every other row from row `field` (0: the top
+   * field), or -1: every row, the whole frame. */
+  int field = -1;
 
   /* The first channel's component that is one: the view's components share
    * one size. */
@@ -50,9 +53,10 @@ public:
   ProcessedComponents (const GstVideoInfo & info, bool include_chroma,
       bool include_alpha);
 
-  /* The views of one frame read from `in` (and written to `out`: filters). */
+  /* The views of one frame read from `in` (and written to `out`: filters);
+   * with `fields`, of each of its two fields, a picture of its own. */
   std::vector<ComponentView> views (const FramePlanes & in,
-      const FramePlanes * out) const;
+      const FramePlanes * out, bool fields = false) const;
   /* The planes (bit p: plane p) whose row bytes the views do not all write:
    * alpha of planar formats, padding bytes of YUY2, unprocessed chroma. A
    * filter copies them through. */

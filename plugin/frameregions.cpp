@@ -321,13 +321,41 @@ cf::component_box (const cf::Box & box, const GstVideoInfo & info, int component
   return {x0, y0, x1 - x0, y1 - y0};
 }
 
+/* The rows of `box` (within the frame) in `field`: field row k is frame row
+ * 2k + field. Empty where the box has no row of the field. */
+static cf::Box
+field_box (cf::Box box, int field)
+{
+  const int first = (box.y - field + 1) / 2;
+  const int end = (box.y + box.height - field + 1) / 2;
+  box.y = first;
+  box.height = end - first;
+  return box;
+}
+
 std::vector<cf::Box>
 cf::component_boxes (const std::vector<FrameRegion> & regions,
-    const GstVideoInfo & info, int component)
+    const GstVideoInfo & info, int component, int field)
 {
   std::vector<cf::Box> boxes;
   boxes.reserve (regions.size ());
-  for (const FrameRegion & region : regions)
-    boxes.push_back (cf::component_box (region.box, info, component));
+  if (field < 0) {
+    for (const FrameRegion & region : regions)
+      boxes.push_back (cf::component_box (region.box, info, component));
+    return boxes;
+  }
+  /* Where the frame's height is no multiple of four, a field of 4:2:0 has a
+   * luma row more than its chroma rows cover: boxes end at the field's own. */
+  const int field_rows = (FormatLayout::of (info).component_height (component,
+          GST_VIDEO_INFO_HEIGHT (&info)) - field + 1) / 2;
+  for (const FrameRegion & region : regions) {
+    const cf::Box rows = field_box (region.box, field);
+    if (rows.height <= 0)
+      continue;
+    cf::Box box = cf::component_box (rows, info, component);
+    box.height = MIN (box.y + box.height, field_rows) - box.y;
+    if (box.height > 0)
+      boxes.push_back (box);
+  }
   return boxes;
 }

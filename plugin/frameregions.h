@@ -160,8 +160,10 @@ region_type_name (GQuark type)
  * of the box is in. The one rule for regions and cudahist's roi-*. */
 cf::Box component_box (const cf::Box & box, const GstVideoInfo & info,
     int component);
-/* The regions' boxes in the samples of `component`. */
+/* The regions' boxes in the samples of `component`; with `field` 0 or 1, in
+ * those of that field as a picture of its own (rows of the field's rows, the
+ * field's own subsampling, boxes on none of its rows left out). */
 std::vector<cf::Box> component_boxes (const std::vector<FrameRegion> & regions,
-    const GstVideoInfo & info, int component);
+    const GstVideoInfo & info, int component, int field = -1);
 
 }  // namespace cf

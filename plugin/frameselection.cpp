@@ -70,6 +70,7 @@ FrameSelector::configure (const GstVideoInfo & info, guint max_regions)
 {
   regions_.set_info (info);
   max_regions_ = max_regions;
+  interlace_mode_ = GST_VIDEO_INFO_INTERLACE_MODE (&info);
 }
 
 FrameSelection
@@ -82,5 +83,8 @@ FrameSelector::select (GstElement * element, GstBuffer * buffer)
   GST_OBJECT_UNLOCK (element);
   if (regions_.from_meta () && max_regions_ > 0)
     selection.regions = &regions_.regions ();
+  selection.fields = interlace_mode_ == GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
+      (interlace_mode_ == GST_VIDEO_INTERLACE_MODE_MIXED &&
+      GST_BUFFER_FLAG_IS_SET (buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED));
   return selection;
 }

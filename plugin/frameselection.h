@@ -21,6 +21,9 @@ struct FrameSelection
   bool include_chroma = false;
   /* The frame's regions (regions=meta), maybe none; NULL: the whole frame. */
   const std::vector<FrameRegion> *regions = nullptr;
+  /* An interlaced frame (interlace-mode=interleaved, or mixed and flagged
+   * interlaced): its two fields are two pictures to a spatial filter. */
+  bool fields = false;
 };
 
 class FrameSelector
@@ -57,4 +60,5 @@ private:
   gboolean include_chroma_ = FALSE;
   RegionSelection regions_;
   guint max_regions_ = 0;
+  GstVideoInterlaceMode interlace_mode_ = GST_VIDEO_INTERLACE_MODE_PROGRESSIVE;
 };

@@ -148,9 +148,35 @@ using WrittenFn = std::function<bool(int component, int x, int y)>;
 
 // Checks out against the reference of in, sample by sample: the filtered value where
 // the filter writes, in's elsewhere.
+// The reference's result for a component plane: of the whole plane, or, of an
+// interlaced frame, of each field on its own: its rows (y % 2 == field) copied out as
+// a picture, filtered, and put back.
+TestImage reference_result(const FilterUnderTest &filter, const cf::Plane &src,
+                           cf::SampleDepth depth, bool fields) {
+  TestImage expected(src.width, src.height, depth);
+  if (!fields) {
+    filter.reference(src, expected.plane(), depth);
+    return expected;
+  }
+  for (int field = 0; field < 2 && field < src.height; field++) {
+    const int rows = (src.height - field + 1) / 2;
+    TestImage picture(src.width, rows, depth), filtered(src.width, rows, depth);
+    for (int k = 0; k < rows; k++)
+      for (int x = 0; x < src.width; x++)
+        write_sample(picture.plane(), depth, x, k, read_sample(src, depth, x, 2 * k + field));
+    filter.reference(picture.plane(), filtered.plane(), depth);
+    for (int k = 0; k < rows; k++)
+      for (int x = 0; x < src.width; x++)
+        write_sample(expected.plane(), depth, x, 2 * k + field,
+                     read_sample(filtered.plane(), depth, x, k));
+  }
+  return expected;
+}
+
 void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
                      const FilterUnderTest &filter, bool include_chroma,
-                     const std::string &what, const WrittenFn &written = {}) {
+                     const std::string &what, const WrittenFn &written = {},
+                     bool fields = false) {
   GstVideoFrame in_frame, out_frame;
   fail_unless(gst_video_frame_map(&in_frame, const_cast<GstVideoInfo *>(&info), in,
                                   GST_MAP_READ));
@@ -162,9 +188,8 @@ void expect_filtered(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
     const cf::Plane got = frame_plane(out_frame, c);
     const cf::SampleDepth depth = format.sample_format().depth;
     const bool filtered = is_filtered(format, component_letter(format, c), include_chroma);
-    TestImage expected(src.width, src.height, depth);
-    if (filtered)
-      filter.reference(src, expected.plane(), depth);
+    const TestImage expected = filtered ? reference_result(filter, src, depth, fields)
+                                        : TestImage(src.width, src.height, depth);
     for (int y = 0; y < src.height; y++) {
       for (int x = 0; x < src.width; x++) {
         const bool changed = filtered && (!written || written(c, x, y));
@@ -400,6 +425,93 @@ void check_regions(const char *backend, const FilterUnderTest &filter) {
     gst_buffer_unref(out);
     gst_buffer_unref(with_regions);
     gst_buffer_unref(without);
+    gst_harness_teardown(h);
+  }
+}
+
+namespace {
+
+// Whether sample (x, y) of `component` of an interlaced frame covers a pixel of the
+// region, each field a picture of its own: frame row y is row y / 2 of field y % 2,
+// and the region holds the rows of each field that lie within its own.
+bool covers_in_field(const GstVideoInfo &info, const ExpectedRegion &region, int component,
+                     int x, int y) {
+  const int field = y % 2;
+  ExpectedRegion rows = region;
+  rows.y0 = (region.y0 - field + 1) / 2;
+  rows.y1 = (region.y1 - field + 1) / 2;
+  return covers(info, rows, component, x, y / 2);
+}
+
+}  // namespace
+
+void check_interlaced(const char *backend, const FilterUnderTest &filter) {
+  struct Case {
+    const char *format;
+    int width;
+    int height;
+    const char *mode;
+    bool regions;
+  };
+  std::vector<Case> cases;
+  // Heights of 4n + 2 and 4n: in the first, a field of 4:2:0 has a luma row more
+  // than its chroma rows cover.
+  for (const char *format : kFormats)
+    for (int height : {10, 12})
+      cases.push_back({format, 17, height, "interleaved", false});
+  for (const char *format : {"I420", "NV12", "YUY2", "RGBA", "GRAY16_LE"})
+    cases.push_back({format, 17, 10, "mixed", false});
+  for (const char *format : {"I420", "NV21", "Y42B", "YUY2", "RGBx", "GRAY8"})
+    for (const char *mode : {"interleaved", "mixed"})
+      cases.push_back({format, 33, 22, mode, true});
+  uint32_t seed = 500;
+  for (const Case &c : cases) {
+    const std::string what = describe(filter, c.format, c.width, c.height) +
+                             " interlace-mode=" + c.mode + (c.regions ? " regions=meta" : "");
+    GstHarness *h = make_harness(backend, filter, 1,
+                                 c.regions ? "include-chroma=true regions=meta "
+                                             "region-types=face,plate region-padding=1"
+                                           : "include-chroma=true");
+    // Interlaced 4:2:0 frames of a height of 4n + 2 are larger than progressive
+    // ones: GStreamer lays out their planes for 4n + 4 rows.
+    GstCaps *caps = gst_caps_from_string(
+        (caps_string(c.format, c.width, c.height) + ",interlace-mode=" + c.mode).c_str());
+    GstVideoInfo info;
+    fail_unless(gst_video_info_from_caps(&info, caps));
+    gst_harness_set_src_caps(h, caps);
+    std::vector<TestRegion> regions = test_regions(c.width, c.height);
+    // Two frames: interleaved, both of two fields; mixed, the first flagged
+    // interlaced, the second a progressive frame.
+    const bool mixed = g_str_equal(c.mode, "mixed");
+    GstBuffer *frames[2];
+    for (int i = 0; i < 2; i++) {
+      frames[i] = random_frame(h, info, seed++, frame_pts(i));
+      if (mixed && i == 0)
+        GST_BUFFER_FLAG_SET(frames[i], GST_VIDEO_BUFFER_FLAG_INTERLACED);
+      if (c.regions)
+        attach_regions(frames[i], regions);
+      gst_buffer_ref(frames[i]);
+      fail_unless_equals_int(gst_harness_push(h, frames[i]), GST_FLOW_OK);
+    }
+    const std::vector<ExpectedRegion> boxes = expected_regions(info, regions, 1);
+    fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
+    for (int i = 0; i < 2; i++) {
+      const bool fields = !mixed || i == 0;
+      GstBuffer *out = gst_harness_pull(h);
+      fail_unless(out != nullptr, "%s: no output for frame %d", what.c_str(), i);
+      WrittenFn written;
+      if (c.regions)
+        written = [&](int component, int x, int y) {
+          return std::any_of(boxes.begin(), boxes.end(), [&](const ExpectedRegion &box) {
+            return fields ? covers_in_field(info, box, component, x, y)
+                          : covers(info, box, component, x, y);
+          });
+        };
+      expect_filtered(frames[i], out, info, filter, true,
+                      what + (fields ? ", by field" : ", progressive"), written, fields);
+      gst_buffer_unref(out);
+      gst_buffer_unref(frames[i]);
+    }
     gst_harness_teardown(h);
   }
 }
@@ -1277,6 +1389,9 @@ void check_refused_caps(const char *element) {
   GstPad *sink = gst_element_get_static_pad(made, "sink");
   for (const char *caps : {"video/x-raw,format=GRAY16_BE,width=8,height=8",
                            "video/x-raw,format=v210,width=8,height=8",
+                           // One field per buffer: not taken (docs/elements.md).
+                           "video/x-raw(format:Interlaced),format=NV12,width=8,height=8,"
+                           "interlace-mode=alternate",
                            "audio/x-raw,format=S16LE"}) {
     GstCaps *refused = gst_caps_from_string(caps);
     fail_if(gst_pad_query_accept_caps(sink, refused), "%s accepted %s", element, caps);

@@ -125,6 +125,11 @@ bool covers(const GstVideoInfo &info, const ExpectedRegion &region, int componen
 // where the plugin takes them) of every kind, in and out of the frame, filtered
 // inside the regions and unchanged elsewhere; a frame without regions unchanged.
 void check_regions(const char *backend, const FilterUnderTest &filter);
+// Interlaced frames (interlace-mode=interleaved, and mixed: a frame flagged
+// interlaced, then a progressive one) of every format, with include-chroma, and
+// with regions=meta: each field filtered as a picture of its own, against the
+// reference run on the field's rows copied out; progressive frames whole.
+void check_interlaced(const char *backend, const FilterUnderTest &filter);
 // Region mistakes that would make an element do nothing, or the wrong thing, each
 // warned of once: region-types (and, where the element has it, region-padding) set
 // while regions=frame; region-types that no region of 30 frames matches.

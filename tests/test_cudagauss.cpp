@@ -124,6 +124,14 @@ GST_START_TEST(test_regions) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_interlaced) {
+  GaussConfig wide;
+  wide.sigma = 2.5;
+  wide.border = "reflect-101";
+  cftest::check_interlaced(kBackend, gauss(wide));
+}
+GST_END_TEST;
+
 GST_START_TEST(test_foreign_input) { cftest::check_foreign_input(kBackend, kDefault); }
 GST_END_TEST;
 
@@ -220,6 +228,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_include_chroma),
           CF_TEST(test_kernel_shapes),
           CF_TEST(test_regions),
+          CF_TEST(test_interlaced),
           CF_TEST(test_region_limit),
           CF_TEST(test_region_mistakes),
           CF_TEST(test_start_properties),

@@ -271,13 +271,17 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
 
 // One random frame through a fresh harness: the frame unchanged and the very same
 // memory, the meta right.
+// With interlace-mode `interlace`: every sample counted, as in a progressive frame.
 void check_counts(const char *format, int width, int height, const HistConfig &config,
-                  uint32_t seed) {
+                  uint32_t seed, const char *interlace = "progressive") {
   const std::string what = std::string(format) + " " + std::to_string(width) + "x" +
-      std::to_string(height) + " " + config.properties();
+      std::to_string(height) + " " + interlace + " " + config.properties();
   GstHarness *h = make_harness(config);
-  gst_harness_set_src_caps_str(h, caps_string(format, width, height).c_str());
-  const GstVideoInfo info = video_info(format, width, height);
+  GstCaps *caps = gst_caps_from_string(
+      (caps_string(format, width, height) + ",interlace-mode=" + interlace).c_str());
+  GstVideoInfo info;
+  fail_unless(gst_video_info_from_caps(&info, caps));
+  gst_harness_set_src_caps(h, caps);
   GstBuffer *in = random_frame(h, info, seed, frame_pts(0));
   GstMemory *memory = gst_buffer_peek_memory(in, 0);
   gst_buffer_ref(in);
@@ -396,6 +400,8 @@ GST_START_TEST(test_counts) {
   all.bins = 7;
   for (const char *format : {"I420", "NV21", "Y42B", "UYVY", "ARGB", "BGRA"})
     check_counts(format, 65, 33, all, seed++);
+  for (const char *format : {"I420", "NV12", "YUY2", "GRAY16_LE"})
+    check_counts(format, 17, 10, all, seed++, "interleaved");
 
   HistConfig narrow;  // many samples below and above the range
   narrow.bins = 13;

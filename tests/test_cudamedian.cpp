@@ -73,6 +73,9 @@ GST_END_TEST;
 GST_START_TEST(test_region_limit) { cftest::check_region_limit(kBackend, kDefault); }
 GST_END_TEST;
 
+GST_START_TEST(test_interlaced) { cftest::check_interlaced(kBackend, median(5, "reflect-101")); }
+GST_END_TEST;
+
 GST_START_TEST(test_start_properties) { cftest::check_start_properties("cudamedian"); }
 GST_END_TEST;
 
@@ -162,6 +165,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_include_chroma),
           CF_TEST(test_regions),
           CF_TEST(test_region_limit),
+          CF_TEST(test_interlaced),
           CF_TEST(test_region_mistakes),
           CF_TEST(test_start_properties),
           CF_TEST(test_window_sizes),
