@@ -8,9 +8,7 @@
 #include <utility>
 
 #include "cudafaults.h"
-#ifdef CF_HAVE_CUDA
 #include "deviceproblem.h"
-#endif
 
 /* The backends an element may be asked for, as its backend property and
  * active-backend say them (gst-inspect-1.0 shows a build without CUDA). */
@@ -43,9 +41,52 @@ gst_cuda_filter_backend_get_type (void)
 GST_DEBUG_CATEGORY_EXTERN (cf_base_filter_debug);
 #define GST_CAT_DEFAULT cf_base_filter_debug
 
+static GQuark
+work_verb_quark ()
+{
+  static const GQuark quark = g_quark_from_static_string ("cf-work-verb");
+  return quark;
+}
+
+void
+cf_element_class_set_work_verb (GType type, const char *verb)
+{
+  g_type_set_qdata (type, work_verb_quark (), const_cast<char *> (verb));
+}
+
+const char *
+cf_element_work_verb (GstElement * element)
+{
+  for (GType type = G_OBJECT_TYPE (element); type; type = g_type_parent (type))
+    if (gpointer verb = g_type_get_qdata (type, work_verb_quark ()))
+      return static_cast<const char *> (verb);
+  return "Filtering";
+}
+
+/* "Filtering on the CPU", in the element's own verb. */
+static std::string
+on_the_cpu (GstElement * element)
+{
+  return std::string (cf_element_work_verb (element)) + " on the CPU";
+}
+
+/* An info message saying `text`. gst-launch-1.0 prints the text of warnings
+ * and errors but only the debug string of info messages (every release from
+ * 1.22 to 1.28), so the debug string says `text` too, then `detail`. */
+static void
+post_info (GstElement * element, const std::string & text,
+    const std::string & detail)
+{
+  GST_ELEMENT_INFO (element, RESOURCE, NOT_FOUND, ("%s", text.c_str ()),
+      ("%s; %s", text.c_str (), detail.c_str ()));
+}
+
 #ifdef CF_HAVE_CUDA
 /* Whether a CUDA device is usable here: cudaSuccess, or why not, in *usable.
- * FALSE (after posting an error) where `device_id` names no device. */
+ * FALSE (after posting an error) where `device_id` names no device. Messages
+ * name the cause in deviceproblem.h's words alone; their debug strings add the
+ * runtime's name of the error, never its words, which name another cause
+ * where no driver is installed. */
 static gboolean
 probe_devices (GstElement * element, gint device_id, cudaError_t * usable)
 {
@@ -67,8 +108,8 @@ probe_devices (GstElement * element, gint device_id, cudaError_t * usable)
   else
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("CUDA device %d does not exist: %s", device_id,
-            cf::describe_device_problem (err).c_str ()), ("%s: %s",
-            cudaGetErrorName (err), cudaGetErrorString (err)));
+            cf::describe_device_problem (err).c_str ()), ("CUDA runtime: %s",
+            cudaGetErrorName (err)));
   return FALSE;
 }
 
@@ -79,14 +120,15 @@ tell_cpu_fallback (GstElement * element, cudaError_t err)
 {
   static std::atomic<bool> warned { false };
   const std::string problem = cf::describe_device_problem (err);
+  const std::string runtime = std::string ("CUDA runtime: ") +
+      cudaGetErrorName (err);
   if (!warned.exchange (true))
     GST_ELEMENT_WARNING (element, RESOURCE, NOT_FOUND,
-        ("No usable CUDA device: %s. Filtering on the CPU", problem.c_str ()),
-        ("%s: %s; set backend=cpu to silence this warning",
-            cudaGetErrorName (err), cudaGetErrorString (err)));
+        ("No usable CUDA device: %s. %s", problem.c_str (),
+            on_the_cpu (element).c_str ()),
+        ("%s; set backend=cpu to silence this warning", runtime.c_str ()));
   else
-    GST_ELEMENT_INFO (element, RESOURCE, NOT_FOUND,
-        ("Filtering on the CPU: %s", problem.c_str ()), (nullptr));
+    post_info (element, on_the_cpu (element) + ": " + problem, runtime);
 }
 #endif
 
@@ -118,9 +160,9 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
   drop_device (element);
   if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-        ("backend=cuda, but CUDA device %d is not usable: %s (%s: %s)",
-            MAX (device_id, 0), cf::describe_device_problem (err).c_str (),
-            cudaGetErrorName (err), cudaGetErrorString (err)), (nullptr));
+        ("backend=cuda, but CUDA device %d is not usable: %s",
+            MAX (device_id, 0), cf::describe_device_problem (err).c_str ()),
+        ("CUDA runtime: %s", cudaGetErrorName (err)));
     return FALSE;
   }
   if (!told_cpu_fallback_) {
@@ -134,27 +176,24 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
 
 #ifndef CF_HAVE_CUDA
 /* Built without CUDA: a CUDA device asked for by name (backend=cuda, a
- * cuda-device-id) is an error; backend=auto filters on the CPU, saying so once
+ * cuda-device-id) is an error; backend=auto works on the CPU, saying so once
  * per element in an info message (the build chose it: no warning). */
 gboolean
 ElementDevice::open_without_cuda (GstElement * element,
     GstCudaFilterBackend wanted, gint device_id)
 {
-  static const char *const kNoCuda = "this build of gst-cudafilters has no "
-      "CUDA backend (built with -Dcuda=disabled)";
   if (wanted == GST_CUDA_FILTER_BACKEND_CUDA || device_id >= 0) {
     const std::string asked = wanted == GST_CUDA_FILTER_BACKEND_CUDA ?
         "backend=cuda" : "cuda-device-id=" + std::to_string (device_id);
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("%s, but %s: leave backend and cuda-device-id at their defaults, or "
-            "build with CUDA", asked.c_str (), kNoCuda), (nullptr));
+            "build with CUDA", asked.c_str (), cf::kNoCudaBackend), (nullptr));
     return FALSE;
   }
   if (!told_cpu_fallback_) {
     told_cpu_fallback_ = true;
-    GST_ELEMENT_INFO (element, RESOURCE, NOT_FOUND,
-        ("Filtering on the CPU: %s", kNoCuda),
-        ("%s; set backend=cpu to filter without this message", kNoCuda));
+    post_info (element, on_the_cpu (element) + ": " + cf::kNoCudaBackend,
+        "set backend=cpu to silence this message");
   }
   set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
   return TRUE;

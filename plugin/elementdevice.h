@@ -30,6 +30,12 @@ GType gst_cuda_filter_backend_get_type (void);
 
 G_END_DECLS
 
+/* What an element does to frames, as its messages say it ("Filtering on the
+ * CPU"): "Filtering" unless its class set another verb, in its class_init
+ * (cudahist: "Counting"); subclasses inherit it. */
+void cf_element_class_set_work_verb (GType type, const char *verb);
+const char *cf_element_work_verb (GstElement * element);
+
 class ElementDevice
 {
 public:
@@ -39,7 +45,8 @@ public:
 
   /* At start: the backend `wanted` on `device_id`. FALSE after posting an
    * error: a device that does not exist, or backend=cuda without a usable one
-   * (auto falls back to the CPU, warning once). */
+   * (auto falls back to the CPU, warning once per process, then an info
+   * message per element, their texts readable in gst-launch-1.0). */
   gboolean open (GstElement * element, GstCudaFilterBackend wanted,
       gint device_id);
   /* At stop: nothing held, no backend. */

@@ -143,11 +143,19 @@ largest_in_plane (const FormatLayout & layout, guint p, Measure measure)
 }
 
 int
+cf_picture_height (const GstVideoInfo * info)
+{
+  return GST_VIDEO_INFO_INTERLACE_MODE (info) ==
+      GST_VIDEO_INTERLACE_MODE_ALTERNATE ? GST_VIDEO_INFO_FIELD_HEIGHT (info) :
+      GST_VIDEO_INFO_HEIGHT (info);
+}
+
+int
 cf_plane_rows (const GstVideoInfo * info, guint p)
 {
   const FormatLayout & layout = FormatLayout::of (*info);
   return (int) largest_in_plane (layout, p, [&](const ComponentLayout &, guint c) {
-        return layout.component_height (c, GST_VIDEO_INFO_HEIGHT (info));
+        return layout.component_height (c, cf_picture_height (info));
       });
 }
 

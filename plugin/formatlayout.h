@@ -55,6 +55,9 @@ struct FormatLayout
   int component_height (guint c, int height) const;
 };
 
+/* Rows of the picture one buffer of `info` holds: a field's where each buffer
+ * is one field (interlace-mode=alternate), else the frame's. */
+int cf_picture_height (const GstVideoInfo * info);
 /* Rows of plane p. */
 int cf_plane_rows (const GstVideoInfo * info, guint p);
 /* Bytes of one row of plane p that hold samples (for odd-width packed 4:2:2

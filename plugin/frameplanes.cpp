@@ -29,7 +29,7 @@ FramePlanes::component (int component) const
   cf::Plane view;
   view.data = data[layout.plane] + layout.offset;
   view.width = format.component_width (component, GST_VIDEO_INFO_WIDTH (info));
-  view.height = format.component_height (component, GST_VIDEO_INFO_HEIGHT (info));
+  view.height = format.component_height (component, cf_picture_height (info));
   view.row_pitch = stride[layout.plane];
   view.pixel_stride = layout.pixel_stride;
   return view;

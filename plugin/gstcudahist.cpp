@@ -62,10 +62,11 @@
  * 1 %, 50 % and 99 % of the binned samples are <= v, resolved to the last value
  * of v's bin; exact with one value per bin).
  *
- * With #CfAnalyzer:regions=meta (set before the caps), each region of
- * the buffer is counted too: the boxes of its GstVideoRegionOfInterestMeta
- * (and, from GStreamer 1.24, analytics object detections) of the types in
- * #CfAnalyzer:region-types, clipped to the frame, 256 at most. Field
+ * With #CfAnalyzer:regions=meta (which may also be set while playing: it
+ * applies from the next frame), each region of the buffer is counted too: the
+ * boxes of its GstVideoRegionOfInterestMeta (and, from GStreamer 1.24,
+ * analytics object detections) of the types in #CfAnalyzer:region-types,
+ * clipped to the frame, 256 at most. Field
  * "regions": an array of "region" structures in the metas' order: "id" (gint),
  * "type" (string), "x", "y", "width", "height" (guint, luma pixels, clipped)
  * and the per-channel fields above, of the samples covering the box (roi-*
@@ -90,6 +91,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "elementdevice.h"
 #include "formatlayout.h"
 #include "histogram.h"
 #include "histresults.h"
@@ -211,7 +213,7 @@ static cf::Box
 clipped_roi (const GstVideoInfo & info, const guint (&roi)[4])
 {
   const guint64 width = GST_VIDEO_INFO_WIDTH (&info);
-  const guint64 height = GST_VIDEO_INFO_HEIGHT (&info);
+  const guint64 height = cf_picture_height (&info);
   /* In 64 bits: an offset and a size may each reach G_MAXINT. */
   const guint64 x0 = MIN ((guint64) roi[0], width);
   const guint64 y0 = MIN ((guint64) roi[1], height);
@@ -245,7 +247,7 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
         ("The region of interest lies outside the %d x %d frame: counting "
             "nothing", GST_VIDEO_INFO_WIDTH (&self->info),
-            GST_VIDEO_INFO_HEIGHT (&self->info)),
+            cf_picture_height (&self->info)),
         ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
   }
   const gsize channel_bytes = cf::hist_channel_result_size (self->caps_bins);
@@ -710,6 +712,8 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
     GST_META_TAG_VIDEO_COLORSPACE_STR, GST_META_TAG_VIDEO_SIZE_STR,
     GST_META_TAG_VIDEO_ORIENTATION_STR, nullptr
   };
+  /* It counts: "Counting on the CPU", where the filters say "Filtering". */
+  cf_element_class_set_work_verb (G_TYPE_FROM_CLASS (klass), "Counting");
   cf::hist_results_init ();
   gst_meta_register_custom (GST_CUDA_HIST_META_NAME, tags,
       gst_cuda_hist_meta_transform, nullptr, nullptr);

@@ -23,8 +23,12 @@ cf::memory_caps (bool cuda)
   static GstStaticCaps cuda_caps = GST_STATIC_CAPS
       (GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CF_CUDA_MEMORY_FEATURE,
           CUDA_MEMORY_FORMATS));
+  /* Fields one per buffer (interlace-mode=alternate) in host memory only:
+   * gstreamer-cuda's allocator lays out whole frames. */
   static GstStaticCaps system_caps = GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE
-      (SYSTEM_MEMORY_FORMATS));
+      (SYSTEM_MEMORY_FORMATS) "; " GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+      (GST_CAPS_FEATURE_FORMAT_INTERLACED, SYSTEM_MEMORY_FORMATS)
+      ", interlace-mode = (string) alternate");
   return gst_static_caps_get (cuda ? &cuda_caps : &system_caps);
 }
 
@@ -47,15 +51,23 @@ cf::caps_in_cuda_memory (const GstCaps * caps)
 }
 
 /* The same frames in one memory type: `caps`' structures with the feature
- * `cuda` names, kept to the formats that memory type holds. */
+ * `cuda` names in place of theirs (format:Interlaced kept), kept to the
+ * formats that memory type holds. */
 static GstCaps *
 caps_in_memory (const GstCaps * caps, bool cuda)
 {
   GstCaps *moved = gst_caps_copy (caps);
-  for (guint i = 0; i < gst_caps_get_size (moved); i++)
-    gst_caps_set_features (moved, i, gst_caps_features_new (cuda ?
-            CF_CUDA_MEMORY_FEATURE : GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
-            nullptr));
+  for (guint i = 0; i < gst_caps_get_size (moved); i++) {
+    GstCapsFeatures *features = gst_caps_get_features (moved, i);
+    const bool alternate = features && !gst_caps_features_is_any (features) &&
+        gst_caps_features_contains (features, GST_CAPS_FEATURE_FORMAT_INTERLACED);
+    /* In host memory as GStreamer writes it: format:Interlaced alone. */
+    gst_caps_set_features (moved, i, cuda ? gst_caps_features_new
+        (CF_CUDA_MEMORY_FEATURE, alternate ?
+            GST_CAPS_FEATURE_FORMAT_INTERLACED : nullptr, nullptr) :
+        gst_caps_features_new (alternate ? GST_CAPS_FEATURE_FORMAT_INTERLACED :
+            GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, nullptr));
+  }
   GstCaps *templ = cf::memory_caps (cuda);
   GstCaps *result = gst_caps_intersect_full (moved, templ,
       GST_CAPS_INTERSECT_FIRST);

@@ -16,6 +16,8 @@
 
 #include "plane.h"
 #include "status.h"
+// The plugin's words for why no device is usable (inline there: nothing to link).
+#include "../plugin/deviceproblem.h"
 
 namespace cftest {
 
@@ -103,6 +105,24 @@ inline cudaError_t probe_cuda_device(int devices = 1) {
 #endif
 }
 
+// Why no device is usable, given probe_cuda_device's error: the words of the plugin's
+// own messages (plugin/deviceproblem.h), not the CUDA runtime's, which say "driver
+// version is insufficient" where no driver is installed too.
+inline std::string unusable_device_cause(cudaError_t err) {
+#ifndef CF_HAVE_CUDA
+  (void)err;
+  return cf::kNoCudaBackend;
+#else
+  return cf::describe_device_problem(err, cf::installed_driver_version());
+#endif
+}
+
+// What a GPU suite prints for each test it skips.
+inline std::string skip_reason(int devices, cudaError_t err) {
+  return "needs " + std::to_string(devices) + " usable CUDA device" + (devices > 1 ? "s" : "") +
+      ": " + unusable_device_cause(err);
+}
+
 struct GpuTest {
   const char *name;
   TFun function;
@@ -117,9 +137,9 @@ inline int run_gpu_suite(const char *suite_name, const std::vector<GpuTest> &tes
   gst_check_init(&argc, &argv);
   const cudaError_t err = probe_cuda_device(devices);
   if (err != cudaSuccess) {
+    const std::string reason = skip_reason(devices, err);
     for (const GpuTest &test : tests)
-      std::printf("SKIP %s.%s: needs %d usable CUDA device%s (%s)\n", suite_name, test.name,
-                  devices, devices > 1 ? "s" : "", cudaGetErrorString(err));
+      std::printf("SKIP %s.%s: %s\n", suite_name, test.name, reason.c_str());
     return 77;
   }
   // CUDA cannot be used in a child forked after the probe initialised it.

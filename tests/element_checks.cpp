@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include <sys/wait.h>
+
 #include "cuda_test_support.h"
 #include "format_table.h"
 #include "plane_access.h"
@@ -461,8 +463,10 @@ void check_interlaced(const char *backend, const FilterUnderTest &filter) {
       cases.push_back({format, 17, height, "interleaved", false});
   for (const char *format : {"I420", "NV12", "YUY2", "RGBA", "GRAY16_LE"})
     cases.push_back({format, 17, 10, "mixed", false});
+  for (const char *format : kFormats)
+    cases.push_back({format, 17, 21, "alternate", false});
   for (const char *format : {"I420", "NV21", "Y42B", "YUY2", "RGBx", "GRAY8"})
-    for (const char *mode : {"interleaved", "mixed"})
+    for (const char *mode : {"interleaved", "mixed", "alternate"})
       cases.push_back({format, 33, 22, mode, true});
   uint32_t seed = 500;
   for (const Case &c : cases) {
@@ -474,41 +478,53 @@ void check_interlaced(const char *backend, const FilterUnderTest &filter) {
                                            : "include-chroma=true");
     // Interlaced 4:2:0 frames of a height of 4n + 2 are larger than progressive
     // ones: GStreamer lays out their planes for 4n + 4 rows.
-    GstCaps *caps = gst_caps_from_string(
-        (caps_string(c.format, c.width, c.height) + ",interlace-mode=" + c.mode).c_str());
+    const bool mixed = g_str_equal(c.mode, "mixed");
+    const bool alternate = g_str_equal(c.mode, "alternate");
+    std::string caps_text = caps_string(c.format, c.width, c.height) + ",interlace-mode=" + c.mode;
+    if (alternate)
+      caps_text.replace(0, std::strlen("video/x-raw"), "video/x-raw(format:Interlaced)");
+    GstCaps *caps = gst_caps_from_string(caps_text.c_str());
     GstVideoInfo info;
     fail_unless(gst_video_info_from_caps(&info, caps));
     gst_harness_set_src_caps(h, caps);
-    std::vector<TestRegion> regions = test_regions(c.width, c.height);
+    // An alternate buffer is one field, a picture of half the frame's rows (the
+    // top field the larger), its regions in its own rows.
+    const int picture_height = alternate ? (c.height + 1) / 2 : c.height;
+    const GstVideoInfo picture = video_info(c.format, c.width, picture_height);
+    std::vector<TestRegion> regions = test_regions(c.width, picture_height);
     // Two frames: interleaved, both of two fields; mixed, the first flagged
-    // interlaced, the second a progressive frame.
-    const bool mixed = g_str_equal(c.mode, "mixed");
+    // interlaced, the second a progressive frame; alternate, a top field and a
+    // bottom one.
     GstBuffer *frames[2];
     for (int i = 0; i < 2; i++) {
       frames[i] = random_frame(h, info, seed++, frame_pts(i));
       if (mixed && i == 0)
         GST_BUFFER_FLAG_SET(frames[i], GST_VIDEO_BUFFER_FLAG_INTERLACED);
+      if (alternate)
+        GST_BUFFER_FLAG_SET(frames[i], i == 0 ? GST_VIDEO_BUFFER_FLAG_TOP_FIELD
+                                              : GST_VIDEO_BUFFER_FLAG_BOTTOM_FIELD);
       if (c.regions)
         attach_regions(frames[i], regions);
       gst_buffer_ref(frames[i]);
       fail_unless_equals_int(gst_harness_push(h, frames[i]), GST_FLOW_OK);
     }
-    const std::vector<ExpectedRegion> boxes = expected_regions(info, regions, 1);
+    const std::vector<ExpectedRegion> boxes = expected_regions(picture, regions, 1);
     fail_unless(gst_harness_push_event(h, gst_event_new_eos()));
     for (int i = 0; i < 2; i++) {
-      const bool fields = !mixed || i == 0;
+      const bool fields = !alternate && (!mixed || i == 0);
       GstBuffer *out = gst_harness_pull(h);
       fail_unless(out != nullptr, "%s: no output for frame %d", what.c_str(), i);
       WrittenFn written;
       if (c.regions)
         written = [&](int component, int x, int y) {
           return std::any_of(boxes.begin(), boxes.end(), [&](const ExpectedRegion &box) {
-            return fields ? covers_in_field(info, box, component, x, y)
-                          : covers(info, box, component, x, y);
+            return fields ? covers_in_field(picture, box, component, x, y)
+                          : covers(picture, box, component, x, y);
           });
         };
       expect_filtered(frames[i], out, info, filter, true,
-                      what + (fields ? ", by field" : ", progressive"), written, fields);
+                      what + (fields ? ", by field" : alternate ? ", one field" : ", progressive"),
+                      written, fields);
       gst_buffer_unref(out);
       gst_buffer_unref(frames[i]);
     }
@@ -1370,17 +1386,49 @@ GstStateChangeReturn start_with_bus(GstElement *element, GstBus *bus) {
   return gst_element_set_state(element, GST_STATE_PAUSED);
 }
 
-// The message of the error on the bus; fails if there is none.
-std::string error_on(GstBus *bus) {
+// The text and the debug string of an error, warning or info message, checked readable
+// where gst-launch-1.0 shows it: it prints the text of errors and warnings but only
+// the debug string of info messages (every release from 1.22 to 1.28), so an info
+// message's debug string must say its text.
+struct Told {
+  std::string text, debug;
+};
+Told told_by(GstMessage *message) {
+  GError *error = nullptr;
+  gchar *debug = nullptr;
+  switch (GST_MESSAGE_TYPE(message)) {
+    case GST_MESSAGE_ERROR:
+      gst_message_parse_error(message, &error, &debug);
+      break;
+    case GST_MESSAGE_WARNING:
+      gst_message_parse_warning(message, &error, &debug);
+      break;
+    default:
+      gst_message_parse_info(message, &error, &debug);
+      break;
+  }
+  Told told{error->message, debug ? debug : ""};
+  g_error_free(error);
+  g_free(debug);
+  fail_if(told.text.empty(), "a message without text: %s", told.debug.c_str());
+  if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_INFO)
+    fail_unless(told.debug.find(told.text) != std::string::npos,
+                "info message \"%s\": gst-launch-1.0 shows only its debug string \"%s\"",
+                told.text.c_str(), told.debug.c_str());
+  return told;
+}
+
+// The error on the bus; fails if there is none.
+Told told_error_on(GstBus *bus) {
   GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
   fail_unless(message != nullptr, "no error message on the bus");
-  GError *error = nullptr;
-  gst_message_parse_error(message, &error, nullptr);
-  std::string text = error->message;
-  g_error_free(error);
+  const Told told = told_by(message);
   gst_message_unref(message);
-  return text;
+  return told;
 }
+
+// The message of the error on the bus; fails if there is none.
+std::string error_on(GstBus *bus) { return told_error_on(bus).text; }
 
 }  // namespace
 
@@ -1389,9 +1437,9 @@ void check_refused_caps(const char *element) {
   GstPad *sink = gst_element_get_static_pad(made, "sink");
   for (const char *caps : {"video/x-raw,format=GRAY16_BE,width=8,height=8",
                            "video/x-raw,format=v210,width=8,height=8",
-                           // One field per buffer: not taken (docs/elements.md).
-                           "video/x-raw(format:Interlaced),format=NV12,width=8,height=8,"
-                           "interlace-mode=alternate",
+                           // One field per buffer: in host memory only.
+                           "video/x-raw(memory:CUDAMemory,format:Interlaced),format=NV12,"
+                           "width=8,height=8,interlace-mode=alternate",
                            "audio/x-raw,format=S16LE"}) {
     GstCaps *refused = gst_caps_from_string(caps);
     fail_if(gst_pad_query_accept_caps(sink, refused), "%s accepted %s", element, caps);
@@ -1428,25 +1476,45 @@ void check_missing_device_id(const char *element) {
 
 namespace {
 
-// The texts of the warnings and the info messages on `bus`, popped, and how many were
-// warnings.
-std::vector<std::string> notices_on(GstBus *bus, int *warnings) {
-  std::vector<std::string> texts;
+// The warnings and the info messages on `bus`, popped (each checked readable), and how
+// many were warnings.
+std::vector<Told> told_on(GstBus *bus, int *warnings) {
+  std::vector<Told> told;
   *warnings = 0;
   const auto types = GstMessageType(GST_MESSAGE_WARNING | GST_MESSAGE_INFO);
   while (GstMessage *message = gst_bus_pop_filtered(bus, types)) {
-    GError *error = nullptr;
-    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING) {
-      gst_message_parse_warning(message, &error, nullptr);
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_WARNING)
       ++*warnings;
-    } else {
-      gst_message_parse_info(message, &error, nullptr);
-    }
-    texts.push_back(error->message);
-    g_error_free(error);
+    told.push_back(told_by(message));
     gst_message_unref(message);
   }
+  return told;
+}
+
+// Their texts alone.
+std::vector<std::string> notices_on(GstBus *bus, int *warnings) {
+  std::vector<std::string> texts;
+  for (const Told &told : told_on(bus, warnings))
+    texts.push_back(told.text);
   return texts;
+}
+
+// What an element says it does on the CPU: cudahist counts, the filters filter.
+std::string on_the_cpu(const char *element) {
+  return std::string(g_str_equal(element, "cudahist") ? "Counting" : "Filtering") +
+      " on the CPU";
+}
+
+// Fails unless `text` says the element works on the CPU in its own verb, never the
+// other one.
+void says_on_the_cpu(const char *element, const std::string &text) {
+  const std::string own = on_the_cpu(element);
+  const std::string other = on_the_cpu(g_str_equal(element, "cudahist") ? "cudamedian" :
+                                                                          "cudahist");
+  fail_unless(text.find(own) != std::string::npos, "%s: \"%s\" does not say \"%s\"",
+              element, text.c_str(), own.c_str());
+  fail_unless(text.find(other) == std::string::npos, "%s: \"%s\" says \"%s\"", element,
+              text.c_str(), other.c_str());
 }
 
 }  // namespace
@@ -1470,8 +1538,16 @@ void check_auto_backend(const char *element) {
     int warned = 0;
     const std::vector<std::string> told = notices_on(bus, &warned);
     fail_unless_equals_int(told.size(), device ? 0 : 1);  // said once, not at every start
-    if (!told.empty())
-      fail_unless(told[0].find("on the CPU") != std::string::npos, "%s", told[0].c_str());
+    if (!told.empty()) {
+      says_on_the_cpu(element, told[0]);
+      // The cause in the words the skipped GPU tests print for it (after "needs 1 usable
+      // CUDA device: ").
+      const std::string reason = skip_reason(1, probe_cuda_device());
+      const std::string cause = reason.substr(reason.find(": ") + 2);
+      fail_unless(told[0].find(cause) != std::string::npos,
+                  "\"%s\" names another cause than the skipped tests' \"%s\"", told[0].c_str(),
+                  reason.c_str());
+    }
     warnings += warned;
     stop_and_free(made, bus);
   }
@@ -1494,6 +1570,7 @@ void check_device_messages(const char *element) {
   fail_unless_equals_int(warned, 0);
   fail_unless_equals_int(told.size(), 1);
   says_no_cuda(told[0]);
+  says_on_the_cpu(element, told[0]);
   stop_and_free(made, bus);
   for (const std::string setting : {"backend=cuda", "cuda-device-id=0"}) {
     made = make_element(element);
@@ -1518,22 +1595,40 @@ void check_device_messages(const char *element) {
   const int older = runtime - 1000;  // a driver one CUDA major version behind
   struct Case {
     std::string plan;
+    cudaError_t error;  // what the CUDA runtime reports
     std::vector<std::string> words;
   };
   const std::vector<Case> cases = {
-      {"driver:0", {"no NVIDIA driver is installed", "install one for CUDA " + version(runtime)}},
+      {"driver:0",
+       cudaErrorInsufficientDriver,
+       {"no NVIDIA driver is installed", "install one for CUDA " + version(runtime)}},
       {"driver:" + std::to_string(older),
+       cudaErrorInsufficientDriver,
        {"runs CUDA " + version(older) + " at most", "needs CUDA " + version(runtime),
         "or newer", "update the driver", "no newer than " + version(older)}},
       {"driver:" + std::to_string(runtime) + ":cudaErrorNoDevice",
+       cudaErrorNoDevice,
        {"sees no GPU", "nvidia-smi", "CUDA_VISIBLE_DEVICES"}},
       {"driver:" + std::to_string(runtime) + ":cudaErrorDevicesUnavailable",
+       cudaErrorDevicesUnavailable,
        {"busy or unavailable", "compute mode", "prohibited"}},
   };
-  const auto says_all = [](const std::string &text, const Case &c) {
+  // The cause named one way: the plugin's words in the text, never the runtime's own
+  // ("CUDA driver version is insufficient" where no driver is installed) in the text
+  // or the debug string (the debug log), which names the runtime's error only.
+  const auto says_all = [](const Told &told, const Case &c) {
     for (const std::string &word : c.words)
-      fail_unless(text.find(word) != std::string::npos, "%s: \"%s\" says nothing of \"%s\"",
-                  c.plan.c_str(), text.c_str(), word.c_str());
+      fail_unless(told.text.find(word) != std::string::npos,
+                  "%s: \"%s\" says nothing of \"%s\"", c.plan.c_str(), told.text.c_str(),
+                  word.c_str());
+    const std::string runtime_words = cudaGetErrorString(c.error);
+    for (const std::string *said : {&told.text, &told.debug})
+      fail_unless(said->find(runtime_words) == std::string::npos,
+                  "%s: \"%s\" names the cause in the CUDA runtime's words too",
+                  c.plan.c_str(), said->c_str());
+    fail_unless(told.debug.find(cudaGetErrorName(c.error)) != std::string::npos,
+                "%s: debug string \"%s\" does not name %s", c.plan.c_str(),
+                told.debug.c_str(), cudaGetErrorName(c.error));
   };
   for (const Case &c : cases) {
     g_setenv("GST_CUDAFILTERS_FAULT", c.plan.c_str(), TRUE);
@@ -1545,21 +1640,76 @@ void check_device_messages(const char *element) {
     g_object_get(made, "active-backend", &active_backend, nullptr);
     fail_unless_equals_int(active_backend, 2);  // cpu
     int warned = 0;
-    const std::vector<std::string> told = notices_on(bus, &warned);
+    const std::vector<Told> told = told_on(bus, &warned);
     fail_unless_equals_int(told.size(), 1);
     says_all(told[0], c);
+    says_on_the_cpu(element, told[0].text);
     stop_and_free(made, bus);
     // backend=cuda: an error at start, in the same words.
     made = make_element(element);
     gst_util_set_object_arg(G_OBJECT(made), "backend", "cuda");
     bus = gst_bus_new();
     fail_unless_equals_int(start_with_bus(made, bus), GST_STATE_CHANGE_FAILURE);
-    says_all(error_on(bus), c);
+    says_all(told_error_on(bus), c);
     stop_and_free(made, bus);
   }
   g_unsetenv("GST_CUDAFILTERS_FAULT");
 }
 #endif
+
+namespace {
+
+// How many times `part` occurs in `text`.
+size_t occurrences(const std::string &text, const std::string &part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    count++;
+  return count;
+}
+
+}  // namespace
+
+void check_launch_messages() {
+  gchar *launch = g_find_program_in_path("gst-launch-1.0");
+  if (launch == nullptr) {
+    g_print("SKIP test_launch_messages: no gst-launch-1.0 (gstreamer1.0-tools) here\n");
+    return;
+  }
+  gchar **env = g_get_environ();
+  env = g_environ_unsetenv(env, "GST_DEBUG");  // its log would repeat the texts
+#ifdef CF_HAVE_CUDA
+  env = g_environ_setenv(env, "GST_CUDAFILTERS_FAULT", "driver:0", TRUE);
+  const std::string cause = cf::describe_device_problem(cudaErrorInsufficientDriver, 0);
+#else
+  const std::string cause = cf::kNoCudaBackend;
+#endif
+  const gchar *argv[] = {launch, "videotestsrc", "num-buffers=3", "!", "cudamedian", "!",
+                         "cudagauss", "!", "cudahist", "!", "fakesink", nullptr};
+  gchar *out = nullptr, *err = nullptr;
+  gint status = 0;
+  GError *error = nullptr;
+  const gboolean ran = g_spawn_sync(nullptr, const_cast<gchar **>(argv), env, G_SPAWN_DEFAULT,
+                                    nullptr, nullptr, &out, &err, &status, &error);
+  fail_unless(ran, "gst-launch-1.0: %s", ran ? "" : error->message);
+  const std::string printed = std::string(out) + err;
+  g_free(out);
+  g_free(err);
+  g_strfreev(env);
+  g_free(launch);
+  fail_unless(WIFEXITED(status) && WEXITSTATUS(status) == 0, "gst-launch-1.0 failed:\n%s",
+              printed.c_str());
+  // One warning (or, without CUDA, an info message) and two info messages: each says
+  // the cause and its element's verb where gst-launch-1.0 prints it.
+  const struct {
+    std::string part;
+    size_t times;
+  } expected[] = {{cause, 3}, {"Counting on the CPU", 1}, {"Filtering on the CPU", 2}};
+  for (const auto &e : expected)
+    fail_unless(occurrences(printed, e.part) == e.times, "\"%s\" printed %zu times, not %zu:\n%s",
+                e.part.c_str(), occurrences(printed, e.part), e.times, printed.c_str());
+  fail_unless(printed.find("insufficient") == std::string::npos,
+              "another cause's words printed:\n%s", printed.c_str());
+}
 
 int run_element_suite(const char *suite_name, const char *backend,
                       std::initializer_list<NamedTest> tests, int argc, char **argv) {

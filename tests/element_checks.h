@@ -128,7 +128,8 @@ void check_regions(const char *backend, const FilterUnderTest &filter);
 // Interlaced frames (interlace-mode=interleaved, and mixed: a frame flagged
 // interlaced, then a progressive one) of every format, with include-chroma, and
 // with regions=meta: each field filtered as a picture of its own, against the
-// reference run on the field's rows copied out; progressive frames whole.
+// reference run on the field's rows copied out; progressive frames whole; and
+// alternate buffers, each one field, filtered as the picture they are.
 void check_interlaced(const char *backend, const FilterUnderTest &filter);
 // Region mistakes that would make an element do nothing, or the wrong thing, each
 // warned of once: region-types (and, where the element has it, region-padding) set
@@ -194,6 +195,13 @@ void check_auto_backend(const char *element);
 // version older than the build's, no device, a device busy or prohibited): backend=auto
 // says it and what to do in its warning or info message, backend=cuda in its error.
 void check_device_messages(const char *element);
+// What a user sees: gst-launch-1.0 (the installed one; skipped where there is none) of
+// videotestsrc ! cudamedian ! cudagauss ! cudahist ! fakesink without a usable device
+// (a fault plan stands in for a missing driver: GST_CUDAFILTERS_FAULT=driver:0) prints
+// the cause of each element's fallback and what the element does on the CPU, in its
+// warning and in its info messages alike (gst-launch-1.0 shows only the debug string
+// of info messages), and never the CUDA runtime's words for another cause.
+void check_launch_messages();
 
 struct NamedTest {
   const char *name;

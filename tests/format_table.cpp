@@ -122,6 +122,19 @@ int y_factor(const TableFormat &format, char component) {
   return format.planes[find_plane(format, component, offsets)].rows;
 }
 
+namespace {
+
+// Rows of the picture a buffer holds: in interlace-mode=alternate each buffer is one
+// field, of half the frame's rows (the top one the larger).
+int picture_rows(const GstVideoInfo &info) {
+  const int height = GST_VIDEO_INFO_HEIGHT(&info);
+  return GST_VIDEO_INFO_INTERLACE_MODE(&info) == GST_VIDEO_INTERLACE_MODE_ALTERNATE
+             ? (height + 1) / 2
+             : height;
+}
+
+}  // namespace
+
 TableComponent::TableComponent(const TableFormat &format, const GstVideoFrame &frame,
                                char component)
     : format_(format) {
@@ -134,7 +147,7 @@ TableComponent::TableComponent(const TableFormat &format, const GstVideoFrame &f
   x_factor_ = cftest::x_factor(format, component);
   y_factor_ = cftest::y_factor(format, component);
   width_ = round_up_div(GST_VIDEO_FRAME_WIDTH(&frame) * per_group, plane.columns);
-  height_ = round_up_div(GST_VIDEO_FRAME_HEIGHT(&frame), plane.rows);
+  height_ = round_up_div(picture_rows(frame.info), plane.rows);
   padding_bits_ = 8 * format.sample_bytes - format.value_bits;
 }
 
@@ -181,7 +194,7 @@ int row_bytes(const GstVideoInfo &info, int plane) {
 }
 
 int plane_rows(const GstVideoInfo &info, int plane) {
-  return plane_rows(table_format(info), plane, GST_VIDEO_INFO_HEIGHT(&info));
+  return plane_rows(table_format(info), plane, picture_rows(info));
 }
 
 bool is_sample_byte(const TableFormat &format, int plane, int width, int byte) {

@@ -220,9 +220,11 @@ std::string describe(const std::string &element, GstState state, const std::stri
 // holds, none of the four it cannot), then system memory with every format; system
 // memory only without the library.
 GST_START_TEST(test_pad_templates) {
+  // One structure per memory type, then host memory's fields one per buffer
+  // (format:Interlaced, interlace-mode=alternate).
   const std::vector<std::string> memories = g_machine.built_with_cuda_memory
-      ? std::vector<std::string>{"cuda", "system"}
-      : std::vector<std::string>{"system"};
+      ? std::vector<std::string>{"cuda", "system", "system"}
+      : std::vector<std::string>{"system", "system"};
   for (const char *element : kElements) {
     GstElementFactory *factory = gst_element_factory_find(element);
     fail_unless(factory != nullptr, "%s not found: is GST_PLUGIN_PATH set?", element);
@@ -233,6 +235,13 @@ GST_START_TEST(test_pad_templates) {
       GstCaps *caps = gst_static_pad_template_get_caps(templ);
       expect_whole_memory_types(
           caps, memories, std::string(element) + " " + templ->name_template + " template", true);
+      const guint fields = gst_caps_get_size(caps) - 1;
+      fail_unless(gst_caps_features_contains(gst_caps_get_features(caps, fields),
+                                             GST_CAPS_FEATURE_FORMAT_INTERLACED) &&
+                      g_strcmp0(gst_structure_get_string(gst_caps_get_structure(caps, fields),
+                                                         "interlace-mode"),
+                                "alternate") == 0,
+                  "%s: no alternate fields last (%s)", element, caps_text(caps).c_str());
       for (guint i = 0; i < gst_caps_get_size(caps); i++) {
         if (!in_cuda_memory(caps, i))
           continue;

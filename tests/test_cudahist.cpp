@@ -12,6 +12,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -271,14 +272,17 @@ void expect_meta(GstBuffer *in, GstBuffer *out, const GstVideoInfo &info,
 
 // One random frame through a fresh harness: the frame unchanged and the very same
 // memory, the meta right.
-// With interlace-mode `interlace`: every sample counted, as in a progressive frame.
+// With interlace-mode `interlace`: every sample counted, as in a progressive frame
+// (alternate: a buffer holds one field).
 void check_counts(const char *format, int width, int height, const HistConfig &config,
                   uint32_t seed, const char *interlace = "progressive") {
   const std::string what = std::string(format) + " " + std::to_string(width) + "x" +
       std::to_string(height) + " " + interlace + " " + config.properties();
   GstHarness *h = make_harness(config);
-  GstCaps *caps = gst_caps_from_string(
-      (caps_string(format, width, height) + ",interlace-mode=" + interlace).c_str());
+  std::string caps_text = caps_string(format, width, height) + ",interlace-mode=" + interlace;
+  if (g_str_equal(interlace, "alternate"))
+    caps_text.replace(0, std::strlen("video/x-raw"), "video/x-raw(format:Interlaced)");
+  GstCaps *caps = gst_caps_from_string(caps_text.c_str());
   GstVideoInfo info;
   fail_unless(gst_video_info_from_caps(&info, caps));
   gst_harness_set_src_caps(h, caps);
@@ -401,7 +405,8 @@ GST_START_TEST(test_counts) {
   for (const char *format : {"I420", "NV21", "Y42B", "UYVY", "ARGB", "BGRA"})
     check_counts(format, 65, 33, all, seed++);
   for (const char *format : {"I420", "NV12", "YUY2", "GRAY16_LE"})
-    check_counts(format, 17, 10, all, seed++, "interleaved");
+    for (const char *interlace : {"interleaved", "alternate"})
+      check_counts(format, 17, 10, all, seed++, interlace);
 
   HistConfig narrow;  // many samples below and above the range
   narrow.bins = 13;
@@ -1152,6 +1157,11 @@ GST_END_TEST;
 GST_START_TEST(test_device_messages) { cftest::check_device_messages("cudahist"); }
 GST_END_TEST;
 
+// The three elements' fallback messages as gst-launch-1.0 prints them: cudahist's says
+// it counts, the filters' that they filter, each with the cause.
+GST_START_TEST(test_launch_messages) { cftest::check_launch_messages(); }
+GST_END_TEST;
+
 int main(int argc, char **argv) {
   const int status = cftest::run_element_suite(
       g_str_equal(kBackend, "cuda") ? "cudahist_gpu" : "cudahist", kBackend,
@@ -1184,7 +1194,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_refused_caps),
           CF_TEST(test_backend_cuda_demanded),
           CF_TEST(test_missing_device_id),
-          CF_TEST(test_auto_backend), CF_TEST(test_device_messages),
+          CF_TEST(test_auto_backend), CF_TEST(test_device_messages), CF_TEST(test_launch_messages),
       },
       argc, argv);
   // test_meta_tags left out what it could not build: skipped, saying why (the
