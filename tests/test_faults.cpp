@@ -84,6 +84,12 @@ Fault fault(const std::string &spec, Expect expect, cudaError_t err) {
   return {spec, expect, named(err)};
 }
 
+// A device that cannot be opened at start: the error gives the cause in the plugin's
+// words, the skip reasons' (the runtime's error name goes to the debug string).
+Fault start_fault(const std::string &spec, cudaError_t err) {
+  return {spec, Expect::StartFails, cftest::unusable_device_cause(err)};
+}
+
 // Every fault point, at calls chosen to hit each path (plugin/cudafaults.h lists the
 // calls at each point, in the order counted here).
 std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
@@ -91,12 +97,11 @@ std::vector<Fault> faults_at(const std::string &point, guint frames_in_flight) {
   if (point == "device") {
     // Calls 1 to 4 at start: counting devices, creating the context, making it
     // current, the runtime's first call in it; 5: making it current for the caps.
-    faults.push_back(fault("device:1:cudaErrorNoDevice", Expect::StartFails,
-                           cudaErrorNoDevice));
-    faults.push_back(fault("device:2:cudaErrorInitializationError", Expect::StartFails,
-                           cudaErrorInitializationError));
-    faults.push_back(fault("device:3:cudaErrorDevicesUnavailable", Expect::StartFails,
-                           cudaErrorDevicesUnavailable));
+    faults.push_back(start_fault("device:1:cudaErrorNoDevice", cudaErrorNoDevice));
+    faults.push_back(start_fault("device:2:cudaErrorInitializationError",
+                                 cudaErrorInitializationError));
+    faults.push_back(start_fault("device:3:cudaErrorDevicesUnavailable",
+                                 cudaErrorDevicesUnavailable));
     faults.push_back(fault("device:5:cudaErrorDevicesUnavailable", Expect::CapsError,
                            cudaErrorDevicesUnavailable));
   } else if (point == "alloc") {
