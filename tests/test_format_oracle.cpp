@@ -71,11 +71,13 @@ struct Config {
   bool include_chroma;
   bool regions;
   Memory memory;
+  // interlace-mode=interleaved: each field, every other row, a picture of its own.
+  bool interlaced = false;
 
   std::string describe() const {
     return std::string(variant.element) + " " + variant.properties + " " + format->name +
         " include-chroma=" + (include_chroma ? "true" : "false") +
-        (regions ? " regions=meta" : "") +
+        (regions ? " regions=meta" : "") + (interlaced ? " interlaced" : "") +
         (memory == Memory::Cuda ? " in CUDA memory" : memory == Memory::Nvdec ? " after nvh265dec" : "");
   }
 };
@@ -122,8 +124,23 @@ std::string element_line(const Config &config, const std::string &extra,
 // would cost most of the suite's time on the CUDA backend.
 GstContext *shared_cuda_context = nullptr;
 
+// The caps of the frames a configuration pushes.
+std::string frame_caps(const char *format, int width, int height, bool interlaced) {
+  return cftest::caps_string(format, width, height) +
+      (interlaced ? ",interlace-mode=interleaved" : "");
+}
+
+// Their GstVideoInfo: interlaced 4:2:0 frames are laid out for more rows.
+GstVideoInfo frame_info(const char *format, int width, int height, bool interlaced) {
+  GstCaps *caps = gst_caps_from_string(frame_caps(format, width, height, interlaced).c_str());
+  GstVideoInfo info;
+  fail_unless(gst_video_info_from_caps(&info, caps));
+  gst_caps_unref(caps);
+  return info;
+}
+
 GstHarness *make_harness(const std::string &element, Memory memory, const char *format,
-                         int width, int height) {
+                         int width, int height, bool interlaced = false) {
   const std::string line = memory == Memory::Cuda
       ? "cudaupload ! " + element + " ! cudadownload" : element;
   GError *error = nullptr;
@@ -141,7 +158,7 @@ GstHarness *make_harness(const std::string &element, Memory memory, const char *
   GstAllocator *allocator =
       GST_ALLOCATOR(gst_object_ref_sink(g_object_new(pattern_allocator_get_type(), nullptr)));
   gst_harness_set_propose_allocator(h, allocator, nullptr);
-  gst_harness_set_src_caps_str(h, cftest::caps_string(format, width, height).c_str());
+  gst_harness_set_src_caps_str(h, frame_caps(format, width, height, interlaced).c_str());
   return h;
 }
 
@@ -193,30 +210,73 @@ struct MappedFrame {
 
 // ---- which samples a box covers, counted sample by sample ----
 
-// The samples of `component` that cover at least one pixel of the box.
-LumaBox covered(const TableComponent &component, const LumaBox &box) {
-  int x0 = component.width(), x1 = -1, y0 = component.height(), y1 = -1;
-  for (int x = 0; x < component.width(); x++)
-    if (x * component.x_factor() <= box.x + box.width - 1 &&
-        (x + 1) * component.x_factor() - 1 >= box.x) {
+// A picture of one component's samples: the whole plane, or one field of it.
+struct Picture {
+  int width, height, x_factor, y_factor;
+};
+
+Picture whole(const TableComponent &component) {
+  return {component.width(), component.height(), component.x_factor(), component.y_factor()};
+}
+
+// Field `field` of an interlaced frame's component: its rows field, field + 2, ...
+Picture field_of(const TableComponent &component, int field) {
+  return {component.width(), (component.height() - field + 1) / 2, component.x_factor(),
+          component.y_factor()};
+}
+
+// The luma rows of `box` in field `field`, the field's row k being the frame's row
+// 2k + field: of height 0 or less where the box holds none of the field's rows.
+LumaBox field_rows(const LumaBox &box, int field) {
+  const int first = (box.y - field + 1) / 2;
+  const int end = (box.y + box.height - field + 1) / 2;
+  return {box.x, first, box.width, end - first};
+}
+
+// The samples of a picture that cover at least one pixel of the box (in the
+// picture's luma pixels); of height 0 or less where none does.
+LumaBox covered(const Picture &picture, const LumaBox &box) {
+  int x0 = picture.width, x1 = -1, y0 = picture.height, y1 = -1;
+  for (int x = 0; x < picture.width; x++)
+    if (x * picture.x_factor <= box.x + box.width - 1 &&
+        (x + 1) * picture.x_factor - 1 >= box.x) {
       x0 = std::min(x0, x);
       x1 = std::max(x1, x);
     }
-  for (int y = 0; y < component.height(); y++)
-    if (y * component.y_factor() <= box.y + box.height - 1 &&
-        (y + 1) * component.y_factor() - 1 >= box.y) {
+  for (int y = 0; y < picture.height; y++)
+    if (y * picture.y_factor <= box.y + box.height - 1 &&
+        (y + 1) * picture.y_factor - 1 >= box.y) {
       y0 = std::min(y0, y);
       y1 = std::max(y1, y);
     }
   return {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
 }
 
-// Whether sample (x, y) of the component covers a pixel of any of kBoxes.
-bool in_any_box(const TableComponent &component, int x, int y) {
-  return std::any_of(std::begin(kBoxes), std::end(kBoxes), [&](const LumaBox &box) {
-    const LumaBox samples = covered(component, box);
-    return x >= samples.x && x < samples.x + samples.width && y >= samples.y &&
-           y < samples.y + samples.height;
+// The boxes of kBoxes as the samples of a picture (field -1: the whole component;
+// else that field) cover them, those covering none left out.
+std::vector<LumaBox> covered_boxes(const TableComponent &component, int field) {
+  std::vector<LumaBox> boxes;
+  for (const LumaBox &box : kBoxes) {
+    const LumaBox rows = field < 0 ? box : field_rows(box, field);
+    if (rows.height <= 0)
+      continue;
+    const LumaBox samples =
+        covered(field < 0 ? whole(component) : field_of(component, field), rows);
+    if (samples.height > 0)
+      boxes.push_back(samples);
+  }
+  return boxes;
+}
+
+// Whether sample (x, y) of the component covers a pixel of any of kBoxes (of an
+// interlaced frame: in its own field).
+bool in_any_box(const TableComponent &component, int x, int y, bool interlaced) {
+  const int field = interlaced ? y % 2 : -1;
+  const int row = interlaced ? y / 2 : y;
+  const std::vector<LumaBox> boxes = covered_boxes(component, field);
+  return std::any_of(boxes.begin(), boxes.end(), [&](const LumaBox &samples) {
+    return x >= samples.x && x < samples.x + samples.width && row >= samples.y &&
+           row < samples.y + samples.height;
   });
 }
 
@@ -228,26 +288,20 @@ bool is_processed(char component, bool include_chroma) {
 
 // ---- filters ----
 
-// One component of each input frame, alone as a grey frame, through the same element:
-// its outputs' values, clamped to the format's maximum. On the CPU backend, whose
-// results are the CUDA backend's bit for bit (each kernel suite checks both against
-// the scalar references; a grey frame shares no layout with the format under test):
-// a CUDA element for every component would make the gpu suite's run too long.
-std::vector<std::vector<uint32_t>> filtered_alone(const Config &config,
-                                                  const std::vector<GstBuffer *> &inputs,
-                                                  const GstVideoInfo &info, char letter) {
+// Grey pictures (values, width x height, row by row) through the same element on the
+// CPU backend, `boxes` their regions where the configuration asks: the outputs'
+// values, clamped to the format's maximum. On the CPU backend, whose results are the
+// CUDA backend's bit for bit (each kernel suite checks both against the scalar
+// references; a grey frame shares no layout with the format under test): a CUDA
+// element for every component would make the gpu suite's run too long.
+std::vector<std::vector<uint32_t>> filtered_as_gray(const Config &config,
+                                                    const std::vector<std::vector<uint32_t>> &pictures,
+                                                    int width, int height,
+                                                    const std::vector<LumaBox> &boxes) {
   const TableFormat &gray = cftest::table_format(config.format->gray_name());
+  const GstVideoInfo gray_info = cftest::video_info(gray.name, width, height);
   std::vector<GstBuffer *> gray_inputs;
-  std::vector<LumaBox> boxes;
-  GstVideoInfo gray_info;
-  for (size_t i = 0; i < inputs.size(); i++) {
-    MappedFrame in(inputs[i], info);
-    const TableComponent component(*config.format, in.frame, letter);
-    if (i == 0) {
-      gray_info = cftest::video_info(gray.name, component.width(), component.height());
-      for (const LumaBox &box : kBoxes)
-        boxes.push_back(covered(component, box));
-    }
+  for (size_t i = 0; i < pictures.size(); i++) {
     GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&gray_info),
                                                 nullptr);
     GST_BUFFER_PTS(buffer) = cftest::frame_pts(int(i));
@@ -255,15 +309,14 @@ std::vector<std::vector<uint32_t>> filtered_alone(const Config &config,
     GstVideoFrame frame;
     fail_unless(gst_video_frame_map(&frame, &gray_info, buffer, GST_MAP_WRITE));
     const TableComponent samples(gray, frame, 'Y');
-    for (int y = 0; y < component.height(); y++)
-      for (int x = 0; x < component.width(); x++)
-        samples.set_value(x, y, component.value(x, y));
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < width; x++)
+        samples.set_value(x, y, pictures[i][size_t(y) * width + x]);
     gst_video_frame_unmap(&frame);
     gray_inputs.push_back(buffer);
   }
   GstHarness *h = make_harness(element_line(config, "", "cpu"), Memory::System, gray.name,
-                               GST_VIDEO_INFO_WIDTH(&gray_info),
-                               GST_VIDEO_INFO_HEIGHT(&gray_info));
+                               width, height);
   const std::vector<GstBuffer *> outputs =
       run(h, gray_inputs, config.regions ? &boxes : nullptr, config.describe() + " alone");
   std::vector<std::vector<uint32_t>> values;
@@ -279,6 +332,43 @@ std::vector<std::vector<uint32_t>> filtered_alone(const Config &config,
   unref_all(gray_inputs);
   unref_all(outputs);
   gst_harness_teardown(h);
+  return values;
+}
+
+// One component of each input frame, alone as a grey frame (of an interlaced frame,
+// each field's rows alone as one), through the same element: its values, row by row.
+std::vector<std::vector<uint32_t>> filtered_alone(const Config &config,
+                                                  const std::vector<GstBuffer *> &inputs,
+                                                  const GstVideoInfo &info, char letter) {
+  std::vector<std::vector<uint32_t>> values(inputs.size());
+  for (int field : config.interlaced ? std::vector<int>{0, 1} : std::vector<int>{-1}) {
+    // Frame row of the picture's row k.
+    const auto frame_row = [field](int k) { return field < 0 ? k : 2 * k + field; };
+    std::vector<std::vector<uint32_t>> pictures;
+    std::vector<LumaBox> boxes;
+    int width = 0, rows = 0;
+    for (size_t i = 0; i < inputs.size(); i++) {
+      MappedFrame in(inputs[i], info);
+      const TableComponent component(*config.format, in.frame, letter);
+      width = component.width();
+      rows = field < 0 ? component.height() : field_of(component, field).height;
+      values[i].resize(size_t(width) * component.height());
+      if (i == 0)
+        boxes = covered_boxes(component, field);
+      std::vector<uint32_t> picture;
+      for (int k = 0; k < rows; k++)
+        for (int x = 0; x < width; x++)
+          picture.push_back(component.value(x, frame_row(k)));
+      pictures.push_back(picture);
+    }
+    if (rows == 0)
+      continue;
+    const auto filtered = filtered_as_gray(config, pictures, width, rows, boxes);
+    for (size_t i = 0; i < inputs.size(); i++)
+      for (int k = 0; k < rows; k++)
+        for (int x = 0; x < width; x++)
+          values[i][size_t(frame_row(k)) * width + x] = filtered[i][size_t(k) * width + x];
+  }
   return values;
 }
 
@@ -343,7 +433,7 @@ void check_filtered(const Config &config, const GstVideoInfo &info,
       for (int y = 0; y < component.height(); y++)
         for (int x = 0; x < component.width(); x++) {
           // Outside the regions the input passes as it is, padding bits too.
-          if (config.regions && !in_any_box(source, x, y)) {
+          if (config.regions && !in_any_box(source, x, y, config.interlaced)) {
             fail_unless(component.stored(x, y) == source.stored(x, y),
                         "%s frame %zu: %c at %d,%d, outside the regions, stored %#x for %#x",
                         what.c_str(), i, letter, x, y, component.stored(x, y),
@@ -367,13 +457,13 @@ void check_filtered(const Config &config, const GstVideoInfo &info,
 
 void check_filter(const Config &config, uint32_t seed) {
   const TableFormat &format = *config.format;
-  const GstVideoInfo info = cftest::video_info(format.name, kWidth, kHeight);
+  const GstVideoInfo info = frame_info(format.name, kWidth, kHeight, config.interlaced);
   std::vector<GstBuffer *> inputs;
   for (int i = 0; i < kFrames; i++)
     inputs.push_back(random_frame(info, seed + i, i));
   std::vector<LumaBox> boxes(std::begin(kBoxes), std::end(kBoxes));
   GstHarness *h = make_harness(element_line(config, ""), config.memory, format.name, kWidth,
-                               kHeight);
+                               kHeight, config.interlaced);
   const std::vector<GstBuffer *> outputs = run(h, inputs, config.regions ? &boxes : nullptr,
                                                config.describe());
   check_filtered(config, info, inputs, outputs);
@@ -472,7 +562,7 @@ void check_counts(const GstStructure *s, const Config &config, const GstVideoFra
     fail_unless_equals_string(g_value_get_string(gst_value_array_get_value(names, index)),
                               channel_name(format, letter));
     const TableComponent component(format, frame, letter);
-    const LumaBox samples = box ? covered(component, *box)
+    const LumaBox samples = box ? covered(whole(component), *box)
                                 : LumaBox{0, 0, component.width(), component.height()};
     check_channel(s, index, count(component, samples, n_bins, format.max_value()),
                   format.max_value(), what + " " + channel_name(format, letter));
@@ -652,7 +742,7 @@ std::vector<Memory> memories() {
 }
 
 template <typename Check>
-void every_configuration(const Variant &variant, Check &&check) {
+void every_configuration(const Variant &variant, Check &&check, bool interlaced = false) {
   uint32_t seed = 1;
   for (Memory memory : memories())
     for (const TableFormat &format : cftest::table_formats()) {
@@ -660,7 +750,8 @@ void every_configuration(const Variant &variant, Check &&check) {
         continue;
       for (bool include_chroma : {false, true})
         for (bool regions : {false, true})
-          check(Config{&format, variant, include_chroma, regions, memory}, seed += kFrames);
+          check(Config{&format, variant, include_chroma, regions, memory, interlaced},
+                seed += kFrames);
     }
 }
 
@@ -679,6 +770,14 @@ GST_START_TEST(test_unsharp_every_format) {
 }
 GST_END_TEST;
 
+// Interlaced frames: each field filtered as its own picture, against each field's rows
+// filtered alone.
+GST_START_TEST(test_fields_every_format) {
+  every_configuration(kFilters[0], check_filter, true);
+  every_configuration(kFilters[1], check_filter, true);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_hist_every_format) {
   every_configuration(Variant{"cudahist", ""}, check_hist);
 }
@@ -691,12 +790,13 @@ int main(int argc, char **argv) {
     return cftest::run_element_suite(
         "format_oracle", CF_TEST_BACKEND,
         {CF_TEST(test_median_every_format), CF_TEST(test_gauss_every_format),
-         CF_TEST(test_unsharp_every_format), CF_TEST(test_hist_every_format),
-         CF_TEST(test_nvdec_main10)},
+         CF_TEST(test_unsharp_every_format), CF_TEST(test_fields_every_format),
+         CF_TEST(test_hist_every_format), CF_TEST(test_nvdec_main10)},
         argc, argv);
   return cftest::run_element_suite(
       "format_oracle", CF_TEST_BACKEND,
       {CF_TEST(test_median_every_format), CF_TEST(test_gauss_every_format),
-       CF_TEST(test_unsharp_every_format), CF_TEST(test_hist_every_format)},
+       CF_TEST(test_unsharp_every_format), CF_TEST(test_fields_every_format),
+       CF_TEST(test_hist_every_format)},
       argc, argv);
 }
