@@ -436,8 +436,8 @@ submit_frame (CfBaseFilter * self, GstBuffer * input)
     gst_buffer_unref (input);
     if (st.caps.failed)
       return GST_FLOW_ERROR;
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (nullptr),
-        ("buffer before caps"));
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("A frame came before its "
+            "caps: upstream sent no CAPS event first"), (nullptr));
     return GST_FLOW_NOT_NEGOTIATED;
   }
   GstBuffer *output = nullptr;

@@ -722,7 +722,7 @@ int main(int argc, char **argv) {
               g_machine.built_with_cuda_memory ? "with" : "without",
               g_machine.driver_loads ? "loads" : "missing",
               g_machine.device_usable ? "a usable CUDA device" : "no usable CUDA device (",
-              g_machine.device_usable ? "" : cudaGetErrorString(err),
+              g_machine.device_usable ? "" : cftest::unusable_device_cause(err).c_str(),
               g_machine.device_usable ? "" : ")");
   std::fflush(stdout);
   // CUDA cannot be used in a child forked after the probe initialised it.
