@@ -1677,6 +1677,15 @@ void check_launch_messages() {
   }
   gchar **env = g_get_environ();
   env = g_environ_unsetenv(env, "GST_DEBUG");  // its log would repeat the texts
+  // Under AddressSanitizer, gst-launch-1.0 loads the instrumented plugin with the
+  // runtime preloaded, as tests/sanitizers/asan-exec.sh runs uninstrumented programs.
+  if (const gchar *asan_runtime = g_environ_getenv(env, "CF_ASAN_RUNTIME")) {
+    const std::string options = std::string(g_environ_getenv(env, "ASAN_OPTIONS")
+                                                ? g_environ_getenv(env, "ASAN_OPTIONS")
+                                                : "") + ":detect_leaks=0";
+    env = g_environ_setenv(env, "ASAN_OPTIONS", options.c_str(), TRUE);
+    env = g_environ_setenv(env, "LD_PRELOAD", asan_runtime, TRUE);
+  }
 #ifdef CF_HAVE_CUDA
   env = g_environ_setenv(env, "GST_CUDAFILTERS_FAULT", "driver:0", TRUE);
   const std::string cause = cf::describe_device_problem(cudaErrorInsufficientDriver, 0);

@@ -16,9 +16,12 @@
 # busy loops beside them, each time in a test that had finished its work; reported
 # upstream as google/sanitizers#1353). No check was made then, neither passed nor
 # failed: such a run is made once more. Any other failure stands.
+# A test that starts such a program itself (gst-launch-1.0) finds the runtime in
+# CF_ASAN_RUNTIME, to preload it the same way.
 # Usage: asan-exec.sh ASAN_RUNTIME PROGRAM [ARGS...]
 runtime=$1
 shift
+export CF_ASAN_RUNTIME=$runtime
 uninstrumented=()
 if ! grep -q -a __asan_init "$1"; then
   uninstrumented=(env "LD_PRELOAD=$runtime${LD_PRELOAD:+:$LD_PRELOAD}"
