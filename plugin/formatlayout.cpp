@@ -4,6 +4,7 @@
 #include "formatlayout.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace
 {
@@ -49,11 +50,22 @@ rgba (GstVideoFormat format, guint r, guint g, guint b, guint a)
     {at (0, r, 4), at (0, g, 4), at (0, b, 4), at (0, a, 4)}};
 }
 
+/* A format gstreamer-cuda's allocator cannot hold: asked for one it aborts the
+ * process, so its frames come and go in host memory only. */
+constexpr FormatLayout
+host_only (FormatLayout layout)
+{
+  layout.cuda_memory = false;
+  return layout;
+}
+
 constexpr ColorFamily kYuv = ColorFamily::Yuv;
 
+/* In the order the caps list them. */
 const FormatLayout kLayouts[] = {
-  {GST_VIDEO_FORMAT_GRAY8, ColorFamily::Gray, 1, 1, {at (0, 0, 1)}},
-  {GST_VIDEO_FORMAT_GRAY16_LE, ColorFamily::Gray, 1, 1, {at (0, 0, 2, k16)}},
+  host_only ({GST_VIDEO_FORMAT_GRAY8, ColorFamily::Gray, 1, 1, {at (0, 0, 1)}}),
+  host_only ({GST_VIDEO_FORMAT_GRAY16_LE, ColorFamily::Gray, 1, 1,
+          {at (0, 0, 2, k16)}}),
   {GST_VIDEO_FORMAT_I420, kYuv, 3, 3,
       {at (0, 0, 1), c420 (1, 0, 1), c420 (2, 0, 1)}},
   {GST_VIDEO_FORMAT_YV12, kYuv, 3, 3,
@@ -72,12 +84,12 @@ const FormatLayout kLayouts[] = {
       {at (0, 1, 2), c422 (0, 0, 4), c422 (0, 2, 4)}},
   rgba (GST_VIDEO_FORMAT_RGBA, 0, 1, 2, 3),
   rgba (GST_VIDEO_FORMAT_BGRA, 2, 1, 0, 3),
-  rgba (GST_VIDEO_FORMAT_ARGB, 1, 2, 3, 0),
-  rgba (GST_VIDEO_FORMAT_ABGR, 3, 2, 1, 0),
   rgb (GST_VIDEO_FORMAT_RGBx, 4, 0, 1, 2),
   rgb (GST_VIDEO_FORMAT_BGRx, 4, 2, 1, 0),
-  rgb (GST_VIDEO_FORMAT_xRGB, 4, 1, 2, 3),
-  rgb (GST_VIDEO_FORMAT_xBGR, 4, 3, 2, 1),
+  rgba (GST_VIDEO_FORMAT_ARGB, 1, 2, 3, 0),
+  rgba (GST_VIDEO_FORMAT_ABGR, 3, 2, 1, 0),
+  host_only (rgb (GST_VIDEO_FORMAT_xRGB, 4, 1, 2, 3)),
+  host_only (rgb (GST_VIDEO_FORMAT_xBGR, 4, 3, 2, 1)),
   rgb (GST_VIDEO_FORMAT_RGB, 3, 0, 1, 2),
   rgb (GST_VIDEO_FORMAT_BGR, 3, 2, 1, 0),
   /* U and V 16-bit words side by side: V at byte 2 of each UV pair. */
@@ -90,7 +102,7 @@ const FormatLayout kLayouts[] = {
 };
 
 const FormatLayout kUnsupported = {GST_VIDEO_FORMAT_UNKNOWN, ColorFamily::Gray,
-  0, 0, {}
+  0, 0, {}, false
 };
 
 const FormatLayout *
@@ -110,6 +122,12 @@ subsampled (int length, guint sub)
 }
 
 }  // namespace
+
+FormatLayout::List
+FormatLayout::all ()
+{
+  return {std::begin (kLayouts), std::end (kLayouts)};
+}
 
 const FormatLayout &
 FormatLayout::of (GstVideoFormat format)

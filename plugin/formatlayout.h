@@ -3,7 +3,8 @@
 
 /* Where each component of every format the elements take lies in a frame: one
  * table, written here for every GStreamer series, used by both backends, the
- * plane copies, the memory checks, the region code and cudahist.
+ * plane copies, the memory checks, the region code and cudahist. It is also
+ * the one list of those formats: the caps in each memory type are made from it.
  *
  * Nothing in the plugin reads GstVideoFormatInfo's component offsets, depths
  * or shifts: its offsets are not bytes for every format (P010_10LE and P016_LE
@@ -38,7 +39,21 @@ struct FormatLayout
   guint n_planes;
   guint n_components;
   ComponentLayout components[GST_VIDEO_MAX_COMPONENTS];
+  /* Whether gstreamer-cuda's allocator holds frames of it, so that they can
+   * come and go in CUDA memory; else in host memory only. */
+  bool cuda_memory = true;
 
+  /* The layouts of the table, for a range-for. */
+  struct List
+  {
+    const FormatLayout *first, *last;
+    const FormatLayout *begin () const { return first; }
+    const FormatLayout *end () const { return last; }
+  };
+
+  /* Every format the elements take, in the order the caps list them (the
+   * first preferred in negotiation). */
+  static List all ();
   /* The layout of `format`; one of no planes and no components for a format
    * the elements do not take (the pad templates hold none). */
   static const FormatLayout & of (GstVideoFormat format);

@@ -6,30 +6,49 @@
 #include <gst/video/video.h>
 
 #include "cudamemory.h"
+#include "formatlayout.h"
 
-/* Formats gstreamer-cuda's allocator holds. It aborts the process when asked
- * for GRAY8, GRAY16_LE, xRGB or xBGR, so they are never asked of it and never
- * appear with the CUDA memory feature. */
-#define CUDA_MEMORY_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, YUY2, " \
-    "UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR, P010_10LE, P016_LE, " \
-    "Y444_16LE }"
-#define SYSTEM_MEMORY_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, " \
-    "Y42B, Y444, YUY2, UYVY, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, " \
-    "RGB, BGR, P010_10LE, P016_LE, Y444_16LE }"
+/* The formats of frames in CUDA memory (`cuda`: those gstreamer-cuda's
+ * allocator holds) or in system memory (all), as a caps list "{ I420, ... }"
+ * in the table's order. */
+static std::string
+format_list (bool cuda)
+{
+  std::string list;
+  for (const FormatLayout & layout : FormatLayout::all ())
+    if (layout.cuda_memory || !cuda)
+      list = list + (list.empty ()? "{ " : ", ") +
+          gst_video_format_to_string (layout.format);
+  return list + " }";
+}
+
+/* Caps parsed from `description`, kept for the life of the process as
+ * GstStaticCaps are. */
+static GstCaps *
+kept_caps (gchar * description)
+{
+  GstCaps *caps = gst_caps_from_string (description);
+  g_free (description);
+  GST_MINI_OBJECT_FLAG_SET (caps, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
+  return caps;
+}
 
 GstCaps *
 cf::memory_caps (bool cuda)
 {
-  static GstStaticCaps cuda_caps = GST_STATIC_CAPS
-      (GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CF_CUDA_MEMORY_FEATURE,
-          CUDA_MEMORY_FORMATS));
+  /* Made once, on first use, from the format table (a function-local static
+   * is initialised by one thread while any other waits). */
+  static const std::string all = format_list (false);
+  static GstCaps *const cuda_caps = kept_caps (g_strdup_printf
+      (GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CF_CUDA_MEMORY_FEATURE, "%s"),
+          format_list (true).c_str ()));
   /* Fields one per buffer (interlace-mode=alternate) in host memory only:
    * gstreamer-cuda's allocator lays out whole frames. */
-  static GstStaticCaps system_caps = GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE
-      (SYSTEM_MEMORY_FORMATS) "; " GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-      (GST_CAPS_FEATURE_FORMAT_INTERLACED, SYSTEM_MEMORY_FORMATS)
-      ", interlace-mode = (string) alternate");
-  return gst_static_caps_get (cuda ? &cuda_caps : &system_caps);
+  static GstCaps *const system_caps = kept_caps (g_strdup_printf
+      (GST_VIDEO_CAPS_MAKE ("%s") "; " GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+          (GST_CAPS_FEATURE_FORMAT_INTERLACED, "%s")
+          ", interlace-mode = (string) alternate", all.c_str (), all.c_str ()));
+  return gst_caps_ref (cuda ? cuda_caps : system_caps);
 }
 
 GstCaps *
@@ -182,7 +201,8 @@ cf::explain_refused_cuda_caps (GstElement * element, GstCaps * caps,
     return;
   g_object_set_qdata (G_OBJECT (element), warned, GINT_TO_POINTER (1));
   GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,
-      ("%s frames cannot be in CUDA memory: gstreamer-cuda holds only "
-          CUDA_MEMORY_FORMATS "; take them in system memory (video/x-raw)",
-          GST_VIDEO_INFO_NAME (&info)), ("refused %" GST_PTR_FORMAT, caps));
+      ("%s frames cannot be in CUDA memory: gstreamer-cuda holds only %s; "
+          "take them in system memory (video/x-raw)",
+          GST_VIDEO_INFO_NAME (&info), format_list (true).c_str ()),
+      ("refused %" GST_PTR_FORMAT, caps));
 }
