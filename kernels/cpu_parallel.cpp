@@ -179,7 +179,7 @@ private:
   // The fork handler, registered when the library loads. Registered by the first call
   // (in a function's static), it raced fork() in other threads: pthread_atfork waits
   // while another thread forks, so a child forked at that moment got the static's
-  // guard half-set and its own first call waited on it forever (issue 40).
+  // guard half-set and its own first call waited on it forever.
   static const int fork_handler_;
 };
 

@@ -106,8 +106,8 @@ HWY_INLINE void pair_medians(const T *HWY_RESTRICT columns, size_t rank_stride, 
 
 // The same, not inlined: one copy per sample type and window rather than one per pixel
 // layout too. For the 9x9 network, which inline doubled this file's compile time
-// (under the sanitizers too: one target with ASan 96 -> 178 s of CPU); out of line
-// it runs about 6% slower, 7x7 11% (measured), so the smaller ones stay inline.
+// (under the sanitizers too); out of line the smaller windows run slower
+// (docs/benchmarks.md, "The CPU backend"), so they stay inline.
 template <typename T, int kWindow>
 HWY_NOINLINE void pair_medians_call(const T *HWY_RESTRICT columns, size_t rank_stride,
                                     int samples, T *HWY_RESTRICT first, T *HWY_RESTRICT second) {

@@ -5,8 +5,8 @@
  * GStreamer half of what they share: properties (the regions of frames they
  * process among them), the backend and the CUDA context shared with the
  * pipeline (elementdevice.h), allocation (elementpools.h), what of each frame
- * is processed (frameselection.h), caps (memorycaps.h), events, queries. The frames themselves go through rooms of
- * their own that know nothing of GStreamer's events, queries or caps: the
+ * is processed (frameselection.h), caps (memorycaps.h), events, queries. The
+ * frames themselves go through modules of their own that know nothing of GStreamer's events, queries or caps: the
  * frames in flight (framestream.h, frameengine.h) on the CPU or CUDA backend
  * (framebackends.h), where a frame lives and how it moves (framepaths.h,
  * cudamemory.h), formats mapped to what kernels take (framecomponents.h).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-/* One element's allocation, the one room of it: the memory its frames are
+/* One element's allocation, all of it in one place: the memory its frames are
  * offered and written in, and the buffer pools of it. On the CUDA backend
  * that is pinned host memory (cfpinnedallocator.h), which crosses the bus at
  * full speed, and CUDA memory of the element's context (cudamemory.h, where

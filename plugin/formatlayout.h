@@ -63,7 +63,6 @@ struct FormatLayout
   }
 
   const ComponentLayout & component (guint c) const { return components[c]; }
-  bool has_alpha () const { return n_components == 4; }
   /* Samples of component c in a row and in a column of a frame of
    * `width` x `height` pixels (subsampled ones cover part of the frame too). */
   int component_width (guint c, int width) const;

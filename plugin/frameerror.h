@@ -2,7 +2,7 @@
 // Copyright (C) 2026 The gst-cudafilters authors
 
 /* Why a frame, or the frames of a caps, could not be processed: one value for
- * every room below the GStreamer half (engine, memory paths, backends), which
+ * every module below the GStreamer half (engine, memory paths, backends), which
  * becomes one element error (post_frame_error): the same GStreamer domain and
  * code for the same kind of fault, whichever backend met it. */
 #pragma once
