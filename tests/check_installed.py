@@ -23,7 +23,10 @@ cudart option for destdir; shared for the Debian package, debian/rules); gst-ins
 folder on the plugin path and a registry of its own, from the installed file, with
 an origin URL, and no path into BUILD_DIR or the source tree shows; where
 BUILD_DIR has the median demo, it runs once on the CPU backend with the installed
-plugin (and GStreamer's own plugins for its source and sink).
+plugin (and GStreamer's own plugins for its source and sink). The elements are
+those of tests/plugin_elements.txt, the list every test uses; the plugin must
+register exactly those (gst-inspect-1.0 cudafilters), so that the list cannot go
+stale.
 """
 import json
 import os
@@ -32,8 +35,9 @@ import sys
 import tempfile
 
 import check_plugin_exports
+import plugin_elements
 
-ELEMENTS = ("cudamedian", "cudagauss", "cudahist")
+ELEMENTS = plugin_elements.NAMES
 PLUGIN_FILE = "libgstcudafilters.so"
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
@@ -190,9 +194,9 @@ def main(argv):
             cudart = built_cudart(build_dir) if mode == "destdir" else "shared"
             problems += check_plugin_exports.problems_of(
                 os.path.join(plugin_dir, PLUGIN_FILE), cudart)
-            problems += inspect_problems(
-                plugin_dir, build_dir,
-                gst_env(search_path, os.path.join(scratch, "registry.bin")))
+            env = gst_env(search_path, os.path.join(scratch, "registry.bin"))
+            problems += plugin_elements.registry_problems(env)
+            problems += inspect_problems(plugin_dir, build_dir, env)
             problems += demo_problems(plugin_dir, build_dir, scratch)
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -27,7 +27,9 @@ import subprocess
 import sys
 import time
 
-ELEMENTS = ("cudamedian", "cudagauss", "cudahist")
+import plugin_elements
+
+ELEMENTS = plugin_elements.NAMES  # tests/plugin_elements.txt
 DEFINE = "-DCF_HAVE_GST_CUDA"
 # All that the library's presence defines (meson.build's gst_cuda_args).
 LIBRARY_DEFINES = (DEFINE, "-DCF_HAVE_GST_CUDA_STREAM")

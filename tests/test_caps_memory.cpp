@@ -30,13 +30,15 @@
 
 #include "cuda_test_support.h"
 #include "element_checks.h"
+#include "plugin_elements.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
 
 namespace {
 
-const char *const kElements[] = {"cudamedian", "cudagauss", "cudahist"};
+// Every element of the plugin (tests/plugin_elements.txt).
+const auto &kElements = cftest::kPluginElements;
 const char *const kCudaFeature = "memory:CUDAMemory";
 
 // The formats the README lists, and the four gstreamer-cuda's allocator cannot hold.

@@ -40,6 +40,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,7 @@
 #include "element_checks.h"
 #include "format_table.h"
 #include "hist_meta_relay.h"
+#include "plugin_elements.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -508,13 +510,23 @@ const Config kConfigs[] = {
     {"cudahist bins=64 regions=meta include-chroma=true", "NV12", 1366, 768},
 };
 
-// One of each for the stream-level tests; no reference: they compare with the CPU
-// backend's output.
-const cftest::FilterUnderTest kElements[] = {
-    {"cudamedian", "size=5 include-chroma=true", nullptr},
-    {"cudagauss", "sigma=1.5 include-chroma=true", nullptr},
-    {"cudahist", "bins=64 include-chroma=true", nullptr},
+// One of each for the stream-level tests, by name, for every element of the plugin
+// (tests/plugin_elements.txt; one without an entry fails the tests).
+const std::map<std::string, std::string> kProperties = {
+    {"cudamedian", "size=5 include-chroma=true"},
+    {"cudagauss", "sigma=1.5 include-chroma=true"},
+    {"cudahist", "bins=64 include-chroma=true"},
 };
+
+// Those elements; no reference: the tests compare with the CPU backend's output.
+std::vector<cftest::FilterUnderTest> elements() {
+  std::vector<cftest::FilterUnderTest> all;
+  for (const auto &[name, properties] :
+       cftest::each_element(kProperties, "kProperties in test_cuda_memory.cpp"))
+    all.push_back({name, properties, nullptr});
+  return all;
+}
+
 const guint kDepths[] = {1, 3};
 
 // An analysis element passes its frames through: same memory both sides.
@@ -536,6 +548,13 @@ std::string in_cuda_memory(const cftest::FilterUnderTest &element, guint depth) 
 // ---- Tests ----
 
 GST_START_TEST(test_four_ways) {
+  // Every element of the plugin has its configurations.
+  std::vector<std::string> configured;
+  for (const Config &c : kConfigs) {
+    const std::string line = c.element;
+    configured.push_back(line.substr(0, line.find(' ')));
+  }
+  cftest::check_element_data(configured, "kConfigs in test_cuda_memory.cpp");
   for (const Config &c : kConfigs) {
     const std::vector<Stretch> stream = {{c.format, c.width, c.height, kFrames}};
     Output want;
@@ -678,7 +697,7 @@ GST_END_TEST;
 // same frames, and checks that every frame entered and left in CUDA memory.
 template <typename Scenario>
 void for_every_element_and_depth(Scenario &&scenario) {
-  for (const cftest::FilterUnderTest &element : kElements)
+  for (const cftest::FilterUnderTest &element : elements())
     for (guint depth : kDepths)
       scenario(element, depth, name_of(element, depth) + " in CUDA memory");
 }
@@ -808,7 +827,7 @@ GST_START_TEST(test_memory_type_changes) {
   constexpr int kRun = 4;  // frames of each memory type, more than are in flight
   constexpr guint kDepth = 3;
   const Stretch stretch = {"NV12", 1366, 768, kRun};
-  for (const cftest::FilterUnderTest &element : kElements) {
+  for (const cftest::FilterUnderTest &element : elements()) {
     Output want;
     run_on_cpu(element, {{"NV12", 1366, 768, 3 * kRun}}, 61, want);
     const Uploads uploads(stretch, 61, kRun);
@@ -915,7 +934,7 @@ GST_START_TEST(test_decoder_to_element) {
   std::printf("test_decoder_to_element: clip %s\n", clip.c_str());
   const std::string decode = "filesrc name=file ! qtdemux ! h264parse ! nvh264dec ! ";
   const std::string sink = " ! appsink name=sink sync=false max-buffers=2";
-  for (const cftest::FilterUnderTest &element : kElements) {
+  for (const cftest::FilterUnderTest &element : elements()) {
     const std::string what = name_of(element, 3) + " after nvh264dec";
     Output want, got;
     const struct {
@@ -970,7 +989,7 @@ guint context_device(const Pipeline &pipeline) {
 // Each element on the second device, in its CUDA memory from end to end and in
 // system memory: the bytes the CPU backend gives, in a context of device 1.
 GST_START_TEST(test_second_device) {
-  for (const cftest::FilterUnderTest &element : kElements) {
+  for (const cftest::FilterUnderTest &element : elements()) {
     const std::vector<Stretch> stream = {{"NV12", 1366, 768, kFrames}};
     Output want;
     run_on_cpu(element, stream, 17, want);
@@ -1008,7 +1027,7 @@ GST_START_TEST(test_frames_of_another_device) {
   const std::string cuda = std::string(" ! ") + kCudaCaps + " ! ";
   Output got;
   run("cudaupload cuda-device-id=1" + cuda +
-          cftest::element_line("cuda", kElements[0], 2, "cuda-device-id=0") + cuda +
+          cftest::element_line("cuda", elements()[0], 2, "cuda-device-id=0") + cuda +
           "cudadownload cuda-device-id=0 ! video/x-raw",
       stream, 19, got);
   fail_unless(got.error.find("another CUDA context (device 1)") != std::string::npos &&

@@ -16,12 +16,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "cuda_test_support.h"
 #include "cudafaults.h"
 #include "element_checks.h"
+#include "plugin_elements.h"
 #include "resource_counts.h"
 
 // Last: Check's macros break C++ headers.
@@ -36,15 +38,25 @@ G_END_DECLS
 namespace {
 
 struct Element {
-  const char *name;
+  std::string name;
   const char *properties;
 };
 
-const Element kElements[] = {
+// Each element's properties here, by name, for every element of the plugin
+// (tests/plugin_elements.txt; one without an entry fails the tests).
+const std::map<std::string, const char *> kProperties = {
     {"cudamedian", "size=3"},
     {"cudagauss", "sigma=1.5"},
     {"cudahist", "post-messages=false"},
 };
+
+std::vector<Element> elements() {
+  std::vector<Element> all;
+  for (const auto &[name, properties] :
+       cftest::each_element(kProperties, "kProperties in test_faults.cpp"))
+    all.push_back({name, properties});
+  return all;
+}
 
 constexpr int kWidth = 64;
 constexpr int kHeight = 48;
@@ -384,7 +396,7 @@ bool run_fault(const Element &element, guint frames_in_flight, const Fault &faul
 // CUDA contexts and the kernels' modules are loaded; returns the device's free
 // memory then.
 size_t warm_up() {
-  for (const Element &element : kElements)
+  for (const Element &element : elements())
     for (guint frames_in_flight : {1u, 3u})
       for (const char *format : {"GRAY8", "NV12"}) {
         const Fault none{"", Expect::NoError, "", format};
@@ -398,13 +410,13 @@ size_t warm_up() {
       }
   // Output in CUDA memory too (the faults at the CUDA memory pool): the filters;
   // cudahist's frames leave in the memory they came in.
-  for (const Element &element : kElements) {
-    if (g_str_equal(element.name, "cudahist"))
+  for (const Element &element : elements()) {
+    if (element.name == "cudahist")
       continue;
     Outcome outcome = run_pipeline(element, "", "video/x-raw(memory:CUDAMemory)", 1, "NV12",
                                    kFrames, "");
     fail_unless(outcome.first != nullptr && GST_MESSAGE_TYPE(outcome.first) == GST_MESSAGE_EOS,
-                "%s with CUDA memory out: did not end with EOS", element.name);
+                "%s with CUDA memory out: did not end with EOS", element.name.c_str());
     gst_message_unref(outcome.first);
   }
   const size_t free_bytes = free_device_memory();
@@ -414,12 +426,12 @@ size_t warm_up() {
 
 void check_point(const char *point) {
   const size_t free_bytes = warm_up();
-  for (const Element &element : kElements)
+  for (const Element &element : elements())
     for (guint frames_in_flight : {1u, 3u})
       for (const Fault &fault : faults_at(point, frames_in_flight)) {
         // cudahist's frames pass through (no output pool), and its kernels write
         // the results into pinned memory (no download).
-        if (g_str_equal(element.name, "cudahist") &&
+        if (element.name == "cudahist" &&
             (*fault.output_caps || g_str_equal(point, "download")))
           continue;
         // Pinned faults go through the allocations in order: the first one missed
@@ -465,8 +477,8 @@ GST_END_TEST;
 // A device-id that does not exist: a clear error at start, and nothing held.
 GST_START_TEST(test_missing_device_id) {
   const size_t free_bytes = warm_up();
-  for (const Element &element : kElements) {
-    cftest::check_missing_device_id(element.name);
+  for (const Element &element : elements()) {
+    cftest::check_missing_device_id(element.name.c_str());
     const std::string what = std::string(element.name) + " cuda-device-id=4000";
     Outcome outcome = run_pipeline(element, "cuda-device-id=4000", "", 1, "GRAY8", kFrames, "");
     fail_unless(outcome.started == GST_STATE_CHANGE_FAILURE, "%s: started", what.c_str());

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -23,6 +24,7 @@
 #include "element_checks.h"
 #include "format_table.h"
 #include "plane_access.h"
+#include "plugin_elements.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -31,13 +33,24 @@ namespace {
 
 const char *const kBackend = CF_TEST_BACKEND;
 
+// Each element's properties here, by name, for every element of the plugin
+// (tests/plugin_elements.txt; one without an entry fails the tests).
+const std::map<std::string, std::string> kProperties = {
+    {"cudamedian", "size=5"},
+    {"cudagauss", "sigma=1.5"},
+    {"cudahist", ""},
+};
+
 // No reference: frames here are constant, and every filter keeps a constant
 // frame as it is, so the value of its samples says which frame it was.
-const cftest::FilterUnderTest kElements[] = {
-    {"cudamedian", "size=5", nullptr},
-    {"cudagauss", "sigma=1.5", nullptr},
-    {"cudahist", "", nullptr},
-};
+std::vector<cftest::FilterUnderTest> elements() {
+  std::vector<cftest::FilterUnderTest> all;
+  for (const auto &[name, properties] :
+       cftest::each_element(kProperties, "kProperties in test_frame_accounting.cpp"))
+    all.push_back({name, properties, nullptr});
+  return all;
+}
+
 const guint kDepths[] = {1, 2, 3, 8};
 
 std::string name_of(const cftest::FilterUnderTest &element, guint depth) {
@@ -423,7 +436,7 @@ class HarnessStream {
 
 template <typename Scenario>
 void for_every_element_and_depth(Scenario &&scenario) {
-  for (const cftest::FilterUnderTest &element : kElements)
+  for (const cftest::FilterUnderTest &element : elements())
     for (guint depth : kDepths)
       scenario(element, depth);
 }
@@ -726,7 +739,7 @@ void stop_cleanly(GstElement *pipeline, const std::string &what) {
 // back before pushing the next gets each frame back, in order, at any
 // frames-in-flight: no frame waits for a later one that cannot come.
 GST_START_TEST(test_push_pull) {
-  for (const cftest::FilterUnderTest &element : kElements) {
+  for (const cftest::FilterUnderTest &element : elements()) {
     for (guint depth : {1u, 2u, 8u}) {
       const std::string what = name_of(element, depth) + " push-pull";
       GstElement *pipeline = start_pipeline(element, depth, false, "appsink name=sink sync=false");
@@ -791,7 +804,7 @@ guint allocation_min(GstElement *element, GstCaps *caps) {
 // letting go of a frame's input once its work is done; and its ALLOCATION
 // answer asks for as many buffers as it holds.
 GST_START_TEST(test_small_upstream_pool) {
-  for (const cftest::FilterUnderTest &element : kElements) {
+  for (const cftest::FilterUnderTest &element : elements()) {
     for (guint depth : {1u, 2u, 8u}) {
       for (bool live : {false, true}) {
         for (guint buffers : {1u, std::max(1u, depth - 1)}) {

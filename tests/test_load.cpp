@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// Load: eight pipelines appsrc ! cudamedian ! cudagauss ! cudahist ! appsink, each
+// Load: eight pipelines appsrc ! cudamedian ! cudagauss ! cudahist ! appsink (every
+// element of the plugin, in the order of tests/plugin_elements.txt), each
 // with its own format, size and properties, first one at a time, then all eight at
 // once, each in its own threads. Together they must give what each gave alone: the
 // same frames (every sample byte), the same histogram meta, the same timestamps.
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,6 +33,7 @@
 #include "element_checks.h"
 #include "format_table.h"
 #include "filter_cases.h"
+#include "plugin_elements.h"
 
 // Last: Check's macros break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -44,26 +47,47 @@ constexpr int kFrames = 40;
 struct LoadConfig {
   const char *format;
   int width, height;  // on the gpu build; the cpu build divides both by 4
-  const char *median, *gauss, *hist;
+  // Each element's properties, by name, for every element of the plugin
+  // (tests/plugin_elements.txt; one without an entry fails the test).
+  std::map<std::string, std::string> properties;
   guint frames_in_flight;
 };
 
 // Every kernel family: median networks and sliding histograms, blur and unsharp,
 // histograms of 32 to 4096 bins with ROI and range.
 const LoadConfig kConfigs[] = {
-    {"GRAY8", 640, 480, "size=3", "sigma=1.0", "bins=256", 2},
-    {"NV12", 1280, 720, "size=5 include-chroma=true",
-     "sigma=2.5 border=constant border-value=16",
-     "bins=64 roi-x=8 roi-y=4 roi-width=64 roi-height=32", 3},
-    {"RGBA", 1920, 1080, "size=7 border=reflect-101",
-     "mode=unsharp sigma=1.5 amount=0.8 threshold=2", "include-alpha=true", 4},
-    {"I420", 1024, 768, "size=9", "sigma=0.8", "range-min=16 range-max=235 include-chroma=true",
+    {"GRAY8", 640, 480,
+     {{"cudamedian", "size=3"}, {"cudagauss", "sigma=1.0"}, {"cudahist", "bins=256"}}, 2},
+    {"NV12", 1280, 720,
+     {{"cudamedian", "size=5 include-chroma=true"},
+      {"cudagauss", "sigma=2.5 border=constant border-value=16"},
+      {"cudahist", "bins=64 roi-x=8 roi-y=4 roi-width=64 roi-height=32"}},
+     3},
+    {"RGBA", 1920, 1080,
+     {{"cudamedian", "size=7 border=reflect-101"},
+      {"cudagauss", "mode=unsharp sigma=1.5 amount=0.8 threshold=2"},
+      {"cudahist", "include-alpha=true"}},
+     4},
+    {"I420", 1024, 768,
+     {{"cudamedian", "size=9"},
+      {"cudagauss", "sigma=0.8"},
+      {"cudahist", "range-min=16 range-max=235 include-chroma=true"}},
      1},
-    {"GRAY16_LE", 800, 600, "size=3 border=constant border-value=40000", "sigma=3", "bins=1024",
+    {"GRAY16_LE", 800, 600,
+     {{"cudamedian", "size=3 border=constant border-value=40000"},
+      {"cudagauss", "sigma=3"},
+      {"cudahist", "bins=1024"}},
      8},
-    {"YUY2", 1280, 720, "size=5", "sigma=1.2 sigma-y=2.0", "include-chroma=true bins=128", 2},
-    {"BGR", 960, 540, "size=3", "sigma=0.6 kernel-size=5", "bins=32", 3},
-    {"Y444", 1920, 1080, "size=15", "sigma=4", "bins=4096", 2},
+    {"YUY2", 1280, 720,
+     {{"cudamedian", "size=5"},
+      {"cudagauss", "sigma=1.2 sigma-y=2.0"},
+      {"cudahist", "include-chroma=true bins=128"}},
+     2},
+    {"BGR", 960, 540,
+     {{"cudamedian", "size=3"}, {"cudagauss", "sigma=0.6 kernel-size=5"}, {"cudahist", "bins=32"}},
+     3},
+    {"Y444", 1920, 1080,
+     {{"cudamedian", "size=15"}, {"cudagauss", "sigma=4"}, {"cudahist", "bins=4096"}}, 2},
 };
 
 // What a pipeline made of one frame.
@@ -137,12 +161,12 @@ class LoadPipeline {
     info_ = cftest::video_info(config.format, width_, height_);
     description_ = "appsrc name=src format=time block=true max-buffers=4 caps=\"" +
         cftest::caps_string(config.format, width_, height_) + "\"";
-    const char *const elements[][2] = {
-        {"cudamedian", config.median}, {"cudagauss", config.gauss}, {"cudahist", config.hist}};
-    for (int k = 0; k < 3; k++) {
+    const auto elements = cftest::each_element(
+        config.properties, "kConfigs[" + std::to_string(index) + "] in test_load.cpp");
+    for (size_t k = 0; k < elements.size(); k++) {
       const int device = devices[(index + k + rotation) % devices.size()];
       description_ += " ! " + cftest::element_line(
-          kBackend, {elements[k][0], elements[k][1], nullptr}, config.frames_in_flight,
+          kBackend, {elements[k].first, elements[k].second, nullptr}, config.frames_in_flight,
           kOnDevice ? "cuda-device-id=" + std::to_string(device) : "");
     }
     description_ += " ! appsink name=sink sync=false";

@@ -3,8 +3,8 @@
 
 // Fuzz target: the input bytes are a small program run on
 //   appsrc ! ELEMENT [! ELEMENT [! ELEMENT]] ! appsink
-// with elements among cudamedian, cudagauss and cudahist on the CPU backend, mostly
-// while PLAYING: new caps, frames of many sizes and layouts (padded, tight,
+// with elements among the plugin's (tests/plugin_elements.txt) on the CPU backend,
+// mostly while PLAYING: new caps, frames of many sizes and layouts (padded, tight,
 // overlapping and bottom-up strides in a GstVideoMeta, too few bytes, several
 // memories, read-only foreign memory), every property set to values in and out of
 // range (one at a time, or several in a row between frames), flushes, EOS,
@@ -54,10 +54,12 @@
 #endif
 
 #include "formatlayout.h"
+#include "plugin_elements.h"
 
-GST_ELEMENT_REGISTER_DECLARE(cudamedian);
-GST_ELEMENT_REGISTER_DECLARE(cudagauss);
-GST_ELEMENT_REGISTER_DECLARE(cudahist);
+// The plugin's objects are linked in: its elements are registered as a static plugin.
+G_BEGIN_DECLS
+GST_PLUGIN_STATIC_DECLARE(cudafilters);
+G_END_DECLS
 
 namespace {
 
@@ -68,7 +70,8 @@ constexpr int kMaxSide = 97;
 // Tiny frames take milliseconds: a step this slow is a hang.
 constexpr int kHangSeconds = 20;
 
-const char *const kElements[] = {"cudamedian", "cudagauss", "cudahist"};
+// Every element of the plugin; an input picks them by their index here.
+const auto &kElements = cftest::kPluginElements;
 
 [[noreturn]] void fail(const char *what, const char *detail = "") {
   fprintf(stderr, "FUZZ FAILURE: %s%s%s\n", what, *detail ? ": " : "", detail);
@@ -180,7 +183,7 @@ void on_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpo
     g_log_default_handler(domain, level, message, nullptr);
 }
 
-// Formats of the elements' caps in system memory (all three take the same), in
+// Formats of the elements' caps in system memory (each takes the same), in
 // the order of their caps: the frames here are in system memory, and some formats
 // (GRAY8, GRAY16_LE, xRGB, xBGR) are taken there only.
 std::vector<std::string> template_formats() {
@@ -217,9 +220,12 @@ void init_once() {
     g_log_set_default_handler(on_log, nullptr);
     g_log_set_always_fatal(static_cast<GLogLevelFlags>(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL));
     gst_init(nullptr, nullptr);
-    if (!GST_ELEMENT_REGISTER(cudamedian, nullptr) || !GST_ELEMENT_REGISTER(cudagauss, nullptr) ||
-        !GST_ELEMENT_REGISTER(cudahist, nullptr))
-      fail("could not register the elements");
+    GST_PLUGIN_STATIC_REGISTER(cudafilters);
+    for (const char *name : kElements)
+      if (GstElementFactory *factory = gst_element_factory_find(name))
+        gst_object_unref(factory);
+      else
+        fail("an element of tests/plugin_elements.txt the plugin does not register", name);
     if (formats().empty())
       fail("no formats in the elements' caps");
     return true;
@@ -1093,7 +1099,8 @@ void build(Run &run, Choices &in) {
   gst_bin_add(GST_BIN(run.pipeline), run.src);
   GstElement *previous = run.src;
   for (int n = 1 + in.below(3); n > 0; n--) {
-    GstElement *filter = gst_element_factory_make(kElements[in.below(3)], nullptr);
+    const char *name = kElements[in.below(G_N_ELEMENTS(kElements))];
+    GstElement *filter = gst_element_factory_make(name, nullptr);
     trace("element %s", GST_ELEMENT_NAME(filter));
     gst_util_set_object_arg(G_OBJECT(filter), "backend", "cpu");
     if (in.flag() && g_object_class_find_property(G_OBJECT_GET_CLASS(filter), "regions"))
