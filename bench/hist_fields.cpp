@@ -46,17 +46,21 @@ std::vector<guint8> make_results(guint bins, guint n_regions, guint n_channels) 
   return bytes;
 }
 
-HistFrameState make_state(guint n_regions) {
+HistFrameState make_state() {
   HistFrameState state{};
   state.lower = 0;
   state.upper = 255;
   state.n_channels = 3;
   for (int c = 0; c < 3; c++) state.channels[c] = c;
-  state.n_regions = n_regions;
+  return state;
+}
+
+std::vector<FrameRegion> make_regions(guint n_regions) {
+  std::vector<FrameRegion> regions;
   const GQuark face = g_quark_from_static_string("face");
   for (guint r = 0; r < n_regions; r++)
-    state.regions[r] = {(gint)r, face, {(int)(r % 16) * 100, (int)(r / 16) * 60, 96, 96}};
-  return state;
+    regions.push_back({(gint)r, face, {(int)(r % 16) * 100, (int)(r / 16) * 60, 96, 96}});
+  return regions;
 }
 
 // Median over batches of microseconds per frame: attach, fill, free.
@@ -97,9 +101,10 @@ int main(int argc, char **argv) {
   printf("%8s %14s %16s\n", "regions", "us per frame", "us per region");
   double without_regions = 0;
   for (guint n_regions : {0u, 16u, 64u, 256u}) {
-    const cf::HistResultsLayout layout{&info, bins, n_regions > 0};
+    const std::vector<FrameRegion> regions = make_regions(n_regions);
+    const cf::HistResultsLayout layout{&info, bins, n_regions > 0 ? &regions : nullptr};
     const auto bytes = make_results(bins, n_regions, 3);
-    const double us = us_per_frame(layout, bytes, make_state(n_regions), frames);
+    const double us = us_per_frame(layout, bytes, make_state(), frames);
     if (n_regions == 0) {
       without_regions = us;
       printf("%8u %14.2f %16s\n", n_regions, us, "-");

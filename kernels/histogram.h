@@ -195,6 +195,26 @@ inline cudaError_t histogram_boxes(const Executor &exec, const Plane &src, Sampl
   return histogram_boxes_cpu(src, format, params, boxes, count, outputs, exec.cpu_threads);
 }
 
+// Empty results, as a region of no samples has them: the bins and the summary of each
+// of outputs[0..count) zeroed. In device memory queued on `stream`, or in host memory
+// at once; with exec, as it runs.
+#ifdef CF_HAVE_CUDA
+cudaError_t histogram_clear_cuda(int bins, const HistogramOutput *outputs, size_t count,
+                                 cudaStream_t stream);
+#endif
+void histogram_clear_cpu(int bins, const HistogramOutput *outputs, size_t count);
+inline cudaError_t histogram_clear(const Executor &exec, int bins,
+                                   const HistogramOutput *outputs, size_t count) {
+  if (exec.on_device)
+#ifdef CF_HAVE_CUDA
+    return histogram_clear_cuda(bins, outputs, count, exec.stream);
+#else
+    return cudaErrorNoDevice;  // no device without CUDA
+#endif
+  histogram_clear_cpu(bins, outputs, count);
+  return cudaSuccess;
+}
+
 // Planes of one counted channel: its bins and summary.
 inline cudaError_t histogram_cuda(const Plane &src, SampleFormat format,
                                   const HistogramParams &params, uint32_t *bins,

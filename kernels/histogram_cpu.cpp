@@ -164,4 +164,11 @@ cudaError_t histogram_boxes_cpu(const Plane &src, SampleFormat format,
   return cudaSuccess;
 }
 
+void histogram_clear_cpu(int bins, const HistogramOutput *outputs, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    std::fill_n(outputs[i].bins, bins, 0u);
+    *outputs[i].summary = HistogramSummary{};
+  }
+}
+
 }  // namespace cf

@@ -1608,4 +1608,15 @@ cudaError_t histogram_boxes_cuda(const Plane &src, SampleFormat format,
   return cudaSuccess;
 }
 
+cudaError_t histogram_clear_cuda(int bins, const HistogramOutput *outputs, size_t count,
+                                 cudaStream_t stream) {
+  for (size_t i = 0; i < count; ++i) {
+    if (cudaError_t err = cudaMemsetAsync(outputs[i].bins, 0, bins * sizeof(uint32_t), stream))
+      return err;
+    if (cudaError_t err = cudaMemsetAsync(outputs[i].summary, 0, sizeof(HistogramSummary), stream))
+      return err;
+  }
+  return cudaSuccess;
+}
+
 }  // namespace cf

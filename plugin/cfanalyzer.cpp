@@ -7,8 +7,21 @@
 
 G_DEFINE_ABSTRACT_TYPE (CfAnalyzer, cf_analyzer, CF_TYPE_BASE_FILTER);
 
+void
+cf_analyzer_class_install_properties (GObjectClass * klass)
+{
+  cf_base_filter_class_install_property (klass, CF_PROP_REGIONS,
+      CF_REGIONS_FRAME);
+  cf_base_filter_class_install_property (klass, CF_PROP_REGION_TYPES);
+  /* Luma alone unless asked: the results an application reads stay one
+   * channel of YUV. */
+  cf_base_filter_class_install_property (klass, CF_PROP_INCLUDE_CHROMA,
+      FALSE);
+  cf_base_filter_class_install_property (klass, CF_PROP_INCLUDE_ALPHA, FALSE);
+}
+
 static gboolean
-cf_analyzer_configure (CfBaseFilter * base, const GstVideoInfo & info,
+cf_analyzer_size_frames (CfBaseFilter * base, const GstVideoInfo & info,
     bool on_device, FrameSizes * sizes)
 {
   auto *self = CF_ANALYZER (base);
@@ -23,13 +36,13 @@ cf_analyzer_run_frame (CfBaseFilter * base, const FrameWork & work,
 {
   auto *self = CF_ANALYZER (base);
   auto *klass = CF_ANALYZER_GET_CLASS (self);
-  const bool include_alpha = klass->includes_alpha &&
-      klass->includes_alpha (self);
   const std::vector<ComponentView> views =
       ProcessedComponents (*work.input.info, selection.include_chroma,
-      include_alpha).views (work.input, nullptr);
+      selection.include_alpha).views (work.input, nullptr);
+  const std::vector<FrameRegion> *regions = selection.regions ?
+      &*selection.regions : nullptr;
   const cudaError_t err = CF_CUDA (Kernel, klass->analyze_frame (self, views,
-          selection.regions, work.exec, work.results, work.workspace,
+          regions, work.exec, work.results, work.workspace,
           work.frame_state));
   return FrameError::check (work.exec.on_device ? "Launching the kernels" :
       "Analysing on the CPU", err);
@@ -39,11 +52,9 @@ static void
 cf_analyzer_class_init (CfAnalyzerClass * klass)
 {
   auto *base_class = CF_BASE_FILTER_CLASS (klass);
-  /* Luma alone unless asked: the results an application reads stay one
-   * channel of YUV. */
-  cf_base_filter_class_install_selection (G_OBJECT_CLASS (klass), FALSE,
-      false);
-  base_class->configure = cf_analyzer_configure;
+  base_class->size_frames = cf_analyzer_size_frames;
+  /* Results are sized by the regions they hold. */
+  base_class->sized_by_regions = TRUE;
   base_class->run_frame = cf_analyzer_run_frame;
   gst_type_mark_as_plugin_api (CF_TYPE_ANALYZER, (GstPluginAPIFlags) 0);
 }

@@ -21,6 +21,11 @@ G_DECLARE_DERIVABLE_TYPE (CfAnalyzer, cf_analyzer, CF, ANALYZER, CfBaseFilter)
 
 G_END_DECLS
 
+/* Installs an analyzer's properties on an element's class: regions (the whole
+ * frame by default), region-types, include-chroma and include-alpha (both off
+ * by default). */
+void cf_analyzer_class_install_properties (GObjectClass * klass);
+
 struct _CfAnalyzerClass
 {
   CfBaseFilterClass parent_class;
@@ -33,8 +38,6 @@ struct _CfAnalyzerClass
    * takes effect unless it returns TRUE. */
   gboolean (*size_results) (CfAnalyzer * analyzer, const GstVideoInfo & info,
       bool on_device, FrameSizes * sizes);
-  /* Whether alpha is among the components analysed (NULL: never). */
-  gboolean (*includes_alpha) (CfAnalyzer * analyzer);
   /* Runs the kernels that put each view's results, the frame's and those of
    * each of `regions` (NULL: regions=frame; at most size_results's
    * max_regions; the results hold that many),

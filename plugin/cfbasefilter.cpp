@@ -3,44 +3,18 @@
 
 #include "cfbasefilter.h"
 
-#include <exception>
 #include <utility>
 
 #include "cfbaseproperties.h"
 #include "cfbasefilterstate.h"
+#include "cfbasenegotiation.h"
 #include "cudafaults.h"
 #include "cudamemory.h"
+#include "guardedcallback.h"
 #include "memorycaps.h"
 
 GST_DEBUG_CATEGORY (cf_base_filter_debug);
 #define GST_CAT_DEFAULT cf_base_filter_debug
-
-/* What a callback returns when it fails: FALSE, GST_FLOW_ERROR. */
-template <typename Result> constexpr Result kCallbackFailed = FALSE;
-template <> constexpr GstFlowReturn kCallbackFailed<GstFlowReturn> =
-    GST_FLOW_ERROR;
-
-/* Guarded<callback>::call: a GstBaseTransform vfunc of ours with no exception
- * crossing into GStreamer's C (memory or threads run out: std::bad_alloc,
- * std::system_error): one that escapes becomes the element's error, and the
- * callback fails. */
-template <auto Callback> struct Guarded;
-template <typename Result, typename... Args,
-    Result (*Callback) (GstBaseTransform *, Args...)>
-struct Guarded<Callback>
-{
-  static Result call (GstBaseTransform * trans, Args... args)
-  {
-    try {
-      return Callback (trans, args...);
-    } catch (const std::exception & e) {
-      cf::post_exception (GST_ELEMENT (trans), e.what ());
-    } catch (...) {
-      cf::post_exception (GST_ELEMENT (trans), "an unknown exception");
-    }
-    return kCallbackFailed<Result>;
-  }
-};
 
 struct CfBaseFilterPrivate
 {
@@ -51,14 +25,13 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (CfBaseFilter, cf_base_filter,
     GST_TYPE_BASE_TRANSFORM);
 
 BaseFilterState::BaseFilterState (CfBaseFilter * self)
-    : stream (GST_BASE_TRANSFORM (self), {
-      [self] (GstBuffer ** frame, const void *results,
-          const void *frame_state) {
+    : scheduler (GST_BASE_TRANSFORM (self), {
+      [self] (GstBuffer ** frame, const FinishedFrame & finished) {
         auto *klass = CF_BASE_FILTER_GET_CLASS (self);
         if (!klass->attach_results)
           return GST_FLOW_OK;
         *frame = gst_buffer_make_writable (*frame);
-        return klass->attach_results (self, *frame, results, frame_state);
+        return klass->attach_results (self, *frame, finished);
       },
       [self] (const FrameError & err) {
         return cf_base_filter_post_error (self, err);
@@ -76,6 +49,18 @@ state_of (CfBaseFilter * self)
   auto *priv = static_cast<CfBaseFilterPrivate *>
       (cf_base_filter_get_instance_private (self));
   return *priv->state;
+}
+
+const BaseProperties &
+cf_base_filter_properties (CfBaseFilter * self)
+{
+  return state_of (self).props;
+}
+
+const GstVideoInfo &
+cf_base_filter_video_info (CfBaseFilter * self)
+{
+  return state_of (self).scheduler.engine ().info ();
 }
 
 static bool
@@ -113,7 +98,7 @@ cf_base_filter_start (GstBaseTransform * trans)
   auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   GST_OBJECT_LOCK (self);
-  const GstCudaFilterBackend wanted = st.props.backend;
+  const CfBackend wanted = st.props.backend;
   const gint device_id = st.props.device_id;
   GST_OBJECT_UNLOCK (self);
   st.selector.reset ();
@@ -127,7 +112,7 @@ cf_base_filter_stop (GstBaseTransform * trans)
 {
   auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
-  st.stream.release ();         /* frames in flight dropped first */
+  st.scheduler.release ();         /* frames in flight dropped first */
   st.pools.close (GST_ELEMENT (self));
   st.device.close (GST_ELEMENT (self));
   return TRUE;
@@ -144,86 +129,6 @@ cf_base_filter_set_context (GstElement * element, GstContext * context)
   st.device.take_pipeline_context (element, context, device_id);
   GST_ELEMENT_CLASS (cf_base_filter_parent_class)->set_context (element,
       context);
-}
-
-/* ---- caps ---- */
-
-/* Whether the element offers CUDA memory in caps: built for the gstreamer-cuda
- * this process runs, a driver there, not on the CPU backend (and on the CUDA
- * one once started). */
-static bool
-cuda_memory_offered (CfBaseFilter * self)
-{
-  auto & st = state_of (self);
-  GST_OBJECT_LOCK (self);
-  const bool possible = st.props.backend != GST_CUDA_FILTER_BACKEND_CPU &&
-      st.device.active () != GST_CUDA_FILTER_BACKEND_CPU;
-  GST_OBJECT_UNLOCK (self);
-  return possible && !cf::cuda_memory_unusable_reason () &&
-      CudaDevice::driver_loads ();
-}
-
-/* Why the element takes no CUDA memory, where that is the CPU backend; NULL
- * where it offers CUDA memory, or the reason is another (memorycaps.h). */
-static const gchar *
-why_on_cpu (CfBaseFilter * self)
-{
-  GST_OBJECT_LOCK (self);
-  const GstCudaFilterBackend wanted = state_of (self).props.backend;
-  const GstCudaFilterBackend active = state_of (self).device.active ();
-  GST_OBJECT_UNLOCK (self);
-#ifndef CF_HAVE_CUDA
-  (void) active;
-  return wanted == GST_CUDA_FILTER_BACKEND_CPU ? "backend=cpu" :
-      "the plugin is built without CUDA";
-#else
-  if (wanted == GST_CUDA_FILTER_BACKEND_CPU)
-    return "backend=cpu";
-  return active == GST_CUDA_FILTER_BACKEND_CPU ?
-      "no usable CUDA device: see the warning given at start" : nullptr;
-#endif
-}
-
-/* Where the element takes no CUDA memory (on the CPU, or a build that cannot)
- * and downstream takes only that, no caps link them, and upstream would say
- * only "not-negotiated": says why, once a start, as an error. */
-static void
-explain_cuda_only_downstream (CfBaseFilter * self)
-{
-  auto & st = state_of (self);
-  const std::string why = cf::why_no_cuda_memory (why_on_cpu (self));
-  if (why.empty () || st.caps.told_cuda_only_downstream ||
-      !cf::peer_takes_only_cuda_memory (GST_BASE_TRANSFORM_SRC_PAD (self)))
-    return;
-  st.caps.told_cuda_only_downstream = true;
-  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why.c_str ()),
-      ("downstream takes frames in CUDA memory only"));
-}
-
-/* Frames keep format and size. A filter writes new buffers, in either memory
- * type; an analyzer (in place) passes its own on. */
-static GstCaps *
-cf_base_filter_transform_caps (GstBaseTransform * trans,
-    GstPadDirection, GstCaps * caps, GstCaps * filter)
-{
-  auto *self = CF_BASE_FILTER (trans);
-  GstCaps *result = cf::caps_in_memory_types (caps, filter,
-      cuda_memory_offered (self), !gst_base_transform_is_in_place (trans));
-  GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, caps,
-      result);
-  return result;
-}
-
-/* Where the neighbour takes frames in both memory types, they stay in the one
- * they come in: GstBaseTransform would otherwise take the neighbour's first,
- * and a switch of upstream's memory type mid-stream would not carry through. */
-static GstCaps *
-cf_base_filter_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
-{
-  return GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
-      fixate_caps (trans, direction, caps,
-      cf::keep_memory_type (caps, othercaps));
 }
 
 /* Where frames of one side live, in this memory type. */
@@ -244,9 +149,13 @@ set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
   auto & st = state_of (self);
   auto *klass = CF_BASE_FILTER_GET_CLASS (self);
   FrameSizes sizes;
-  (void) st.stream.take_outdated ();  /* the properties are read now */
-  sizes.max_regions = st.selector.regions_wanted (G_OBJECT (self));
-  if (klass->configure && !klass->configure (self, info, on_device (self),
+  st.frames_outdated = false;   /* the properties are read now */
+  GST_OBJECT_LOCK (self);
+  const bool from_meta = st.props.selection.regions_from_meta ();
+  GST_OBJECT_UNLOCK (self);
+  sizes.max_regions = from_meta || !klass->sized_by_regions ?
+      kMaxFrameRegions : 0;
+  if (klass->size_frames && !klass->size_frames (self, info, on_device (self),
           &sizes))
     return FALSE;
   FrameEngine::Setup setup;
@@ -263,11 +172,10 @@ set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
       cf::make_no_frame_path () : frame_path (self, output_in_cuda);
-  if (FrameError err = st.stream.configure (std::move (setup))) {
+  if (FrameError err = st.scheduler.configure (std::move (setup))) {
     cf_base_filter_post_error (self, err);
     return FALSE;
   }
-  st.selector.configure (info, sizes.max_regions);
   st.caps.output_in_cuda = output_in_cuda;
   st.caps.sizes = sizes;
   return TRUE;
@@ -277,13 +185,13 @@ set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
  * configuration succeeds, frames fail (GST_FLOW_ERROR), so that none is ever
  * processed with parts of two configurations. */
 static gboolean
-configure_frames (CfBaseFilter * self, const GstVideoInfo & info,
+set_up_frames_or_none (CfBaseFilter * self, const GstVideoInfo & info,
     bool input_in_cuda, bool output_in_cuda)
 {
   auto & st = state_of (self);
   st.caps.failed = !set_up_frames (self, info, input_in_cuda, output_in_cuda);
   if (st.caps.failed)
-    st.stream.release ();
+    st.scheduler.release ();
   return !st.caps.failed;
 }
 
@@ -302,9 +210,9 @@ static gboolean
 move_to_device (CfBaseFilter * self, const CudaDevice & device)
 {
   auto & st = state_of (self);
-  if (st.stream.drain () < GST_FLOW_EOS)
+  if (st.scheduler.drain () < GST_FLOW_EOS)
     return FALSE;
-  st.stream.release ();
+  st.scheduler.release ();
   st.pools.close (GST_ELEMENT (self));
   const FrameError err = st.device.move_to (GST_ELEMENT (self), device);
   return cf_base_filter_post_error (self, err) == GST_FLOW_OK &&
@@ -321,25 +229,19 @@ cf_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
-  const bool input_in_cuda = cf::caps_in_cuda_memory (incaps);
-  const bool output_in_cuda = cf::caps_in_cuda_memory (outcaps);
-  if ((input_in_cuda || output_in_cuda) && !on_device (self)) {
-    const gchar *why = why_on_cpu (self);
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s",
-            cf::cuda_memory_needs_device (why ? why : "not started").c_str ()),
-        ("caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps));
+  if (!cf_base_filter_memory_caps_usable (self, incaps, outcaps))
     return FALSE;
-  }
   /* Frames of the old caps leave before the new caps go downstream (also
    * where GstBaseTransform renegotiates on its own). */
   auto & st = state_of (self);
-  if (st.stream.drain () < GST_FLOW_EOS)
+  if (st.scheduler.drain () < GST_FLOW_EOS)
     return FALSE;
   CudaDevice upstream;
   if (st.device.should_follow_upstream (trans->sinkpad, device_id (self),
           &upstream) && !move_to_device (self, upstream))
     return FALSE;
-  if (!configure_frames (self, info, input_in_cuda, output_in_cuda))
+  if (!set_up_frames_or_none (self, info, cf::caps_in_cuda_memory (incaps),
+          cf::caps_in_cuda_memory (outcaps)))
     return FALSE;
   GST_DEBUG_OBJECT (self, "configured for %" GST_PTR_FORMAT " -> %"
       GST_PTR_FORMAT, incaps, outcaps);
@@ -349,14 +251,14 @@ cf_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 /* Configures the frames again for the current caps (on a new device, or for
  * properties they depend on), with the pools that go with them. */
 static void
-reconfigure_frames (CfBaseFilter * self)
+set_up_frames_again (CfBaseFilter * self)
 {
   auto *trans = GST_BASE_TRANSFORM (self);
   GstCaps *incaps = gst_pad_get_current_caps (trans->sinkpad);
   GstCaps *outcaps = gst_pad_get_current_caps (trans->srcpad);
   GstVideoInfo info;
   if (incaps && outcaps && gst_video_info_from_caps (&info, incaps) &&
-      configure_frames (self, info, cf::caps_in_cuda_memory (incaps),
+      set_up_frames_or_none (self, info, cf::caps_in_cuda_memory (incaps),
           cf::caps_in_cuda_memory (outcaps)))
     gst_base_transform_reconfigure_src (trans);   /* pools of the new device */
   gst_clear_caps (&incaps);
@@ -376,20 +278,22 @@ cf_base_filter_before_transform (GstBaseTransform * trans,
   CudaDevice followed;
   if (st.device.should_follow (buffer, device_id (self), &followed)) {
     if (move_to_device (self, followed))
-      reconfigure_frames (self);
-  } else if (st.stream.take_outdated () && st.stream.drain () >= GST_FLOW_EOS) {
+      set_up_frames_again (self);
+  } else if (st.frames_outdated.exchange (false) &&
+      st.scheduler.drain () >= GST_FLOW_EOS) {
     /* Its latency may change with the depth. */
-    const guint depth = st.stream.engine ().depth ();
-    reconfigure_frames (self);
-    if (st.stream.engine ().depth () != depth)
-      gst_element_post_message (GST_ELEMENT (self), gst_message_new_latency (GST_OBJECT (self)));
+    const guint depth = st.scheduler.engine ().depth ();
+    set_up_frames_again (self);
+    if (st.scheduler.engine ().depth () != depth)
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_latency (GST_OBJECT (self)));
   }
 }
 
 void
-cf_base_filter_configure_again (CfBaseFilter * self)
+cf_base_filter_mark_frames_outdated (CfBaseFilter * self)
 {
-  state_of (self).stream.mark_outdated ();
+  state_of (self).frames_outdated = true;
 }
 
 /* ---- frames ---- */
@@ -405,13 +309,17 @@ cf_base_filter_queue_frame (GstBaseTransform * trans, GstBuffer * input,
   auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
   auto *klass = CF_BASE_FILTER_GET_CLASS (self);
-  const FrameSelection selection = st.selector.select (GST_ELEMENT (self),
-      input);
+  GST_OBJECT_LOCK (self);
+  const SelectionSettings settings = st.props.selection;
+  GST_OBJECT_UNLOCK (self);
+  FrameSelection selection = st.selector.select (GST_ELEMENT (self), input,
+      st.scheduler.engine ().info (), settings, st.caps.sizes.max_regions);
   const gsize regions = selection.regions ? selection.regions->size () : 0;
-  const FrameError err = st.stream.submit (input, output,
+  const FrameError err = st.scheduler.submit (input, output,
+      std::move (selection),
       st.caps.sizes.results + regions * st.caps.sizes.results_per_region,
-      [self, klass, &selection] (const FrameWork & work) {
-        return klass->run_frame (self, work, selection);
+      [self, klass] (const FrameWork & work, const FrameSelection & selected) {
+        return klass->run_frame (self, work, selected);
       });
   return cf_base_filter_post_error (self, err);
 }
@@ -432,7 +340,7 @@ submit_frame (CfBaseFilter * self, GstBuffer * input)
   auto *trans = GST_BASE_TRANSFORM (self);
   auto *klass = GST_BASE_TRANSFORM_GET_CLASS (self);
   auto & st = state_of (self);
-  if (!st.stream.engine ().configured ()) {
+  if (!st.scheduler.engine ().configured ()) {
     gst_buffer_unref (input);
     if (st.caps.failed)
       return GST_FLOW_ERROR;
@@ -462,7 +370,7 @@ cf_base_filter_submit_input_buffer (GstBaseTransform * trans,
 {
   auto *self = CF_BASE_FILTER (trans);
   if (is_discont) {
-    const GstFlowReturn drained = state_of (self).stream.before_discont ();
+    const GstFlowReturn drained = state_of (self).scheduler.before_discont ();
     if (drained != GST_FLOW_OK) {
       gst_buffer_unref (input);
       return drained;
@@ -485,14 +393,14 @@ static GstFlowReturn
 cf_base_filter_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
 {
-  return state_of (CF_BASE_FILTER (trans)).stream.generate (outbuf);
+  return state_of (CF_BASE_FILTER (trans)).scheduler.generate (outbuf);
 }
 
 static gboolean
 cf_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstFlowReturn drained = GST_FLOW_OK;
-  if (state_of (CF_BASE_FILTER (trans)).stream.take_event (event, &drained))
+  if (state_of (CF_BASE_FILTER (trans)).scheduler.take_event (event, &drained))
     return TRUE;
   const bool caps = GST_EVENT_TYPE (event) == GST_EVENT_CAPS;
   /* Forwarded whatever the drain did, as GstVideoDecoder forwards EOS; a
@@ -501,84 +409,8 @@ cf_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->sink_event
       (trans, event);
   if (caps && !forwarded)
-    explain_cuda_only_downstream (CF_BASE_FILTER (trans));
+    cf_base_filter_explain_cuda_only_downstream (CF_BASE_FILTER (trans));
   return forwarded && drained >= GST_FLOW_EOS;
-}
-
-/* ---- allocation ---- */
-
-static gboolean
-cf_base_filter_propose_allocation (GstBaseTransform * trans, GstQuery *,
-    GstQuery * query)
-{
-  auto & st = state_of (CF_BASE_FILTER (trans));
-  const FrameEngine & engine = st.stream.engine ();
-  /* The inputs the element holds at once: those of the frames in flight
-   * where their work overlaps, else the one being processed. */
-  st.pools.propose (query, engine.overlaps () ? engine.depth () : 1);
-  return TRUE;
-}
-
-/* GstBaseTransform asks this of filters only: an analyzer works in place. */
-static gboolean
-cf_base_filter_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
-{
-  auto *self = CF_BASE_FILTER (trans);
-  auto & st = state_of (self);
-  GstCaps *caps = nullptr;
-  gst_query_parse_allocation (query, &caps, nullptr);
-  if (!caps)
-    return FALSE;
-  FrameEngine & engine = st.stream.engine ();
-  if (!st.pools.choose_output_pool (GST_ELEMENT (self), query, caps,
-          engine.depth ()))
-    return FALSE;
-  if (!GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->
-      decide_allocation (trans, query))
-    return FALSE;
-  /* Activated here (GstBaseTransform would at the first frame, saying only
-   * that it failed), as GstVideoDecoder activates its pool; its buffers
-   * checked as every output frame is. */
-  const FrameError err = st.pools.activate_output_pool (GST_ELEMENT (self),
-      query, caps, engine.depth (), [&engine] (GstBuffer * buffer) {
-        return engine.check_output (buffer);
-      });
-  return cf_base_filter_post_error (self, err) == GST_FLOW_OK;
-}
-
-/* ---- queries ---- */
-
-/* What the queries GstBaseTransform answered need of ours: an explanation of
- * refused CUDA caps, our latency. */
-static void
-complete_query (CfBaseFilter * self, GstPadDirection direction,
-    GstQuery * query)
-{
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
-      GST_QUERY_ACCEPT_CAPS) {
-    GstCaps *caps = nullptr;
-    gboolean accepted = TRUE;
-    gst_query_parse_accept_caps (query, &caps);
-    gst_query_parse_accept_caps_result (query, &accepted);
-    if (!accepted)
-      cf::explain_refused_cuda_caps (GST_ELEMENT (self), caps,
-          why_on_cpu (self));
-  } else if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
-      GST_QUERY_CAPS) {
-    /* Started, and nothing upstream could send would do. */
-    GST_OBJECT_LOCK (self);
-    const bool started = state_of (self).device.active () !=
-        GST_CUDA_FILTER_BACKEND_AUTO;
-    GST_OBJECT_UNLOCK (self);
-    GstCaps *result = nullptr;
-    gst_query_parse_caps_result (query, &result);
-    if (started && result && gst_caps_is_empty (result))
-      explain_cuda_only_downstream (self);
-  } else if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) ==
-      GST_QUERY_LATENCY) {
-    state_of (self).stream.add_latency (query);
-  }
 }
 
 static gboolean
@@ -591,7 +423,7 @@ cf_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     case GST_QUERY_DRAIN:
       /* Upstream wants every buffer it gave back: the frames in flight leave
        * first (a failed drain has posted its error). */
-      if (direction == GST_PAD_SINK && st.stream.drain () < GST_FLOW_EOS)
+      if (direction == GST_PAD_SINK && st.scheduler.drain () < GST_FLOW_EOS)
         return FALSE;
       break;
     case GST_QUERY_CONTEXT:{
@@ -603,7 +435,7 @@ cf_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       break;
     }
     case GST_QUERY_POSITION:
-      if (direction == GST_PAD_SRC && st.stream.answer_position (query))
+      if (direction == GST_PAD_SRC && st.scheduler.answer_position (query))
         return TRUE;
       break;
     default:
@@ -612,7 +444,7 @@ cf_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   if (!GST_BASE_TRANSFORM_CLASS (cf_base_filter_parent_class)->query
       (trans, direction, query))
     return FALSE;
-  complete_query (self, direction, query);
+  cf_base_filter_complete_query (self, direction, query);
   return TRUE;
 }
 
@@ -628,20 +460,10 @@ cf_base_filter_finalize (GObject * object)
   G_OBJECT_CLASS (cf_base_filter_parent_class)->finalize (object);
 }
 
-void
-cf_base_filter_class_install_selection (GObjectClass * klass,
-    gboolean include_chroma, bool region_padding)
-{
-  /* GObject calls the installing class's, which it does not inherit. */
-  klass->set_property = cf_base_filter_set_property;
-  klass->get_property = cf_base_filter_get_property;
-  FrameSelector::install (klass, PROP_REGIONS, include_chroma, region_padding);
-}
-
 static void
 cf_base_filter_constructed (GObject * object)
 {
-  state_of (CF_BASE_FILTER (object)).selector.take_defaults (object);
+  cf_base_filter_take_defaults (object);
   G_OBJECT_CLASS (cf_base_filter_parent_class)->constructed (object);
 }
 
@@ -702,9 +524,10 @@ cf_base_filter_class_init (CfBaseFilterClass * klass)
 
   gst_type_mark_as_plugin_api (CF_TYPE_BASE_FILTER,
       (GstPluginAPIFlags) 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND,
+  gst_type_mark_as_plugin_api (CF_TYPE_BACKEND,
       (GstPluginAPIFlags) 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_REGIONS, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (CF_TYPE_REGIONS, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (CF_TYPE_BORDER, (GstPluginAPIFlags) 0);
   GST_DEBUG_CATEGORY_INIT (cf_base_filter_debug, "cudabasefilter", 0,
       "cudafilters base class");
 }

@@ -5,11 +5,13 @@
  * cfbasefilter.cpp and its properties, cfbaseproperties.cpp. */
 #pragma once
 
+#include <atomic>
+
 #include "cfbasefilter.h"
 #include "cfbaseproperties.h"
 #include "elementdevice.h"
 #include "elementpools.h"
-#include "framestream.h"
+#include "framescheduler.h"
 
 /* The element's state, in three parts by who writes them. */
 struct BaseFilterState
@@ -17,19 +19,17 @@ struct BaseFilterState
   explicit BaseFilterState (CfBaseFilter * self);
 
   /* Properties, under the object lock. */
-  struct
-  {
-    gint device_id = kDefaultDeviceId;
-    guint frames_in_flight = kDefaultFramesInFlight;
-    GstCudaFilterBackend backend = kDefaultBackend;
-  } props;
+  BaseProperties props;
+  /* A property the frames are sized by changed (any thread): before the next
+   * frame, the frames in flight leave and the frames are configured again. */
+  std::atomic<bool> frames_outdated { false };
   /* From start to stop: the backend and the device, and the memory and
    * pools allocated on it. */
   ElementDevice device;
   ElementPools pools;
   /* The streaming thread's: the frames in flight and what they need, and
-   * what of each is processed (its properties under the object lock). */
-  FrameStream stream;
+   * what of each is processed. */
+  FrameScheduler scheduler;
   FrameSelector selector;
   /* Fixed at the caps. */
   struct

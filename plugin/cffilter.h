@@ -4,8 +4,8 @@
 /* CfFilter: the filter role (frame in, new frame out), a private base
  * class of cudamedian and cudagauss. A subclass says which kernels run from a
  * frame's views into the new frame's (filter_frame); this class copies through
- * what no kernel writes (alpha, unprocessed chroma), and keeps the border
- * properties each subclass installs with its own default. */
+ * what no kernel writes (alpha, unprocessed chroma), and installs the
+ * properties every filter has, the border's default the subclass's. */
 #pragma once
 
 #include <vector>
@@ -17,16 +17,6 @@ G_BEGIN_DECLS
 #define CF_TYPE_FILTER (cf_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (CfFilter, cf_filter, CF, FILTER,
     CfBaseFilter)
-
-typedef enum
-{
-  GST_CUDA_FILTER_BORDER_REPLICATE,
-  GST_CUDA_FILTER_BORDER_REFLECT_101,
-  GST_CUDA_FILTER_BORDER_CONSTANT,
-} GstCudaFilterBorder;
-
-#define GST_TYPE_CUDA_FILTER_BORDER (gst_cuda_filter_border_get_type ())
-GType gst_cuda_filter_border_get_type (void);
 
 G_END_DECLS
 
@@ -42,17 +32,11 @@ struct _CfFilterClass
       const std::vector<ComponentView> & views, const cf::Executor & exec);
 };
 
-/* Installs `border` (default `default_border`) and `border-value` on a
- * subclass. This class keeps their values: the subclass's set_property and
- * get_property hand property ids they do not know to the two functions below,
- * which answer FALSE for any but these two. */
-void cf_filter_class_install_border_properties (GObjectClass * klass,
-    guint border_prop_id, guint border_value_prop_id,
-    GstCudaFilterBorder default_border);
-gboolean cf_filter_set_border_property (GObject * object,
-    const GValue * value, GParamSpec * pspec);
-gboolean cf_filter_get_border_property (GObject * object,
-    GValue * value, GParamSpec * pspec);
+/* Installs a filter's properties on an element's class: regions (the whole
+ * frame by default), region-types, region-padding, include-chroma (on by
+ * default), border (default `default_border`) and border-value. */
+void cf_filter_class_install_properties (GObjectClass * klass,
+    CfBorder default_border);
 
 /* Whether `size`, a value for the window-size property `pspec`, is odd, as every
  * window of the kernels is. A GParamSpecInt's range cannot say "odd": an even

@@ -146,7 +146,7 @@ CudaBackend::queue (FrameInFlight & frame, FramePath & input,
   device.results = slots_.result (slot);
   device.workspace = slots_.workspace (slot);
   device.frame_state = frame.frame_state.data ();
-  if (FrameError err = work (device))
+  if (FrameError err = work (device, frame.selection))
     return err;
   if (FrameError err = output.send_out (slot, frame.out, slots_))
     return err;

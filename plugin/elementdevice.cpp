@@ -13,27 +13,27 @@
 /* The backends an element may be asked for, as its backend property and
  * active-backend say them (gst-inspect-1.0 shows a build without CUDA). */
 GType
-gst_cuda_filter_backend_get_type (void)
+cf_backend_get_type (void)
 {
   static GType type;
   static const GEnumValue values[] = {
 #ifdef CF_HAVE_CUDA
-    {GST_CUDA_FILTER_BACKEND_AUTO,
+    {CF_BACKEND_AUTO,
         "CUDA when a usable device exists, else the CPU (warns once)", "auto"},
-    {GST_CUDA_FILTER_BACKEND_CUDA, "CUDA device; error if none is usable",
+    {CF_BACKEND_CUDA, "CUDA device; error if none is usable",
         "cuda"},
 #else
-    {GST_CUDA_FILTER_BACKEND_AUTO, "The CPU: this build has no CUDA backend "
+    {CF_BACKEND_AUTO, "The CPU: this build has no CUDA backend "
           "(-Dcuda=disabled)", "auto"},
-    {GST_CUDA_FILTER_BACKEND_CUDA, "An error at start: this build has no CUDA "
+    {CF_BACKEND_CUDA, "An error at start: this build has no CUDA "
           "backend", "cuda"},
 #endif
-    {GST_CUDA_FILTER_BACKEND_CPU, "CPU, all cores, same results bit for bit",
+    {CF_BACKEND_CPU, "CPU, all cores, same results bit for bit",
         "cpu"},
     {0, nullptr, nullptr},
   };
   if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstCudaFilterBackend",
+    g_once_init_leave (&type, g_enum_register_static ("CfBackend",
             values));
   return type;
 }
@@ -133,11 +133,11 @@ tell_cpu_fallback (GstElement * element, cudaError_t err)
 #endif
 
 gboolean
-ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
+ElementDevice::open (GstElement * element, CfBackend wanted,
     gint device_id)
 {
-  if (wanted == GST_CUDA_FILTER_BACKEND_CPU) {
-    set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
+  if (wanted == CF_BACKEND_CPU) {
+    set_active (element, CF_BACKEND_CPU);
     return TRUE;
   }
 #ifndef CF_HAVE_CUDA
@@ -154,11 +154,11 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
   if (err == cudaSuccess)
     err = open_on_device ();
   if (err == cudaSuccess) {
-    set_active (element, GST_CUDA_FILTER_BACKEND_CUDA);
+    set_active (element, CF_BACKEND_CUDA);
     return TRUE;
   }
   drop_device (element);
-  if (wanted == GST_CUDA_FILTER_BACKEND_CUDA) {
+  if (wanted == CF_BACKEND_CUDA) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("backend=cuda, but CUDA device %d is not usable: %s",
             MAX (device_id, 0), cf::describe_device_problem (err).c_str ()),
@@ -169,7 +169,7 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
     told_cpu_fallback_ = true;
     tell_cpu_fallback (element, err);
   }
-  set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
+  set_active (element, CF_BACKEND_CPU);
   return TRUE;
 #endif
 }
@@ -180,10 +180,10 @@ ElementDevice::open (GstElement * element, GstCudaFilterBackend wanted,
  * per element in an info message (the build chose it: no warning). */
 gboolean
 ElementDevice::open_without_cuda (GstElement * element,
-    GstCudaFilterBackend wanted, gint device_id)
+    CfBackend wanted, gint device_id)
 {
-  if (wanted == GST_CUDA_FILTER_BACKEND_CUDA || device_id >= 0) {
-    const std::string asked = wanted == GST_CUDA_FILTER_BACKEND_CUDA ?
+  if (wanted == CF_BACKEND_CUDA || device_id >= 0) {
+    const std::string asked = wanted == CF_BACKEND_CUDA ?
         "backend=cuda" : "cuda-device-id=" + std::to_string (device_id);
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
         ("%s, but %s: leave backend and cuda-device-id at their defaults, or "
@@ -195,7 +195,7 @@ ElementDevice::open_without_cuda (GstElement * element,
     post_info (element, on_the_cpu (element) + ": " + cf::kNoCudaBackend,
         "set backend=cpu to silence this message");
   }
-  set_active (element, GST_CUDA_FILTER_BACKEND_CPU);
+  set_active (element, CF_BACKEND_CPU);
   return TRUE;
 }
 #endif
@@ -219,7 +219,7 @@ void
 ElementDevice::close (GstElement * element)
 {
   drop_device (element);
-  set_active (element, GST_CUDA_FILTER_BACKEND_AUTO);
+  set_active (element, CF_BACKEND_AUTO);
 }
 
 void
@@ -231,7 +231,7 @@ ElementDevice::drop_device (GstElement * element)
 }
 
 void
-ElementDevice::set_active (GstElement * element, GstCudaFilterBackend backend)
+ElementDevice::set_active (GstElement * element, CfBackend backend)
 {
   GST_OBJECT_LOCK (element);
   const bool changed = active_ != backend;
@@ -240,8 +240,8 @@ ElementDevice::set_active (GstElement * element, GstCudaFilterBackend backend)
   if (!changed)
     return;
   GST_INFO_OBJECT (element, "backend: %s", backend ==
-      GST_CUDA_FILTER_BACKEND_CUDA ? "cuda" : backend ==
-      GST_CUDA_FILTER_BACKEND_CPU ? "cpu" : "none");
+      CF_BACKEND_CUDA ? "cuda" : backend ==
+      CF_BACKEND_CPU ? "cpu" : "none");
   g_object_notify (G_OBJECT (element), "active-backend");
 }
 
@@ -276,8 +276,8 @@ ElementDevice::move_to (GstElement * element, const CudaDevice & device)
   cuda_ = device;
   GST_OBJECT_UNLOCK (element);
   const cudaError_t err = open_on_device ();
-  set_active (element, err == cudaSuccess ? GST_CUDA_FILTER_BACKEND_CUDA :
-      GST_CUDA_FILTER_BACKEND_AUTO);
+  set_active (element, err == cudaSuccess ? CF_BACKEND_CUDA :
+      CF_BACKEND_AUTO);
   return FrameError::check ("Moving to the chain's CUDA context", err);
 }
 

@@ -20,13 +20,13 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  GST_CUDA_FILTER_BACKEND_AUTO,
-  GST_CUDA_FILTER_BACKEND_CUDA,
-  GST_CUDA_FILTER_BACKEND_CPU,
-} GstCudaFilterBackend;
+  CF_BACKEND_AUTO,
+  CF_BACKEND_CUDA,
+  CF_BACKEND_CPU,
+} CfBackend;
 
-#define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
-GType gst_cuda_filter_backend_get_type (void);
+#define CF_TYPE_BACKEND (cf_backend_get_type ())
+GType cf_backend_get_type (void);
 
 G_END_DECLS
 
@@ -47,7 +47,7 @@ public:
    * error: a device that does not exist, or backend=cuda without a usable one
    * (auto falls back to the CPU, warning once per process, then an info
    * message per element, their texts readable in gst-launch-1.0). */
-  gboolean open (GstElement * element, GstCudaFilterBackend wanted,
+  gboolean open (GstElement * element, CfBackend wanted,
       gint device_id);
   /* At stop: nothing held, no backend. */
   void close (GstElement * element);
@@ -63,8 +63,8 @@ public:
   /* Moves to `device`, closing what was made on the old one. */
   FrameError move_to (GstElement * element, const CudaDevice & device);
 
-  GstCudaFilterBackend active () const { return active_; }
-  bool on_device () const { return active_ == GST_CUDA_FILTER_BACKEND_CUDA; }
+  CfBackend active () const { return active_; }
+  bool on_device () const { return active_ == CF_BACKEND_CUDA; }
   const CudaDevice & cuda () const { return cuda_; }
   /* set_context: the pipeline's context, where none is taken yet. */
   void take_pipeline_context (GstElement * element, GstContext * context,
@@ -73,13 +73,13 @@ public:
 private:
 #ifndef CF_HAVE_CUDA
   gboolean open_without_cuda (GstElement * element,
-      GstCudaFilterBackend wanted, gint device_id);
+      CfBackend wanted, gint device_id);
 #endif
   cudaError_t open_on_device ();
   void drop_device (GstElement * element);
-  void set_active (GstElement * element, GstCudaFilterBackend backend);
+  void set_active (GstElement * element, CfBackend backend);
 
-  GstCudaFilterBackend active_ = GST_CUDA_FILTER_BACKEND_AUTO;
+  CfBackend active_ = CF_BACKEND_AUTO;
   CudaDevice cuda_;
   bool told_cpu_fallback_ = false;
 };

@@ -37,7 +37,7 @@ public:
     host.output = output.planes (kNoSlot, frame.out);
     host.results = frame.results.data ();
     host.frame_state = frame.frame_state.data ();
-    return work (host);
+    return work (host, frame.selection);
   }
 
   FrameError finish (FrameInFlight &) override { return {}; }

@@ -19,8 +19,11 @@
 #include "frameerror.h"
 #include "framepaths.h"
 #include "frameplanes.h"
+#include "frameselection.h"
 
-using FrameWorkFn = std::function < FrameError (const FrameWork &) >;
+/* A frame's work, on what of it is processed. */
+using FrameWorkFn = std::function < FrameError (const FrameWork &,
+    const FrameSelection &) >;
 
 /* A frame between submit and its leaving. */
 struct FrameInFlight
@@ -36,6 +39,7 @@ struct FrameInFlight
   bool ordered = false;
   std::vector<guint8> results;  /* CPU: the frame's results (CUDA: its slot's) */
   std::vector<guint8> frame_state;
+  FrameSelection selection;     /* what of it is processed */
 
   /* Unmaps both frames and drops the input, and the output unless it is kept
    * (to leave). */

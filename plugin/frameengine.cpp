@@ -65,10 +65,11 @@ FrameEngine::release ()
 
 FrameError
 FrameEngine::submit (GstBuffer * input, GstBuffer * output,
-    gsize result_size, const FrameWorkFn & work)
+    FrameSelection selection, gsize result_size, const FrameWorkFn & work)
 {
   FrameInFlight frame;
   frame.number = last_number_ + 1;
+  frame.selection = std::move (selection);
   frame.frame_state.assign (frame_state_size_, 0);
   FrameError err = input_->map (input, info_, GST_MAP_READ, &frame.in);
   if (!err)
@@ -136,6 +137,7 @@ FrameEngine::take_oldest (FinishedFrame * frame)
   frame->buffer = std::exchange (finished_.output, nullptr);
   frame->results = backend_->results (finished_);
   frame->frame_state = finished_.frame_state.data ();
+  frame->selection = &finished_.selection;
   return {};
 }
 

@@ -31,9 +31,11 @@ struct FinishedFrame
 {
   GstBuffer *buffer = nullptr;  /* its output, now the caller's */
   guint64 number = 0;           /* as submit counted it */
-  /* Its results and frame state, valid until the next call on the engine. */
+  /* Its results, frame state and selection, valid until the next call on the
+   * engine. */
   const void *results = nullptr;
   const void *frame_state = nullptr;
+  const FrameSelection *selection = nullptr;
 };
 
 class FrameEngine
@@ -64,15 +66,18 @@ public:
    * error of either. */
   FrameError release ();
   bool configured () const { return backend_ != nullptr; }
+  /* The frames' geometry, as configured. */
+  const GstVideoInfo & info () const { return info_; }
   guint depth () const { return depth_; }
 
   /* Maps `input` and `output` (the same buffer for an analysis: its input goes
-   * on) and runs or queues `work` on them, with `result_size` bytes of results
-   * (what this frame's regions need). The engine takes a reference of its own
+   * on) and runs or queues `work` on them and on `selection`, which stays with
+   * the frame, with `result_size` bytes of results (what this frame's regions
+   * need). The engine takes a reference of its own
    * to each buffer, after mapping them: the caller keeps its own. On failure
    * the frame is released, all its queued work finished. */
-  FrameError submit (GstBuffer * input, GstBuffer * output, gsize result_size,
-      const FrameWorkFn & work);
+  FrameError submit (GstBuffer * input, GstBuffer * output,
+      FrameSelection selection, gsize result_size, const FrameWorkFn & work);
   /* Whether the oldest frame may leave now: `depth` frames are in. */
   bool oldest_may_leave () const;
   /* Whether the work of every frame in flight, or of the oldest, has ended,

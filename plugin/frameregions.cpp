@@ -13,135 +13,22 @@ GST_DEBUG_CATEGORY_STATIC (cf_regions_debug);
 #define GST_CAT_DEFAULT cf_regions_debug
 
 GType
-gst_cuda_regions_get_type (void)
+cf_regions_get_type (void)
 {
   static GType type;
   static const GEnumValue values[] = {
-    {GST_CUDA_REGIONS_FRAME, "The whole frame", "frame"},
-    {GST_CUDA_REGIONS_META,
+    {CF_REGIONS_FRAME, "The whole frame", "frame"},
+    {CF_REGIONS_META,
         "The regions of interest and object detections each buffer carries",
         "meta"},
     {0, nullptr, nullptr},
   };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstCudaRegions",
-            values));
-  return type;
-}
-
-void
-RegionProperties::install (GObjectClass * klass, guint regions_id,
-    guint types_id, guint padding_id)
-{
-  static gsize debug_initialised = 0;
-  if (g_once_init_enter (&debug_initialised)) {
+  if (g_once_init_enter (&type)) {
     GST_DEBUG_CATEGORY_INIT (cf_regions_debug, "cudaregions", 0,
         "Regions from upstream metas");
-    g_once_init_leave (&debug_initialised, 1);
+    g_once_init_leave (&type, g_enum_register_static ("CfRegions", values));
   }
-  const auto flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
-      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
-  g_object_class_install_property (klass, regions_id,
-      g_param_spec_enum ("regions", "Regions",
-          "Where the element works: the whole frame, or the boxes of the "
-          "GstVideoRegionOfInterestMeta (and, on GStreamer 1.24 and later, of "
-          "the analytics object detections) of each buffer",
-          GST_TYPE_CUDA_REGIONS, GST_CUDA_REGIONS_FRAME, flags));
-  g_object_class_install_property (klass, types_id,
-      g_param_spec_string ("region-types", "Region types",
-          "regions=meta: comma-separated types of the regions to take (the "
-          "region of interest's type, or the detection's label, such as "
-          "\"face,license-plate\"); empty takes every type", "", flags));
-  if (padding_id == 0)
-    return;
-  g_object_class_install_property (klass, padding_id,
-      g_param_spec_uint ("region-padding", "Region padding",
-          "regions=meta: pixels added on every side of each box (clipped to "
-          "the frame)", 0, G_MAXUINT16, 0, flags));
-}
-
-/* The quarks of a comma-separated list of names, spaces around them ignored. */
-static std::vector<GQuark>
-parse_types (const gchar * list)
-{
-  std::vector<GQuark> quarks;
-  gchar **names = g_strsplit (list ? list : "", ",", -1);
-  for (gchar **name = names; *name; name++)
-    if (*g_strstrip (*name))
-      quarks.push_back (g_quark_from_string (*name));
-  g_strfreev (names);
-  return quarks;
-}
-
-bool
-RegionProperties::set (GObject * object, const GValue * value,
-    GParamSpec * pspec)
-{
-  const gchar *name = g_param_spec_get_name (pspec);
-  GST_OBJECT_LOCK (object);
-  bool known = true;
-  if (g_str_equal (name, "regions")) {
-    mode_ = static_cast<GstCudaRegions> (g_value_get_enum (value));
-  } else if (g_str_equal (name, "region-types")) {
-    const gchar *types = g_value_get_string (value);
-    types_ = types ? types : "";
-    type_quarks_ = parse_types (types);
-  } else if (g_str_equal (name, "region-padding")) {
-    padding_ = g_value_get_uint (value);
-  } else {
-    known = false;
-  }
-  GST_OBJECT_UNLOCK (object);
-  return known;
-}
-
-bool
-RegionProperties::get (GObject * object, GValue * value,
-    GParamSpec * pspec) const
-{
-  const gchar *name = g_param_spec_get_name (pspec);
-  GST_OBJECT_LOCK (object);
-  bool known = true;
-  if (g_str_equal (name, "regions"))
-    g_value_set_enum (value, mode_);
-  else if (g_str_equal (name, "region-types"))
-    g_value_set_string (value, types_.c_str ());
-  else if (g_str_equal (name, "region-padding"))
-    g_value_set_uint (value, padding_);
-  else
-    known = false;
-  GST_OBJECT_UNLOCK (object);
-  return known;
-}
-
-RegionSettings
-RegionProperties::settings (GObject * object) const
-{
-  RegionSettings settings;
-  GST_OBJECT_LOCK (object);
-  settings.from_meta = mode_ == GST_CUDA_REGIONS_META;
-  if (settings.from_meta) {
-    settings.types = type_quarks_;
-    settings.padding = padding_;
-  }
-  GST_OBJECT_UNLOCK (object);
-  return settings;
-}
-
-std::string
-RegionProperties::ignored (GObject * object) const
-{
-  std::string ignored;
-  GST_OBJECT_LOCK (object);
-  if (mode_ == GST_CUDA_REGIONS_FRAME) {
-    if (!type_quarks_.empty ())
-      ignored = "region-types=" + types_;
-    if (padding_ > 0)
-      ignored += (ignored.empty ()? "" : ", ") +
-          std::string ("region-padding=") + std::to_string (padding_);
-  }
-  GST_OBJECT_UNLOCK (object);
-  return ignored;
+  return type;
 }
 
 /* A box of the frame from a meta's x, y, width and height (any of them out of
@@ -173,44 +60,43 @@ clip_box (GstElement * element, gint64 x, gint64 y, gint64 width,
 }
 
 static bool
-type_selected (const RegionSettings & settings, GQuark type)
+type_selected (const std::vector<GQuark> & types, GQuark type)
 {
-  return settings.types.empty () || std::find (settings.types.begin (),
-      settings.types.end (), type) != settings.types.end ();
+  return types.empty () || std::find (types.begin (), types.end (), type) !=
+      types.end ();
 }
 
-/* A frame's regions as its metas are read: at most `limit` kept, the rest
- * only counted, so that a buffer of many thousand metas costs no more. */
-struct FoundRegions
+/* What the regions are read with. */
+struct RegionReading
 {
-  std::vector<FrameRegion> &kept;
-  const guint limit;
-  gsize found = 0;
-  std::vector<GQuark> types;    /* the first kMaxFrameRegions metas' */
+  GstElement *element;
+  const GstVideoInfo & info;
+  const std::vector<GQuark> & types;
+  guint padding;
+  guint limit;
+  FoundRegions found;
 };
 
 /* One meta's region, where its type is selected and its box holds part of
  * the frame. */
 static void
-add_region (GstElement * element, const GstVideoInfo & info,
-    const RegionSettings & settings, gint id, GQuark type, gint64 x, gint64 y,
-    gint64 width, gint64 height, FoundRegions & regions)
+add_region (RegionReading & reading, gint id, GQuark type, gint64 x, gint64 y,
+    gint64 width, gint64 height)
 {
-  if (regions.types.size () < kMaxFrameRegions)
-    regions.types.push_back (type);
+  FoundRegions & found = reading.found;
+  if (found.types.size () < kMaxFrameRegions)
+    found.types.push_back (type);
   FrameRegion region {id, type, {}};
-  if (!type_selected (settings, type) || !clip_box (element, x, y, width,
-          height, info, settings.padding, &region.box))
+  if (!type_selected (reading.types, type) || !clip_box (reading.element, x,
+          y, width, height, reading.info, reading.padding, &region.box))
     return;
-  if (regions.found++ < regions.limit)
-    regions.kept.push_back (region);
+  if (found.found++ < reading.limit)
+    found.kept.push_back (region);
 }
 
 #ifdef CF_HAVE_GST_ANALYTICS
 static void
-add_detections (GstElement * element, GstBuffer * buffer,
-    const GstVideoInfo & info, const RegionSettings & settings,
-    FoundRegions & regions)
+add_detections (RegionReading & reading, GstBuffer * buffer)
 {
   GstAnalyticsRelationMeta *meta =
       gst_buffer_get_analytics_relation_meta (buffer);
@@ -224,88 +110,29 @@ add_detections (GstElement * element, GstBuffer * buffer,
     gfloat confidence;
     if (gst_analytics_od_mtd_get_location (&detection, &x, &y, &width, &height,
             &confidence))
-      add_region (element, info, settings, (gint) detection.id,
-          gst_analytics_od_mtd_get_obj_type (&detection), x, y, width, height,
-          regions);
+      add_region (reading, (gint) detection.id,
+          gst_analytics_od_mtd_get_obj_type (&detection), x, y, width, height);
   }
 }
 #endif
 
-void
-RegionSelection::select (GstElement * element, GstBuffer * buffer,
-    guint limit)
+FoundRegions
+cf::read_regions (GstElement * element, GstBuffer * buffer,
+    const GstVideoInfo & info, const std::vector<GQuark> & types,
+    guint padding, guint limit)
 {
-  const RegionSettings settings = properties.settings (G_OBJECT (element));
-  from_meta_ = settings.from_meta;
-  regions_.clear ();
-  if (!from_meta_) {
-    if (warned_ignored_)
-      return;
-    const std::string ignored = properties.ignored (G_OBJECT (element));
-    warned_ignored_ = !ignored.empty ();
-    if (warned_ignored_)
-      GST_ELEMENT_WARNING (element, STREAM, FAILED, ("%s set, but regions=frame: "
-              "the whole frame is processed; set regions=meta to work on the "
-              "regions", ignored.c_str ()), (nullptr));
-    return;
-  }
-  FoundRegions found {regions_, limit, 0, {}};
+  RegionReading reading {element, info, types, padding, limit, {}};
   gpointer state = nullptr;
   while (GstMeta * meta = gst_buffer_iterate_meta_filtered (buffer, &state,
           GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     const auto *roi = reinterpret_cast<GstVideoRegionOfInterestMeta *> (meta);
-    add_region (element, info_, settings, roi->id, roi->roi_type, roi->x,
-        roi->y, roi->w, roi->h, found);
+    add_region (reading, roi->id, roi->roi_type, roi->x, roi->y, roi->w,
+        roi->h);
   }
 #ifdef CF_HAVE_GST_ANALYTICS
-  add_detections (element, buffer, info_, settings, found);
+  add_detections (reading, buffer);
 #endif
-  check_types (element, settings, found.types);
-  if (found.found <= limit || warned_over_limit_ || limit == 0)
-    return;
-  warned_over_limit_ = true;
-  GST_ELEMENT_WARNING (element, STREAM, FAILED,
-      ("A frame carries %zu regions; only the first %u are used (the most "
-          "the element takes in a frame)", found.found, limit), (nullptr));
-}
-
-/* The quarks' names, comma-separated; a region without a type shows as
- * "(none)". */
-static std::string
-type_names (const std::vector<GQuark> & types)
-{
-  std::string names;
-  for (GQuark type : types) {
-    const gchar *name = cf::region_type_name (type);
-    names += (names.empty ()? "" : ",") + std::string (*name ? name : "(none)");
-  }
-  return names;
-}
-
-void
-RegionSelection::check_types (GstElement * element,
-    const RegionSettings & settings, const std::vector<GQuark> & frame_types)
-{
-  if (type_check_.decided || settings.types.empty () || frame_types.empty ())
-    return;
-  constexpr gsize kTypesNamed = 8;
-  for (GQuark type : frame_types) {
-    if (type_selected (settings, type)) {
-      type_check_.decided = true;
-      return;
-    }
-    if (type_check_.seen.size () < kTypesNamed && std::find (type_check_.seen.begin (),
-            type_check_.seen.end (), type) == type_check_.seen.end ())
-      type_check_.seen.push_back (type);
-  }
-  if (++type_check_.frames < kFramesBeforeTypeWarning)
-    return;
-  type_check_.decided = true;
-  GST_ELEMENT_WARNING (element, STREAM, FAILED, ("No region of %u frames is of "
-          "a type region-types names (%s): their types are %s. Types match "
-          "exactly, case included", type_check_.frames,
-          type_names (settings.types).c_str (),
-          type_names (type_check_.seen).c_str ()), (nullptr));
+  return std::move (reading.found);
 }
 
 cf::Box

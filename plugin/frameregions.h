@@ -15,7 +15,6 @@
 
 #include <gst/video/video.h>
 
-#include <string>
 #include <vector>
 
 #include "formatlayout.h"
@@ -25,53 +24,18 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  GST_CUDA_REGIONS_FRAME,
-  GST_CUDA_REGIONS_META,
-} GstCudaRegions;
+  CF_REGIONS_FRAME,
+  CF_REGIONS_META,
+} CfRegions;
 
-#define GST_TYPE_CUDA_REGIONS (gst_cuda_regions_get_type ())
-GType gst_cuda_regions_get_type (void);
+#define CF_TYPE_REGIONS (cf_regions_get_type ())
+GType cf_regions_get_type (void);
 
 G_END_DECLS
 
 /* Regions a frame takes at most (an element may take fewer): those beyond, in
  * the metas' order, are ignored (with a warning, once per stream). */
 constexpr guint kMaxFrameRegions = 256;
-
-/* What the region properties say, at one moment. */
-struct RegionSettings
-{
-  bool from_meta = false;       /* regions=meta */
-  std::vector<GQuark> types;    /* empty: every type */
-  guint padding = 0;            /* pixels added on every side */
-};
-
-/* The properties `regions`, `region-types` and (for filters)
- * `region-padding` of one element. Their values are under the element's
- * object lock. */
-class RegionProperties
-{
-public:
-  /* Installs them on `klass` with these ids, each mutable while playing;
-   * `padding_id` 0: no region-padding. */
-  static void install (GObjectClass * klass, guint regions_id, guint types_id,
-      guint padding_id);
-
-  /* FALSE for a property that is none of them. */
-  bool set (GObject * object, const GValue * value, GParamSpec * pspec);
-  bool get (GObject * object, GValue * value, GParamSpec * pspec) const;
-
-  RegionSettings settings (GObject * object) const;
-  /* With regions=frame, the region properties set to no effect, as
-   * "region-types=face" (comma-separated); empty where none is. */
-  std::string ignored (GObject * object) const;
-
-private:
-  GstCudaRegions mode_ = GST_CUDA_REGIONS_FRAME;
-  std::string types_;
-  std::vector<GQuark> type_quarks_;
-  guint padding_ = 0;
-};
 
 /* One region of a frame: the meta's id and type, and its box in the frame's
  * (luma) pixels, padded and clipped, never empty. */
@@ -82,57 +46,12 @@ struct FrameRegion
   cf::Box box;
 };
 
-/* Frames that carry regions, none of a type region-types names, after which
- * the element says so: a misspelt type must not blur nothing in silence. */
-constexpr guint kFramesBeforeTypeWarning = 30;
-
-/* An element's regions from upstream: its region properties, and the regions
- * of the frame being submitted, collected in the metas' order
- * (region-of-interest metas first, then object detections). Warns once per
- * stream (until reset) of each mistake that would make it do nothing or the
- * wrong thing: a frame carrying more than kMaxFrameRegions; region properties
- * set while regions=frame; region-types that no region of the first
- * kFramesBeforeTypeWarning frames with regions matches. */
-class RegionSelection
+/* The regions of a buffer's metas, as they are read. */
+struct FoundRegions
 {
-public:
-  RegionProperties properties;
-
-  /* The caps are set: frames of `info` follow. */
-  void set_info (const GstVideoInfo & info) { info_ = info; }
-  /* A new stream. */
-  void reset ()
-  {
-    warned_over_limit_ = false;
-    warned_ignored_ = false;
-    type_check_ = TypeCheck ();
-  }
-  /* A frame is about to be submitted: takes what the properties say now and,
-   * with regions=meta, the regions of `buffer`, at most `limit` of them. */
-  void select (GstElement * element, GstBuffer * buffer, guint limit);
-
-  /* The last selected frame's, until the next select. */
-  bool from_meta () const { return from_meta_; }
-  const std::vector<FrameRegion> & regions () const { return regions_; }
-
-private:
-  /* Whether region-types matches the regions the stream carries. */
-  struct TypeCheck
-  {
-    bool decided = false;       /* a type matched, or the warning was given */
-    guint frames = 0;           /* frames with regions, none matched */
-    std::vector<GQuark> seen;   /* their types, the first few */
-  };
-
-  void check_types (GstElement * element, const RegionSettings & settings,
-      const std::vector<GQuark> & frame_types);
-
-  GstVideoInfo info_ {};
-  bool warned_over_limit_ = false;
-  bool warned_ignored_ = false;
-  TypeCheck type_check_;
-  bool from_meta_ = false;
-  std::vector<FrameRegion> regions_;
+  std::vector<FrameRegion> kept;        /* at most the limit read with */
+  gsize found = 0;              /* of a selected type and in the frame */
+  std::vector<GQuark> types;    /* of the first kMaxFrameRegions metas */
 };
 
 namespace cf {
@@ -154,6 +73,14 @@ region_type_name (GQuark type)
   g_free (valid);
   return interned;
 }
+
+/* The regions of `buffer`'s metas of the `types` given (empty: every type),
+ * for a frame of `info`: each box padded by `padding` pixels on every side,
+ * clipped, skipped where nothing of it is left; at most `limit` kept, the rest
+ * only counted, so that a buffer of many thousand metas costs no more. */
+FoundRegions read_regions (GstElement * element, GstBuffer * buffer,
+    const GstVideoInfo & info, const std::vector<GQuark> & types,
+    guint padding, guint limit);
 
 /* A box of the frame (in luma pixels, within the frame) in the samples of
  * `component`, whose plane may be subsampled: every sample that covers a pixel

@@ -3,88 +3,121 @@
 
 #include "frameselection.h"
 
-void
-FrameSelector::install (GObjectClass * klass, guint first_id,
-    gboolean include_chroma, bool region_padding)
-{
-  RegionProperties::install (klass, first_id, first_id + 1,
-      region_padding ? first_id + 2 : 0);
-  g_object_class_install_property (klass, first_id + 3,
-      g_param_spec_boolean ("include-chroma", "Include chroma",
-          "Also process the chroma (U, V) components of YUV formats, not only "
-          "luma", include_chroma, static_cast<GParamFlags> (G_PARAM_READWRITE |
-              G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
-}
-
-static bool
-is_include_chroma (const GParamSpec * pspec)
-{
-  return g_str_equal (pspec->name, "include-chroma");
-}
-
-bool
-FrameSelector::set (GObject * object, const GValue * value,
-    GParamSpec * pspec, bool *resizes)
-{
-  *resizes = false;
-  if (is_include_chroma (pspec)) {
-    GST_OBJECT_LOCK (object);
-    include_chroma_ = g_value_get_boolean (value);
-    GST_OBJECT_UNLOCK (object);
-    return true;
-  }
-  *resizes = regions_.properties.set (object, value, pspec);
-  return *resizes;
-}
-
-bool
-FrameSelector::get (GObject * object, GValue * value,
-    GParamSpec * pspec) const
-{
-  if (!is_include_chroma (pspec))
-    return regions_.properties.get (object, value, pspec);
-  GST_OBJECT_LOCK (object);
-  g_value_set_boolean (value, include_chroma_);
-  GST_OBJECT_UNLOCK (object);
-  return true;
-}
-
-/* Only known once constructed: during the instance init the object still has
- * the base's class, which has no include-chroma. */
-void
-FrameSelector::take_defaults (GObject * object)
-{
-  if (GParamSpec * pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
-          (object), "include-chroma"))
-    include_chroma_ = G_PARAM_SPEC_BOOLEAN (pspec)->default_value;
-}
-
-guint
-FrameSelector::regions_wanted (GObject * object) const
-{
-  return regions_.properties.settings (object).from_meta ? kMaxFrameRegions : 0;
-}
+#include <algorithm>
 
 void
-FrameSelector::configure (const GstVideoInfo & info, guint max_regions)
+SelectionSettings::set_region_types (const gchar * types)
 {
-  regions_.set_info (info);
-  max_regions_ = max_regions;
-  interlace_mode_ = GST_VIDEO_INFO_INTERLACE_MODE (&info);
+  region_types = types ? types : "";
+  region_type_quarks.clear ();
+  gchar **names = g_strsplit (region_types.c_str (), ",", -1);
+  for (gchar **name = names; *name; name++)
+    if (*g_strstrip (*name))
+      region_type_quarks.push_back (g_quark_from_string (*name));
+  g_strfreev (names);
+}
+
+std::string
+SelectionSettings::ignored_region_properties () const
+{
+  std::string ignored;
+  if (regions_from_meta ())
+    return ignored;
+  if (!region_type_quarks.empty ())
+    ignored = "region-types=" + region_types;
+  if (region_padding > 0)
+    ignored += (ignored.empty ()? "" : ", ") +
+        std::string ("region-padding=") + std::to_string (region_padding);
+  return ignored;
 }
 
 FrameSelection
-FrameSelector::select (GstElement * element, GstBuffer * buffer)
+FrameSelector::select (GstElement * element, GstBuffer * buffer,
+    const GstVideoInfo & info, const SelectionSettings & settings,
+    guint max_regions)
 {
-  regions_.select (element, buffer, max_regions_);
   FrameSelection selection;
-  GST_OBJECT_LOCK (element);
-  selection.include_chroma = include_chroma_;
-  GST_OBJECT_UNLOCK (element);
-  if (regions_.from_meta () && max_regions_ > 0)
-    selection.regions = &regions_.regions ();
-  selection.fields = interlace_mode_ == GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
-      (interlace_mode_ == GST_VIDEO_INTERLACE_MODE_MIXED &&
+  selection.include_chroma = settings.include_chroma;
+  selection.include_alpha = settings.include_alpha;
+  const GstVideoInterlaceMode mode = GST_VIDEO_INFO_INTERLACE_MODE (&info);
+  selection.fields = mode == GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
+      (mode == GST_VIDEO_INTERLACE_MODE_MIXED &&
       GST_BUFFER_FLAG_IS_SET (buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED));
+  if (!settings.regions_from_meta ()) {
+    warn_if_ignored (element, settings);
+    return selection;
+  }
+  FoundRegions found = cf::read_regions (element, buffer, info,
+      settings.region_type_quarks, settings.region_padding, max_regions);
+  check_types (element, settings, found.types);
+  warn_if_over (element, found.found, max_regions);
+  if (max_regions > 0)
+    selection.regions = std::move (found.kept);
   return selection;
+}
+
+void
+FrameSelector::warn_if_ignored (GstElement * element,
+    const SelectionSettings & settings)
+{
+  if (warned_ignored_)
+    return;
+  const std::string ignored = settings.ignored_region_properties ();
+  warned_ignored_ = !ignored.empty ();
+  if (warned_ignored_)
+    GST_ELEMENT_WARNING (element, STREAM, FAILED, ("%s set, but regions=frame: "
+            "the whole frame is processed; set regions=meta to work on the "
+            "regions", ignored.c_str ()), (nullptr));
+}
+
+void
+FrameSelector::warn_if_over (GstElement * element, gsize found,
+    guint max_regions)
+{
+  if (found <= max_regions || warned_over_limit_ || max_regions == 0)
+    return;
+  warned_over_limit_ = true;
+  GST_ELEMENT_WARNING (element, STREAM, FAILED,
+      ("A frame carries %zu regions; only the first %u are used (the most "
+          "the element takes in a frame)", found, max_regions), (nullptr));
+}
+
+/* The quarks' names, comma-separated; a region without a type shows as
+ * "(none)". */
+static std::string
+type_names (const std::vector<GQuark> & types)
+{
+  std::string names;
+  for (GQuark type : types) {
+    const gchar *name = cf::region_type_name (type);
+    names += (names.empty ()? "" : ",") + std::string (*name ? name : "(none)");
+  }
+  return names;
+}
+
+void
+FrameSelector::check_types (GstElement * element,
+    const SelectionSettings & settings, const std::vector<GQuark> & frame_types)
+{
+  const std::vector<GQuark> & wanted = settings.region_type_quarks;
+  if (type_check_.decided || wanted.empty () || frame_types.empty ())
+    return;
+  constexpr gsize kTypesNamed = 8;
+  for (GQuark type : frame_types) {
+    if (std::find (wanted.begin (), wanted.end (), type) != wanted.end ()) {
+      type_check_.decided = true;
+      return;
+    }
+    if (type_check_.seen.size () < kTypesNamed && std::find (type_check_.seen.
+            begin (), type_check_.seen.end (), type) == type_check_.seen.end ())
+      type_check_.seen.push_back (type);
+  }
+  if (++type_check_.frames < kFramesBeforeTypeWarning)
+    return;
+  type_check_.decided = true;
+  GST_ELEMENT_WARNING (element, STREAM, FAILED, ("No region of %u frames is of "
+          "a type region-types names (%s): their types are %s. Types match "
+          "exactly, case included", type_check_.frames,
+          type_names (wanted).c_str (),
+          type_names (type_check_.seen).c_str ()), (nullptr));
 }

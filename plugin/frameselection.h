@@ -1,64 +1,95 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-/* What of each frame an element processes, as its properties say: luma alone
- * or the chroma too (include-chroma), the whole frame or the regions that
- * upstream's metas carry (regions, region-types, region-padding; the regions
- * themselves are frameregions.h's). The base class owns one, for either role;
- * a role installs the properties with its own defaults. Their values are under
- * the element's object lock; the rest is the streaming thread's. */
+/* What of each frame an element processes: luma alone or the chroma too
+ * (include-chroma), alpha (include-alpha), the whole frame or the regions
+ * upstream's metas carry (regions, region-types, region-padding; reading them
+ * is frameregions.h's). Their values are one SelectionSettings under the
+ * element's object lock (cfbaseproperties.h sets them); the FrameSelector,
+ * the streaming thread's, makes of them and a buffer its FrameSelection,
+ * which stays with the frame until it leaves. */
 #pragma once
 
 #include <gst/video/video.h>
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "frameregions.h"
 
-/* What of one frame the properties select, read as it is queued. */
+/* What the properties say, at one moment. */
+struct SelectionSettings
+{
+  bool include_chroma = false;
+  bool include_alpha = false;
+  CfRegions regions = CF_REGIONS_FRAME;
+  std::string region_types;     /* as set */
+  std::vector<GQuark> region_type_quarks;       /* empty: every type */
+  guint region_padding = 0;     /* pixels added on every side */
+
+  bool regions_from_meta () const { return regions == CF_REGIONS_META; }
+  /* region-types as set: its names parsed, spaces around them ignored. */
+  void set_region_types (const gchar * types);
+  /* With regions=frame, the region properties set to no effect, as
+   * "region-types=face" (comma-separated); empty where none is. */
+  std::string ignored_region_properties () const;
+};
+
+/* What of one frame is processed, decided as it is queued. */
 struct FrameSelection
 {
   bool include_chroma = false;
-  /* The frame's regions (regions=meta), maybe none; NULL: the whole frame. */
-  const std::vector<FrameRegion> *regions = nullptr;
+  bool include_alpha = false;
+  /* regions=meta: the frame's regions, maybe none; none: the whole frame. */
+  std::optional<std::vector<FrameRegion>> regions;
   /* An interlaced frame (interlace-mode=interleaved, or mixed and flagged
    * interlaced): its two fields are two pictures to a spatial filter. */
   bool fields = false;
 };
 
+/* Frames that carry regions, none of a type region-types names, after which
+ * the element says so: a misspelt type must not blur nothing in silence. */
+constexpr guint kFramesBeforeTypeWarning = 30;
+
+/* Makes each frame's selection, and warns once per stream (until reset) of
+ * each mistake that would make the element do nothing or the wrong thing: a
+ * frame carrying more regions than the element takes; region properties set
+ * while regions=frame; region-types that no region of the first
+ * kFramesBeforeTypeWarning frames with regions matches. */
 class FrameSelector
 {
 public:
-  /* Installs regions, region-types, region-padding (where `region_padding`)
-   * and include-chroma (default `include_chroma`) on `klass`, with the ids
-   * first_id to first_id + 3, each mutable while playing. */
-  static void install (GObjectClass * klass, guint first_id,
-      gboolean include_chroma, bool region_padding);
-
-  /* FALSE for a property that is none of them; *resizes: whether it changes
-   * what the frames are sized for (the regions: an analyzer's results). */
-  bool set (GObject * object, const GValue * value, GParamSpec * pspec,
-      bool *resizes);
-  bool get (GObject * object, GValue * value, GParamSpec * pspec) const;
-  /* At construction: include-chroma starts as `object`'s class says. */
-  void take_defaults (GObject * object);
-
   /* A new stream: each warning may come again. */
-  void reset () { regions_.reset (); }
-  /* The regions a frame may carry as the properties say now, for the frames to
-   * be sized for: kMaxFrameRegions with regions=meta, else 0. */
-  guint regions_wanted (GObject * object) const;
-  /* The frames were configured: frames of `info` follow, each carrying at most
-   * `max_regions` regions (0: the whole frame). */
-  void configure (const GstVideoInfo & info, guint max_regions);
-  /* A frame is being queued: what of `buffer` the properties select now (its
-   * regions valid until the next select), within what the frames were
-   * configured for: regions=meta set since waits for the next configuration. */
-  FrameSelection select (GstElement * element, GstBuffer * buffer);
+  void reset ()
+  {
+    warned_over_limit_ = false;
+    warned_ignored_ = false;
+    type_check_ = TypeCheck ();
+  }
+  /* What of `buffer`, a frame of `info`, `settings` select, with at most
+   * `max_regions` regions (0: regions=meta waits for the frames to be sized
+   * for regions, and the whole frame is processed meanwhile). */
+  FrameSelection select (GstElement * element, GstBuffer * buffer,
+      const GstVideoInfo & info, const SelectionSettings & settings,
+      guint max_regions);
 
 private:
-  gboolean include_chroma_ = FALSE;
-  RegionSelection regions_;
-  guint max_regions_ = 0;
-  GstVideoInterlaceMode interlace_mode_ = GST_VIDEO_INTERLACE_MODE_PROGRESSIVE;
+  /* Whether region-types matches the regions the stream carries. */
+  struct TypeCheck
+  {
+    bool decided = false;       /* a type matched, or the warning was given */
+    guint frames = 0;           /* frames with regions, none matched */
+    std::vector<GQuark> seen;   /* their types, the first few */
+  };
+
+  void warn_if_ignored (GstElement * element,
+      const SelectionSettings & settings);
+  void warn_if_over (GstElement * element, gsize found, guint max_regions);
+  void check_types (GstElement * element, const SelectionSettings & settings,
+      const std::vector<GQuark> & frame_types);
+
+  bool warned_over_limit_ = false;
+  bool warned_ignored_ = false;
+  TypeCheck type_check_;
 };

@@ -60,7 +60,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_gauss_debug);
 #define DEFAULT_SIGMA 1.0
 #define DEFAULT_SIGMA_Y 0.0
 #define DEFAULT_KERNEL_SIZE 0
-#define DEFAULT_BORDER GST_CUDA_FILTER_BORDER_REFLECT_101
+#define DEFAULT_BORDER CF_BORDER_REFLECT_101
 #define DEFAULT_MODE GST_CUDA_GAUSS_MODE_BLUR
 #define DEFAULT_AMOUNT 1.0
 #define MAX_AMOUNT 10.0
@@ -68,12 +68,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_gauss_debug);
 
 enum
 {
-  PROP_0,
-  PROP_SIGMA,
+  PROP_SIGMA = CF_PROP_FIRST_ELEMENT_PROPERTY,
   PROP_SIGMA_Y,
   PROP_KERNEL_SIZE,
-  PROP_BORDER,
-  PROP_BORDER_VALUE,
   PROP_MODE,
   PROP_AMOUNT,
   PROP_THRESHOLD,
@@ -154,8 +151,10 @@ static void
 gst_cuda_gauss_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  if (cf_filter_set_border_property (object, value, pspec))
+  if (prop_id < CF_PROP_FIRST_ELEMENT_PROPERTY) {
+    cf_base_filter_set_property (object, prop_id, value, pspec);
     return;
+  }
   auto *self = GST_CUDA_GAUSS (object);
   if (prop_id == PROP_KERNEL_SIZE) {
     const gint size = g_value_get_int (value);
@@ -194,8 +193,10 @@ static void
 gst_cuda_gauss_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  if (cf_filter_get_border_property (object, value, pspec))
+  if (prop_id < CF_PROP_FIRST_ELEMENT_PROPERTY) {
+    cf_base_filter_get_property (object, prop_id, value, pspec);
     return;
+  }
   auto *self = GST_CUDA_GAUSS (object);
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -249,8 +250,7 @@ gst_cuda_gauss_class_init (GstCudaGaussClass * klass)
           "Taps in each direction, odd (0 = automatic: 2 * ceil(3 * sigma) + 1 "
           "for each direction's sigma)", 0, cf::kGaussMaxKernelSize,
           DEFAULT_KERNEL_SIZE, flags));
-  cf_filter_class_install_border_properties (gobject_class, PROP_BORDER,
-      PROP_BORDER_VALUE, DEFAULT_BORDER);
+  cf_filter_class_install_properties (gobject_class, DEFAULT_BORDER);
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode", "Blur, or sharpen by unsharp masking",
           GST_TYPE_CUDA_GAUSS_MODE, DEFAULT_MODE, flags));

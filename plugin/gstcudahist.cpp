@@ -102,22 +102,19 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_hist_debug);
 #define DEFAULT_BINS 256
 #define DEFAULT_RANGE_MIN 0
 #define DEFAULT_RANGE_MAX G_MAXUINT16
-#define DEFAULT_INCLUDE_ALPHA FALSE
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_INTERVAL (GST_SECOND / 10)
 #define DEFAULT_INTERVAL_FRAMES 1
 
 enum
 {
-  PROP_0,
-  PROP_BINS,
+  PROP_BINS = CF_PROP_FIRST_ELEMENT_PROPERTY,
   PROP_RANGE_MIN,
   PROP_RANGE_MAX,
   PROP_ROI_X,
   PROP_ROI_Y,
   PROP_ROI_WIDTH,
   PROP_ROI_HEIGHT,
-  PROP_INCLUDE_ALPHA,
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
   PROP_INTERVAL_FRAMES,
@@ -135,15 +132,12 @@ struct _GstCudaHist
   guint roi_y;
   guint roi_width;
   guint roi_height;
-  gboolean include_alpha;
   gboolean post_messages;
   guint64 interval;
   guint interval_frames;
 
   /* streaming thread */
-  GstVideoInfo info;
   guint caps_bins;              /* bins the results are sized for */
-  guint caps_max_regions;       /* and regions */
   gboolean warned_empty_roi;
   guint frames_since_message;
   GstClockTime last_message_time;       /* running time */
@@ -185,9 +179,7 @@ gst_cuda_hist_size_results (CfAnalyzer * analyzer, const GstVideoInfo & info,
   const gsize block = cf::hist_block_size (bins);
   const guint max_regions = MIN (sizes->max_regions,
       MAX (1, kRegionResultsBudget / block));
-  self->info = info;
   self->caps_bins = bins;
-  self->caps_max_regions = max_regions;
   sizes->max_regions = max_regions;
   sizes->results = block;
   sizes->results_per_region = block;
@@ -195,16 +187,6 @@ gst_cuda_hist_size_results (CfAnalyzer * analyzer, const GstVideoInfo & info,
     sizes->workspace = frame_workspace_size (bins) + (max_regions ?
         cf::histogram_boxes_cuda_workspace_bytes (bins, max_regions) : 0);
   return TRUE;
-}
-
-static gboolean
-gst_cuda_hist_includes_alpha (CfAnalyzer * analyzer)
-{
-  auto *self = GST_CUDA_HIST (analyzer);
-  GST_OBJECT_LOCK (self);
-  const gboolean include_alpha = self->include_alpha;
-  GST_OBJECT_UNLOCK (self);
-  return include_alpha;
 }
 
 /* The region of interest (roi-*) clipped to the frame, in luma pixels: empty
@@ -243,24 +225,16 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
     const cf::Executor & exec, const guint (&roi)[4])
 {
   if (!self->warned_empty_roi) {
+    const GstVideoInfo & info =
+        cf_base_filter_video_info (CF_BASE_FILTER (self));
     self->warned_empty_roi = TRUE;
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
         ("The region of interest lies outside the %d x %d frame: counting "
-            "nothing", GST_VIDEO_INFO_WIDTH (&self->info),
-            cf_picture_height (&self->info)),
+            "nothing", GST_VIDEO_INFO_WIDTH (&info), cf_picture_height (&info)),
         ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
   }
-  const gsize channel_bytes = cf::hist_channel_result_size (self->caps_bins);
-  for (const auto & output : outputs) {
-    if (!exec.on_device)
-      memset (output.bins, 0, channel_bytes);
-#ifdef CF_HAVE_CUDA
-    else if (const cudaError_t err = cudaMemsetAsync (output.bins, 0,
-            channel_bytes, exec.stream))
-      return err;
-#endif
-  }
-  return cudaSuccess;
+  return cf::histogram_clear (exec, self->caps_bins, outputs.data (),
+      outputs.size ());
 }
 
 /* Where counted channel `index` of block `block` (0: the frame's, 1 + r:
@@ -296,7 +270,8 @@ count_regions (GstCudaHist * self, const ComponentView & view,
     const std::vector<gsize> & indices, const cf::Executor & exec,
     void *results, void *workspace)
 {
-  const std::vector<cf::Box> boxes = cf::component_boxes (regions, self->info,
+  const std::vector<cf::Box> boxes = cf::component_boxes (regions,
+      cf_base_filter_video_info (CF_BASE_FILTER (self)),
       view.first_component ());
   std::vector<cf::HistogramOutput> outputs;
   outputs.reserve (boxes.size () * indices.size ());
@@ -319,12 +294,12 @@ count_frame (GstCudaHist * self, const ComponentView & view,
   std::vector<cf::HistogramOutput> outputs;
   for (gsize index : indices)
     outputs.push_back (output_at (results, params.bins, 0, index));
-  const cf::Box luma = clipped_roi (self->info, roi);
+  const GstVideoInfo & info = cf_base_filter_video_info (CF_BASE_FILTER (self));
+  const cf::Box luma = clipped_roi (info, roi);
   if (luma.width <= 0 || luma.height <= 0)
     return count_nothing (self, outputs, exec, roi);
   /* The channels of a view share their size: any one scales the region. */
-  const cf::Box box = cf::component_box (luma, self->info,
-      view.first_component ());
+  const cf::Box box = cf::component_box (luma, info, view.first_component ());
   params.roi_x = box.x;
   params.roi_y = box.y;
   params.roi_width = box.width;
@@ -352,9 +327,6 @@ gst_cuda_hist_analyze_frame (CfAnalyzer * analyzer,
   const std::vector<int> components = counted_components (views);
   counted->n_channels = components.size ();
   std::copy (components.begin (), components.end (), counted->channels);
-  counted->n_regions = regions ? regions->size () : 0;
-  if (regions)
-    std::copy (regions->begin (), regions->end (), counted->regions);
 
   cf::HistogramParams params;
   params.bins = self->caps_bins;
@@ -366,7 +338,7 @@ gst_cuda_hist_analyze_frame (CfAnalyzer * analyzer,
     const std::vector<gsize> indices = channel_indices (view, components);
     cudaError_t err = count_frame (self, view, params, roi, indices, exec,
         results, workspace);
-    if (err == cudaSuccess && counted->n_regions > 0)
+    if (err == cudaSuccess && regions && !regions->empty ())
       err = count_regions (self, view, params, *regions, indices, exec,
           results, workspace);
     if (err != cudaSuccess)
@@ -375,10 +347,15 @@ gst_cuda_hist_analyze_frame (CfAnalyzer * analyzer,
   return cudaSuccess;
 }
 
+/* How a frame's results are laid out: with a block for each of its regions
+ * (none: regions=frame). */
 static cf::HistResultsLayout
-results_layout (GstCudaHist * self)
+results_layout (GstCudaHist * self, const FrameSelection & selection)
 {
-  return {&self->info, self->caps_bins, self->caps_max_regions > 0};
+  const std::vector<FrameRegion> *regions = selection.regions ?
+      &*selection.regions : nullptr;
+  return {&cf_base_filter_video_info (CF_BASE_FILTER (self)), self->caps_bins,
+    regions};
 }
 
 /* Attaches an empty GstCudaHistMeta to `buffer`: its structure, to fill. */
@@ -428,12 +405,15 @@ message_due (GstCudaHist * self, GstClockTime running_time)
 
 static GstFlowReturn
 gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
-    const void *results_bytes, const void *frame_state)
+    const FinishedFrame & finished)
 {
   auto *self = GST_CUDA_HIST (base);
-  const auto *bytes = static_cast<const guint8 *> (results_bytes);
-  const auto &counted = *static_cast<const HistFrameState *> (frame_state);
-  cf::hist_set_results (results_layout (self), bytes, counted, add_meta (frame));
+  const auto *bytes = static_cast<const guint8 *> (finished.results);
+  const auto &counted =
+      *static_cast<const HistFrameState *> (finished.frame_state);
+  const cf::HistResultsLayout layout =
+      results_layout (self, *finished.selection);
+  cf::hist_set_results (layout, bytes, counted, add_meta (frame));
 
   /* Times only in a TIME segment (appsrc's default is BYTES). */
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
@@ -447,7 +427,7 @@ gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
   /* Built again rather than copied from the meta: gst_structure_copy copies
    * each value through its type, which takes longer. */
   GstStructure *results = gst_structure_new_empty ("cudahist");
-  cf::hist_set_results (results_layout (self), bytes, counted, results);
+  cf::hist_set_results (layout, bytes, counted, results);
   gst_structure_set (results,
       "timestamp", G_TYPE_UINT64, timestamp,
       "stream-time", G_TYPE_UINT64, in_time ?
@@ -507,12 +487,16 @@ static void
 gst_cuda_hist_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
+  if (prop_id < CF_PROP_FIRST_ELEMENT_PROPERTY) {
+    cf_base_filter_set_property (object, prop_id, value, pspec);
+    return;
+  }
   auto *self = GST_CUDA_HIST (object);
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_BINS:
       self->bins = g_value_get_uint (value);
-      cf_base_filter_configure_again (CF_BASE_FILTER (self));
+      cf_base_filter_mark_frames_outdated (CF_BASE_FILTER (self));
       break;
     case PROP_RANGE_MIN:
     case PROP_RANGE_MAX:
@@ -529,9 +513,6 @@ gst_cuda_hist_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ROI_HEIGHT:
       self->roi_height = g_value_get_uint (value);
-      break;
-    case PROP_INCLUDE_ALPHA:
-      self->include_alpha = g_value_get_boolean (value);
       break;
     case PROP_POST_MESSAGES:
       self->post_messages = g_value_get_boolean (value);
@@ -553,6 +534,10 @@ static void
 gst_cuda_hist_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
+  if (prop_id < CF_PROP_FIRST_ELEMENT_PROPERTY) {
+    cf_base_filter_get_property (object, prop_id, value, pspec);
+    return;
+  }
   auto *self = GST_CUDA_HIST (object);
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -576,9 +561,6 @@ gst_cuda_hist_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_ROI_HEIGHT:
       g_value_set_uint (value, self->roi_height);
-      break;
-    case PROP_INCLUDE_ALPHA:
-      g_value_set_boolean (value, self->include_alpha);
       break;
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, self->post_messages);
@@ -629,6 +611,7 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 
   gobject_class->set_property = gst_cuda_hist_set_property;
   gobject_class->get_property = gst_cuda_hist_get_property;
+  cf_analyzer_class_install_properties (gobject_class);
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
@@ -663,10 +646,6 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
       g_param_spec_uint ("roi-height", "ROI height",
           "Height of the region counted (0 = to the bottom edge); clipped to "
           "the frame", 0, G_MAXINT, 0, playing));
-  g_object_class_install_property (gobject_class, PROP_INCLUDE_ALPHA,
-      g_param_spec_boolean ("include-alpha", "Include alpha",
-          "Also count the alpha channel of formats that have one",
-          DEFAULT_INCLUDE_ALPHA, playing));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post an element message named 'cudahist' with the histograms, as "
@@ -693,7 +672,6 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
   GST_BASE_TRANSFORM_CLASS (klass)->sink_event =
       GST_DEBUG_FUNCPTR (gst_cuda_hist_sink_event);
   analyzer_class->size_results = gst_cuda_hist_size_results;
-  analyzer_class->includes_alpha = gst_cuda_hist_includes_alpha;
   analyzer_class->analyze_frame = gst_cuda_hist_analyze_frame;
   CF_BASE_FILTER_CLASS (klass)->attach_results = gst_cuda_hist_attach_results;
   analyzer_class->frame_state_size = sizeof (HistFrameState);
@@ -727,7 +705,6 @@ gst_cuda_hist_init (GstCudaHist * self)
   self->bins = DEFAULT_BINS;
   self->range_min = DEFAULT_RANGE_MIN;
   self->range_max = DEFAULT_RANGE_MAX;
-  self->include_alpha = DEFAULT_INCLUDE_ALPHA;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->interval = DEFAULT_INTERVAL;
   self->interval_frames = DEFAULT_INTERVAL_FRAMES;

@@ -48,14 +48,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
 #define GST_CAT_DEFAULT gst_cuda_median_debug
 
 #define DEFAULT_SIZE 3
-#define DEFAULT_BORDER GST_CUDA_FILTER_BORDER_REPLICATE
+#define DEFAULT_BORDER CF_BORDER_REPLICATE
 
 enum
 {
-  PROP_0,
-  PROP_SIZE,
-  PROP_BORDER,
-  PROP_BORDER_VALUE,
+  PROP_SIZE = CF_PROP_FIRST_ELEMENT_PROPERTY,
 };
 
 struct _GstCudaMedian
@@ -113,8 +110,10 @@ static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  if (cf_filter_set_border_property (object, value, pspec))
+  if (prop_id < CF_PROP_FIRST_ELEMENT_PROPERTY) {
+    cf_base_filter_set_property (object, prop_id, value, pspec);
     return;
+  }
   auto *self = GST_CUDA_MEDIAN (object);
   switch (prop_id) {
     case PROP_SIZE:{
@@ -136,8 +135,10 @@ static void
 gst_cuda_median_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  if (cf_filter_get_border_property (object, value, pspec))
+  if (prop_id < CF_PROP_FIRST_ELEMENT_PROPERTY) {
+    cf_base_filter_get_property (object, prop_id, value, pspec);
     return;
+  }
   auto *self = GST_CUDA_MEDIAN (object);
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -169,8 +170,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
           cf::kMedianMinWindow, cf::kMedianMaxWindow, DEFAULT_SIZE,
           static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
-  cf_filter_class_install_border_properties (gobject_class, PROP_BORDER,
-      PROP_BORDER_VALUE, DEFAULT_BORDER);
+  cf_filter_class_install_properties (gobject_class, DEFAULT_BORDER);
 
   gst_element_class_set_static_metadata (element_class, "CUDA median filter",
       "Filter/Effect/Video",

@@ -241,10 +241,11 @@ static void
 set_regions (const cf::HistResultsLayout & layout, const guint8 * bytes,
     const HistFrameState & counted, CountsMemory & counts, GstStructure * fields)
 {
+  const std::vector<FrameRegion> & regions = *layout.regions;
   GValue array = G_VALUE_INIT;
-  gst_value_array_init (&array, counted.n_regions);
-  for (guint r = 0; r < counted.n_regions; r++) {
-    GstStructure *results = new_region_structure (counted.regions[r]);
+  gst_value_array_init (&array, regions.size ());
+  for (gsize r = 0; r < regions.size (); r++) {
+    GstStructure *results = new_region_structure (regions[r]);
     set_channel_fields (layout,
         bytes + (1 + r) * cf::hist_block_size (layout.bins), counted, counts,
         results);
@@ -260,12 +261,12 @@ void
 cf::hist_set_results (const cf::HistResultsLayout & layout, const guint8 * bytes,
     const HistFrameState & counted, GstStructure * fields)
 {
-  const guint n_blocks = 1 + (layout.with_regions ? counted.n_regions : 0);
+  const gsize n_blocks = 1 + (layout.regions ? layout.regions->size () : 0);
   CountsMemory counts (n_blocks * counted.n_channels * layout.bins *
       sizeof (uint32_t));
   gst_structure_set (fields, "range-min", G_TYPE_UINT, counted.lower,
       "range-max", G_TYPE_UINT, counted.upper, nullptr);
   set_channel_fields (layout, bytes, counted, counts, fields);
-  if (layout.with_regions)
+  if (layout.regions)
     set_regions (layout, bytes, counted, counts, fields);
 }

@@ -8,6 +8,8 @@
 
 #include <gst/video/video.h>
 
+#include <vector>
+
 #include "frameregions.h"
 
 /* How one frame was counted (the properties may change while it is in flight):
@@ -18,8 +20,6 @@ struct HistFrameState
   guint upper;
   guint n_channels;
   gint channels[GST_VIDEO_MAX_COMPONENTS];      /* component indices */
-  guint n_regions;
-  FrameRegion regions[kMaxFrameRegions];
 };
 
 namespace cf {
@@ -36,7 +36,8 @@ struct HistResultsLayout
 {
   const GstVideoInfo *info;
   guint bins;
-  bool with_regions;            /* regions=meta: a "regions" field */
+  /* regions=meta: the frame's regions, a "regions" field; NULL: none. */
+  const std::vector<FrameRegion> *regions;
 };
 
 /* Looks up the fields' names once, before the first results. */

@@ -61,7 +61,7 @@ FrameEngine::Setup setup(guint depth, bool analysis) {
 struct Work {
   int calls = 0;
   FrameWorkFn fn() {
-    return [this](const FrameWork &work) {
+    return [this](const FrameWork &work, const FrameSelection &) {
       ++calls;
       if (work.output.info) {
         for (int y = 0; y < kHeight; y++)
@@ -86,7 +86,7 @@ void expect_ok(const FrameError &err, const char *what) {
 void submit_filtered(FrameEngine &engine, Work &work, guint8 value) {
   GstBuffer *input = frame_of(value);
   GstBuffer *output = frame_of(0);
-  expect_ok(engine.submit(input, output, 0, work.fn()), "submit");
+  expect_ok(engine.submit(input, output, FrameSelection(), 0, work.fn()), "submit");
   gst_buffer_unref(input);
   gst_buffer_unref(output);
 }
@@ -136,7 +136,8 @@ GST_START_TEST(test_results_follow_frames) {
   for (guint8 value : {7, 9, 11}) {
     GstBuffer *buffer = frame_of(value);
     inputs.push_back(buffer);
-    expect_ok(engine.submit(buffer, buffer, sizeof(guint32), work.fn()), "submit");
+    expect_ok(engine.submit(buffer, buffer, FrameSelection(), sizeof(guint32), work.fn()),
+              "submit");
     gst_buffer_unref(buffer);
   }
   for (int i = 0; i < 3; i++) {
@@ -160,7 +161,7 @@ GST_START_TEST(test_discard_gives_buffers_back) {
     expect_ok(engine.configure(setup(4, false)), "configure");
     GstBuffer *input = frame_of(1);
     GstBuffer *output = frame_of(0);
-    expect_ok(engine.submit(input, output, 0, work.fn()), "submit");
+    expect_ok(engine.submit(input, output, FrameSelection(), 0, work.fn()), "submit");
     fail_unless(GST_MINI_OBJECT_REFCOUNT_VALUE(input) > 1 &&
                 GST_MINI_OBJECT_REFCOUNT_VALUE(output) > 1, "the engine holds no reference");
     expect_ok(by_release ? engine.release() : engine.discard(), "discard");
@@ -181,9 +182,10 @@ GST_START_TEST(test_failed_work) {
   expect_ok(engine.configure(setup(2, false)), "configure");
   GstBuffer *input = frame_of(3);
   GstBuffer *output = frame_of(0);
-  const FrameError err = engine.submit(input, output, 0, [](const FrameWork &) {
-    return FrameError::failed("Filtering on the CPU", cudaErrorInvalidValue);
-  });
+  const FrameError err =
+      engine.submit(input, output, FrameSelection(), 0, [](const FrameWork &, const FrameSelection &) {
+        return FrameError::failed("Filtering on the CPU", cudaErrorInvalidValue);
+      });
   fail_unless(err.kind == FrameError::Kind::Failed);
   fail_unless_equals_string(err.step, "Filtering on the CPU");
   fail_unless_equals_int(err.cause, cudaErrorInvalidValue);
@@ -236,7 +238,8 @@ GST_START_TEST(test_refused_frames) {
       GstBuffer *good = frame_of(0);
       GstBuffer *input = output ? good : refusal.buffer;
       const char *message = refusal.message.c_str();
-      const FrameError err = engine.submit(input, output ? refusal.buffer : good, 0, work.fn());
+      const FrameError err =
+          engine.submit(input, output ? refusal.buffer : good, FrameSelection(), 0, work.fn());
       fail_unless(err.kind == FrameError::Kind::Refused, "%s: not refused", message);
       fail_unless_equals_string(err.message.c_str(), message);
       if (output)

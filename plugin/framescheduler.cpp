@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-#include "framestream.h"
+#include "framescheduler.h"
 
 #include <gst/video/video.h>
 
@@ -73,7 +73,7 @@ HeldEvents::drop (GstPad * srcpad)
 
 /* ---- frames ---- */
 
-FrameStream::FrameStream (GstBaseTransform * element, ElementHooks hooks)
+FrameScheduler::FrameScheduler (GstBaseTransform * element, ElementHooks hooks)
     : element_ (element), hooks_ (std::move (hooks)),
       idle_ (GST_BASE_TRANSFORM_SINK_PAD (element), [this] {
         return release_done ();
@@ -84,7 +84,7 @@ FrameStream::FrameStream (GstBaseTransform * element, ElementHooks hooks)
 /* Sends on, through GstBaseTransform as if just arrived, the events held
  * behind frames up to `frame`, which have left. */
 void
-FrameStream::forward_events_through (guint64 frame)
+FrameScheduler::forward_events_through (guint64 frame)
 {
   for (GstEvent *event : events_.take_through (frame)) {
     const GstEventType type = GST_EVENT_TYPE (event);
@@ -95,7 +95,7 @@ FrameStream::forward_events_through (guint64 frame)
 }
 
 bool
-FrameStream::take_event (GstEvent * event, GstFlowReturn * drained)
+FrameScheduler::take_event (GstEvent * event, GstFlowReturn * drained)
 {
   *drained = GST_FLOW_OK;
   switch (GST_EVENT_TYPE (event)) {
@@ -130,7 +130,7 @@ FrameStream::take_event (GstEvent * event, GstFlowReturn * drained)
  * lands on it (its output keeps its own flags anyway). DISCONT is rare: the
  * overlap is lost for one frame. */
 GstFlowReturn
-FrameStream::before_discont ()
+FrameScheduler::before_discont ()
 {
   const GstFlowReturn drained = drain ();
   if (drained == GST_FLOW_OK)
@@ -139,7 +139,7 @@ FrameStream::before_discont ()
 }
 
 bool
-FrameStream::hold (GstEvent * event)
+FrameScheduler::hold (GstEvent * event)
 {
   forward_events_through (left_through_);
   if (engine_.empty ())
@@ -149,7 +149,7 @@ FrameStream::hold (GstEvent * event)
 }
 
 void
-FrameStream::discard ()
+FrameScheduler::discard ()
 {
   if (FrameError err = engine_.discard ())
     GST_WARNING_OBJECT (element_, "a dropped frame ended in: %s",
@@ -160,7 +160,7 @@ FrameStream::discard ()
 /* Takes the oldest frame out, once its work is done, with what its role adds
  * (an analysis: its results), and notes where the stream has got to. */
 GstFlowReturn
-FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
+FrameScheduler::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
 {
   FinishedFrame frame;
   const FrameError err = engine_.take_oldest (&frame);
@@ -168,8 +168,7 @@ FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
   *number = frame.number;
   if (err)
     return hooks_.post_error (err);
-  const GstFlowReturn ret = hooks_.attach_results (&frame.buffer,
-      frame.results, frame.frame_state);
+  const GstFlowReturn ret = hooks_.attach_results (&frame.buffer, frame);
   if (ret != GST_FLOW_OK) {
     gst_buffer_unref (frame.buffer);
     return ret;
@@ -185,7 +184,7 @@ FrameStream::hand_out_oldest (GstBuffer ** outbuf, guint64 * number)
 }
 
 GstFlowReturn
-FrameStream::generate (GstBuffer ** outbuf)
+FrameScheduler::generate (GstBuffer ** outbuf)
 {
   *outbuf = nullptr;
   if (idle_flow_ != GST_FLOW_OK)
@@ -211,7 +210,7 @@ FrameStream::generate (GstBuffer ** outbuf)
  * leave, as a drain pushes them; a failed push ends the frames in flight
  * as a failed drain does, and its flow goes upstream at the next frame. */
 bool
-FrameStream::release_done ()
+FrameScheduler::release_done ()
 {
   GstFlowReturn ret = GST_FLOW_OK;
   /* On a thread of its own: no exception may end the process. */
@@ -233,18 +232,19 @@ FrameStream::release_done ()
 }
 
 FrameError
-FrameStream::submit (GstBuffer * input, GstBuffer * output,
-    gsize result_size, const FrameWorkFn & work)
+FrameScheduler::submit (GstBuffer * input, GstBuffer * output,
+    FrameSelection selection, gsize result_size, const FrameWorkFn & work)
 {
   pace (input);
-  return engine_.submit (input, output, result_size, work);
+  return engine_.submit (input, output, std::move (selection), result_size,
+      work);
 }
 
 /* Where upstream is live, whether the frame coming in leaves once its work is
  * done: unless the work is behind the source, which it stops being when a
  * frame arrives to find every earlier frame's work done. */
 void
-FrameStream::pace (GstBuffer * input)
+FrameScheduler::pace (GstBuffer * input)
 {
   GST_OBJECT_LOCK (element_);
   const bool live = live_;
@@ -268,7 +268,7 @@ FrameStream::pace (GstBuffer * input)
  * lasts: the next one is already waiting upstream, and where the backend
  * overlaps frames, the following ones overlap. */
 void
-FrameStream::note_work_time ()
+FrameScheduler::note_work_time ()
 {
   if (!engine_.overlaps () || !GST_CLOCK_TIME_IS_VALID (newest_duration_))
     return;
@@ -283,7 +283,7 @@ FrameStream::note_work_time ()
 }
 
 GstFlowReturn
-FrameStream::push_oldest ()
+FrameScheduler::push_oldest ()
 {
   GstBuffer *outbuf = nullptr;
   guint64 number = 0;
@@ -302,7 +302,7 @@ FrameStream::push_oldest ()
 }
 
 GstFlowReturn
-FrameStream::drain ()
+FrameScheduler::drain ()
 {
   forward_events_through (left_through_);
   GstFlowReturn ret = GST_FLOW_OK;
@@ -321,7 +321,7 @@ FrameStream::drain ()
 }
 
 bool
-FrameStream::answer_position (GstQuery * query) const
+FrameScheduler::answer_position (GstQuery * query) const
 {
   const GstSegment *segment = &GST_BASE_TRANSFORM (element_)->segment;
   GstFormat format;
@@ -338,7 +338,7 @@ FrameStream::answer_position (GstQuery * query) const
 }
 
 FrameError
-FrameStream::configure (FrameEngine::Setup setup)
+FrameScheduler::configure (FrameEngine::Setup setup)
 {
   const GstVideoInfo info = setup.info;
   caps_frame_duration_ = frames_time (info, 1);
@@ -359,7 +359,7 @@ FrameStream::configure (FrameEngine::Setup setup)
 }
 
 void
-FrameStream::release ()
+FrameScheduler::release ()
 {
   idle_.stop ();
   discard ();
@@ -372,7 +372,7 @@ FrameStream::release ()
 }
 
 void
-FrameStream::set_live (gboolean live)
+FrameScheduler::set_live (gboolean live)
 {
   GST_OBJECT_LOCK (element_);
   const bool changed = live_ != static_cast<bool> (live);
@@ -383,7 +383,7 @@ FrameStream::set_live (gboolean live)
 }
 
 void
-FrameStream::add_latency (GstQuery * query)
+FrameScheduler::add_latency (GstQuery * query)
 {
   GST_OBJECT_LOCK (element_);
   const GstClockTime held = held_latency_;
@@ -403,7 +403,7 @@ FrameStream::add_latency (GstQuery * query)
 }
 
 void
-FrameStream::forget_position ()
+FrameScheduler::forget_position ()
 {
   GST_OBJECT_LOCK (element_);
   position_ = GST_CLOCK_TIME_NONE;

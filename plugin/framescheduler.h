@@ -63,7 +63,7 @@ private:
   std::deque<std::pair<guint64, GstEvent *>> events_;
 };
 
-class FrameStream
+class FrameScheduler
 {
 public:
   /* Serialized events held behind the frames in flight at most. */
@@ -76,28 +76,24 @@ public:
    * if it had just come). */
   struct ElementHooks
   {
-    std::function<GstFlowReturn (GstBuffer ** frame, const void *results,
-        const void *frame_state)> attach_results;
+    std::function<GstFlowReturn (GstBuffer ** frame,
+        const FinishedFrame & finished)> attach_results;
     std::function<GstFlowReturn (const FrameError & err)> post_error;
     std::function<gboolean (GstEvent * event)> forward_event;
   };
 
-  FrameStream (GstBaseTransform * element, ElementHooks hooks);
-  FrameStream (const FrameStream &) = delete;
-  FrameStream & operator= (const FrameStream &) = delete;
+  FrameScheduler (GstBaseTransform * element, ElementHooks hooks);
+  FrameScheduler (const FrameScheduler &) = delete;
+  FrameScheduler & operator= (const FrameScheduler &) = delete;
 
   FrameEngine & engine () { return engine_; }
   /* Sets the engine up for new caps (FrameEngine::configure), and asks
    * upstream whether it is live. */
   FrameError configure (FrameEngine::Setup setup);
-  /* A property the frames' buffers depend on changed (any thread): the next
-   * frame finds take_outdated() TRUE, once. */
-  void mark_outdated () { outdated_ = true; }
-  bool take_outdated () { return outdated_.exchange (false); }
   /* Submits a frame's work (FrameEngine::submit), first deciding whether it
    * leaves as soon as that work is done. */
   FrameError submit (GstBuffer * input, GstBuffer * output,
-      gsize result_size, const FrameWorkFn & work);
+      FrameSelection selection, gsize result_size, const FrameWorkFn & work);
   /* Frees what the engine holds (stop, a move to another device); no frame
    * in flight, no position known, no idle release running. */
   void release ();
@@ -160,7 +156,6 @@ private:
   gint64 newest_arrival_us_ = 0;
   GstClockTime newest_duration_ = GST_CLOCK_TIME_NONE;
   GstClockTime caps_frame_duration_ = GST_CLOCK_TIME_NONE;
-  std::atomic<bool> outdated_ { false };
   /* Under the object lock, for queries: */
   GstClockTime position_ = GST_CLOCK_TIME_NONE;
   /* What frames-in-flight - 1 frames take at the caps' frame rate (0 where
