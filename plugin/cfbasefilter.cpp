@@ -259,6 +259,7 @@ set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
   setup.result_size = sizes.results;
   setup.workspace_size = sizes.workspace;
   setup.frame_state_size = sizes.frame_state;
+  setup.edits_input = klass->edits_input;
   setup.input = frame_path (self, input_in_cuda);
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
