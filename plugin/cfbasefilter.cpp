@@ -396,9 +396,9 @@ cf_base_filter_configure_again (CfBaseFilter * self)
 /* ---- frames ---- */
 
 /* GstBaseTransform's transform and transform_ip, which tell it whether the
- * element works in place (CfAnalyzer sets it). Each queues `input`'s work into
- * `output` (the same buffer in place), which leaves in order later, from
- * generate_output. */
+ * element works in place (CfAnalyzer and CfInPlace do). Each queues `input`'s
+ * work into `output` (the same buffer in place), which leaves in order later,
+ * from generate_output. */
 static GstFlowReturn
 cf_base_filter_queue_frame (GstBaseTransform * trans, GstBuffer * input,
     GstBuffer * output)

@@ -12,7 +12,7 @@
  *                              with CUDA only);
  *   CUDA memory                the buffer itself, mapped with GST_MAP_CUDA
  *                              (cudamemory.h);
- *   none                       an analysis element's output: its input goes on.
+ *   none                       an in-place element's output: its input goes on.
  *
  * The engine maps each frame through its paths, and on the CUDA backend asks
  * the input path to bring the frame within the kernels' reach before them and
@@ -108,7 +108,8 @@ std::unique_ptr<FramePath> make_host_frame_path (bool cuda_backend);
 #ifdef CF_HAVE_CUDA
 std::unique_ptr<FramePath> make_staged_host_frame_path ();
 #endif
-/* No frame: an analysis element's output, which is its input. */
+/* No frame: an in-place element's output (an analysis, an edit of the input),
+ * which is its input. */
 std::unique_ptr<FramePath> make_no_frame_path ();
 
 }  // namespace cf

@@ -16,7 +16,7 @@
 
 /* The planes of one frame: base pointer and row pitch of each plane, the rest of
  * the geometry from `info`. Host or device memory, as the frame is; no planes
- * (info NULL) where a frame has none to offer (an analysis element's output). */
+ * (info NULL) where a frame has none to offer (an in-place element's output). */
 struct FramePlanes
 {
   const GstVideoInfo *info = nullptr;
@@ -50,7 +50,7 @@ struct PlaneArea
 struct FrameWork
 {
   FramePlanes input;            /* host memory on the CPU, device on CUDA */
-  FramePlanes output;           /* none where the input goes on (analysis) */
+  FramePlanes output;           /* none where the input goes on (in place) */
   cf::Executor exec;
   void *results = nullptr;      /* result_size bytes; on CUDA pinned and mapped,
                                  * addressed as the device sees them */
