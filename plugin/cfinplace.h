@@ -44,10 +44,13 @@ struct _CfInPlaceClass
    * subclass's CfBaseFilter configure asked for, CUDA only.
    *
    * Into edited[i] goes every box of view i the kernels write, each within
-   * the view: in host memory on the CUDA backend only those come back into
-   * the frame, and anything written outside them is lost. Boxes may overlap.
-   * Returns the first error (a CUDA error, or cudaErrorInvalidValue where a
-   * kernel refused its input, on either backend). */
+   * the view (else the frame fails), and the kernels write nothing outside
+   * them: in host memory on the CUDA backend only those boxes come back into
+   * the frame (their rows from the first sample to the last, other bytes
+   * between them included), elsewhere the frame is written where it is.
+   * Boxes may overlap. Returns the first error (a CUDA error, or
+   * cudaErrorInvalidValue where a kernel refused its input, on either
+   * backend). */
   cudaError_t (*edit_frame) (CfInPlace * self,
       const std::vector<ComponentView> & views,
       const FrameSelection & selection, const cf::Executor & exec,
