@@ -4,15 +4,19 @@
 // The in-place role (plugin/cfinplace.h) through a test element of its own,
 // cftestfill: it writes kFill into every byte of the processed samples inside
 // each region of interest (regions=meta) and reports those boxes as edited; with
-// stray=true it first writes kStray over every processed sample of the frame as
-// the kernels see it, and still reports the boxes alone. Real pipelines
+// stray=true it first writes kStray, on the frame as the kernels see it, over
+// every processed sample outside the rows of those boxes (what the staged path
+// brings back), and still reports the boxes alone. Real pipelines
 // (appsrc ! cftestfill ! appsink) check, against what the test computes from its
 // own table of formats:
 //   - inside the boxes the value, outside every byte as it came in;
 //   - a writable input leaves as the same buffer with the same memory; one the
 //     test still holds is copied by GStreamer, the test's left as it was;
 //   - GRAY8, GRAY16_LE, NV12, I420, P010_10LE, RGBA, BGRx, YUY2, and interlaced
-//     (interleaved) NV12, each field a picture of its own.
+//     (interleaved) NV12, each field a picture of its own;
+//   - the areas the role reports for a copy of the frame the work wrote (stray
+//     writes included), copied back by the test as the staged path does, give
+//     the same frame (also in the CPU suite: the rows and bytes of each area).
 // Built twice: "cpu" (the default suite: the CPU backend on host memory) and
 // "cuda" (the gpu suite, skipped without a usable device): host memory on the
 // CUDA backend (a device copy of which only the edited areas come back: stray
@@ -24,8 +28,10 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cfinplace.h"
@@ -88,6 +94,73 @@ cudaError_t fill_box(const ComponentView &view, const cf::Box &box, guint8 value
   return cudaSuccess;
 }
 
+// Byte ranges [first, end) of memory, as the kernels address it.
+using Ranges = std::vector<std::pair<uintptr_t, uintptr_t>>;
+
+// The rows of every box of every view, each from its first sample to its last:
+// what the staged path brings back (cfinplace.h).
+Ranges reported_ranges(const std::vector<ComponentView> &views,
+                       const std::vector<std::vector<cf::Box>> &boxes) {
+  Ranges ranges;
+  for (size_t i = 0; i < views.size(); i++)
+    for (const cf::Box &box : boxes[i]) {
+      cf::Plane row = views[i].dst;
+      row.width = box.width;
+      const size_t bytes = cf::row_span_bytes(row, views[i].format);
+      for (int y = box.y; y < box.y + box.height; y++) {
+        const auto first = reinterpret_cast<uintptr_t>(row.data + y * row.row_pitch +
+                                                       box.x * row.pixel_stride);
+        ranges.emplace_back(first, first + bytes);
+      }
+    }
+  return ranges;
+}
+
+// kStray into every processed sample of `view` outside `reported`: writes the
+// contract forbids, made on purpose, which must stay where the kernels made
+// them. On the device, on a host copy of the view's bytes, uploaded again.
+cudaError_t stray_view(const ComponentView &view, const Ranges &reported,
+                       const cf::Executor &exec) {
+  const cf::Plane &plane = view.dst;
+  const int bps = cf::bytes_per_sample(view.format);
+  [[maybe_unused]] const size_t span = (plane.height - 1) * plane.row_pitch + cf::row_span_bytes(plane, view.format);
+  std::vector<guint8> host;
+  guint8 *bytes = plane.data;
+  if (exec.on_device) {
+#ifdef CF_HAVE_CUDA
+    host.resize(span);
+    cudaError_t err =
+        cudaMemcpyAsync(host.data(), plane.data, span, cudaMemcpyDeviceToHost, exec.stream);
+    if (err == cudaSuccess)
+      err = cudaStreamSynchronize(exec.stream);
+    if (err != cudaSuccess)
+      return err;
+    bytes = host.data();
+#else
+    return cudaErrorNoDevice;
+#endif
+  }
+  for (int y = 0; y < plane.height; y++)
+    for (int x = 0; x < plane.width; x++)
+      for (int c = 0; c < plane.channels; c++) {
+        const size_t offset = y * plane.row_pitch + x * plane.pixel_stride + c * bps;
+        const auto first = reinterpret_cast<uintptr_t>(plane.data + offset);
+        bool inside = false;
+        for (const auto &range : reported)
+          inside = inside || (first < range.second && first + bps > range.first);
+        if ((plane.channel_mask & (1u << c)) && !inside)
+          memset(bytes + offset, kStray, bps);
+      }
+#ifdef CF_HAVE_CUDA
+  if (exec.on_device) {
+    cudaError_t err =
+        cudaMemcpyAsync(plane.data, host.data(), span, cudaMemcpyHostToDevice, exec.stream);
+    return err == cudaSuccess ? cudaStreamSynchronize(exec.stream) : err;
+  }
+#endif
+  return cudaSuccess;
+}
+
 cudaError_t cf_test_fill_edit_frame(CfInPlace *self, const std::vector<ComponentView> &views,
                                     const FrameSelection &, const cf::Executor &exec, void *,
                                     EditedAreas *edited) {
@@ -96,19 +169,19 @@ cudaError_t cf_test_fill_edit_frame(CfInPlace *self, const std::vector<Component
   GST_OBJECT_UNLOCK(self);
   for (size_t i = 0; i < views.size(); i++) {
     const ComponentView &view = views[i];
-    const cf::Box whole{0, 0, view.dst.width, view.dst.height};
-    if (stray)
-      if (cudaError_t err = fill_box(view, whole, kStray, exec))
-        return err;
-    std::vector<cf::Box> boxes;
     if (view.region.whole_plane)
-      boxes.push_back(whole);
+      (*edited)[i] = {cf::Box{0, 0, view.dst.width, view.dst.height}};
     else
-      boxes.assign(view.region.boxes, view.region.boxes + view.region.count);
-    for (const cf::Box &box : boxes)
-      if (cudaError_t err = fill_box(view, box, kFill, exec))
+      (*edited)[i].assign(view.region.boxes, view.region.boxes + view.region.count);
+  }
+  const Ranges reported = reported_ranges(views, *edited);
+  for (size_t i = 0; i < views.size(); i++) {
+    if (stray)
+      if (cudaError_t err = stray_view(views[i], reported, exec))
         return err;
-    (*edited)[i] = boxes;
+    for (const cf::Box &box : (*edited)[i])
+      if (cudaError_t err = fill_box(views[i], box, kFill, exec))
+        return err;
   }
   return cudaSuccess;
 }
@@ -420,6 +493,65 @@ void run_pipeline(const Run &run) {
   gst_object_unref(pipeline);
 }
 
+// The staged path's copy back, done by hand: each area the role reports,
+// rows of row_bytes bytes, from the frame the kernels wrote into the frame.
+void copy_areas(GstVideoFrame *to, GstVideoFrame *from, const std::vector<PlaneArea> &areas) {
+  for (const PlaneArea &area : areas)
+    for (guint r = 0; r < area.rows; r++) {
+      const gsize row = area.y + r * area.row_step;
+      const int p = area.plane;
+      memcpy(static_cast<guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(to, p)) +
+                 row * GST_VIDEO_FRAME_PLANE_STRIDE(to, p) + area.x,
+             static_cast<guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(from, p)) +
+                 row * GST_VIDEO_FRAME_PLANE_STRIDE(from, p) + area.x,
+             area.row_bytes);
+    }
+}
+
+// The role's work on a copy of a frame, as on the staged path's device copy:
+// the stray writes cover the whole copy, and the areas it reports, copied back
+// into the frame, must make it what the test expects.
+void edit_on_a_copy(const Format &format, bool interlaced) {
+  GstVideoInfo info;
+  GstCaps *caps = gst_caps_from_string(caps_of(format, interlaced).c_str());
+  fail_unless(gst_video_info_from_caps(&info, caps));
+  gst_caps_unref(caps);
+  GstBuffer *buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+  cftest::fill_random_bytes(buffer, 77);
+  const Planes input = read_planes(buffer, format, info);
+  GstBuffer *copy = gst_buffer_copy_deep(buffer);
+  GstElement *fill = gst_element_factory_make("cftestfill", nullptr);
+  g_object_set(fill, "stray", TRUE, nullptr);
+
+  std::vector<FrameRegion> regions;
+  for (const Roi &roi : kBoxes)
+    regions.push_back({0, 0, {roi.x, roi.y, MIN(roi.width, kWidth - roi.x),
+                              MIN(roi.height, kHeight - roi.y)}});
+  FrameSelection selection;
+  selection.include_chroma = true;
+  selection.regions = &regions;
+  selection.fields = interlaced;
+  GstVideoFrame frame, kernels_frame;
+  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READWRITE));
+  fail_unless(gst_video_frame_map(&kernels_frame, &info, copy, GST_MAP_READWRITE));
+  std::vector<PlaneArea> edited;
+  FrameWork work;
+  work.input = FramePlanes::of(kernels_frame);
+  work.edited = &edited;
+  const FrameError err =
+      CF_BASE_FILTER_GET_CLASS(fill)->run_frame(CF_BASE_FILTER(fill), work, selection);
+  fail_if(static_cast<bool>(err), "%s: %s", format.name, err.describe().c_str());
+  copy_areas(&frame, &kernels_frame, edited);
+  gst_video_frame_unmap(&kernels_frame);
+  gst_video_frame_unmap(&frame);
+  expect_planes(read_planes(buffer, format, info), expected_planes(input, format, interlaced),
+                std::string(format.name) + (interlaced ? " interlaced" : "") +
+                    ", the areas reported copied back");
+  gst_object_unref(fill);
+  gst_buffer_unref(copy);
+  gst_buffer_unref(buffer);
+}
+
 const std::vector<std::string> kFormats = {"GRAY8", "GRAY16_LE", "NV12", "I420",
                                            "P010_10LE", "RGBA", "BGRx", "YUY2"};
 
@@ -440,6 +572,18 @@ GST_START_TEST(test_host_memory) {
   interlaced.format = "NV12";
   interlaced.interlaced = true;
   run_pipeline(interlaced);
+}
+GST_END_TEST;
+
+// The areas the role reports, copied back by hand from a copy the work wrote
+// (as the staged path downloads them from its device copy), give the frame
+// expected, however far the work strayed on the copy.
+GST_START_TEST(test_reported_areas) {
+  register_test_element();
+  for (const Format &format : formats())
+    edit_on_a_copy(format, false);
+  edit_on_a_copy(format_named("NV12"), true);
+  edit_on_a_copy(format_named("I420"), true);
 }
 GST_END_TEST;
 
@@ -488,5 +632,6 @@ int main(int argc, char **argv) {
   tcase_set_timeout(tc, 120);
   suite_add_tcase(suite, tc);
   tcase_add_test(tc, test_host_memory);
+  tcase_add_test(tc, test_reported_areas);
   return gst_check_run_suite(suite, "in_place", __FILE__);
 }
