@@ -18,8 +18,7 @@
  * the input path to bring the frame within the kernels' reach before them and
  * the output path to take the result away after them (and, where an element
  * edits its input in place, the input path to send back what they wrote).
- * Every CUDA call expects
- * the element's context current. */
+ * Every CUDA call expects the element's context current. */
 #pragma once
 
 #include <gst/video/video.h>
@@ -96,8 +95,8 @@ namespace cf {
 
 /* gst_video_frame_map() of `buffer` as a frame of `info` with `flags`
  * (GST_MAP_READ, READWRITE: an input frame; WRITE: an output frame, possibly
- * with GST_MAP_CUDA), once its GstVideoMeta is found to describe that frame, and
- * then its planes to lie in the memory mapped for them: whoever allocated the
+ * with GST_MAP_CUDA), once its GstVideoMeta is found to describe that frame,
+ * and then its planes to lie in the memory mapped for them: whoever allocated the
  * buffer (upstream, downstream's pool, ours), the element reads and writes
  * nothing outside it. Fails as the element reports it, nothing left mapped. */
 FrameError map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
