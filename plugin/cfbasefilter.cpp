@@ -168,6 +168,7 @@ set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
   setup.result_size = sizes.results;
   setup.workspace_size = sizes.workspace;
   setup.frame_state_size = sizes.frame_state;
+  setup.edits_input = klass->edits_input;
   setup.input = frame_path (self, input_in_cuda);
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
@@ -299,9 +300,9 @@ cf_base_filter_mark_frames_outdated (CfBaseFilter * self)
 /* ---- frames ---- */
 
 /* GstBaseTransform's transform and transform_ip, which tell it whether the
- * element works in place (CfAnalyzer sets it). Each queues `input`'s work into
- * `output` (the same buffer in place), which leaves in order later, from
- * generate_output. */
+ * element works in place (CfAnalyzer and CfInPlace do). Each queues `input`'s
+ * work into `output` (the same buffer in place), which leaves in order later,
+ * from generate_output. */
 static GstFlowReturn
 cf_base_filter_queue_frame (GstBaseTransform * trans, GstBuffer * input,
     GstBuffer * output)

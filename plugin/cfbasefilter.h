@@ -13,9 +13,10 @@
  * lives and how it moves (framepaths.h, cudamemory.h), formats mapped to what
  * kernels take (framecomponents.h).
  *
- * Two roles derive from it, each with its own hooks: CfFilter, frame in,
- * new frame out (cffilter.h), and CfAnalyzer, frame in, results out,
- * the frame passed on untouched, in place (cfanalyzer.h).
+ * Three roles derive from it, each with its own hooks: CfFilter, frame in,
+ * new frame out (cffilter.h), CfAnalyzer, frame in, results out, the frame
+ * passed on untouched, in place (cfanalyzer.h), and CfInPlace, the frame
+ * changed where it is, in place (cfinplace.h).
  *
  * A buffer's way: submit_input_buffer takes it, selects what of it is
  * processed and queues its work (the role's run_frame) with its output
@@ -53,10 +54,15 @@ struct FrameSizes
   guint max_regions = 0;
 };
 
-/* The roles' hooks (CfFilter and CfAnalyzer set them). */
+/* The roles' hooks (CfFilter, CfAnalyzer and CfInPlace set them). */
 struct _CfBaseFilterClass
 {
   GstBaseTransformClass parent_class;
+
+  /* Whether run_frame writes into its input frame (in place): it is mapped
+   * for writing too, and what run_frame says it wrote (FrameWork::edited)
+   * goes back where the frame lives. */
+  bool edits_input;
 
   /* Caps are set: what frames of `info` need on the CUDA backend where
    * `on_device`. sizes->max_regions comes set to the regions a frame may carry

@@ -82,14 +82,9 @@ cf_filter_run_frame (CfBaseFilter * base, const FrameWork & work,
     return FrameError ();
   std::vector<ComponentView> views = components.views (work.input,
       &work.output, selection.fields);
-  /* Kept until the kernels are queued: they read the boxes at launch. */
-  std::vector<std::vector<cf::Box>> boxes (views.size ());
-  if (selection.regions)
-    for (size_t i = 0; i < views.size (); i++) {
-      boxes[i] = cf::component_boxes (*selection.regions, *work.input.info,
-          views[i].first_component (), views[i].field);
-      views[i].region = cf::OutputRegion::inside (boxes[i]);
-    }
+  const std::vector<std::vector<cf::Box>> boxes = selection.regions ?
+      cf::restrict_to_regions (views, *selection.regions, *work.input.info) :
+      std::vector<std::vector<cf::Box>> ();
   const cudaError_t err = CF_CUDA (Kernel,
       CF_FILTER_GET_CLASS (self)->filter_frame (self, views, work.exec));
   return FrameError::check (work.exec.on_device ? "Launching the kernels" :

@@ -127,7 +127,8 @@ CudaBackend::run (FrameInFlight & frame, FramePath & input,
 }
 
 /* The frame's work on its slot's stream: its input brought in, the output's
- * readers followed, the element's work, the output taken away, its end marked
+ * readers followed, the element's work, what it edited of its input sent
+ * back, the output taken away, its end marked
  * and, where asked, its output memory's stream ordered after it. */
 FrameError
 CudaBackend::queue (FrameInFlight & frame, FramePath & input,
@@ -146,7 +147,10 @@ CudaBackend::queue (FrameInFlight & frame, FramePath & input,
   device.results = slots_.result (slot);
   device.workspace = slots_.workspace (slot);
   device.frame_state = frame.frame_state.data ();
+  device.edited = &frame.edited;
   if (FrameError err = work (device, frame.selection))
+    return err;
+  if (FrameError err = input.send_back (slot, frame.in, frame.edited, slots_))
     return err;
   if (FrameError err = output.send_out (slot, frame.out, slots_))
     return err;

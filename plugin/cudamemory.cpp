@@ -116,7 +116,7 @@ public:
       GstMapFlags access, GstVideoFrame * frame) override
   {
     if (FrameError err = check_frame_memory (buffer, device_,
-            access == GST_MAP_READ))
+            access & GST_MAP_READ))
       return err;
     return cf::map_video_frame (buffer, info,
         static_cast<GstMapFlags> (access | GST_MAP_CUDA), frame);

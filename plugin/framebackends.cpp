@@ -37,6 +37,8 @@ public:
     host.output = output.planes (kNoSlot, frame.out);
     host.results = frame.results.data ();
     host.frame_state = frame.frame_state.data ();
+    /* Written where the frame is: nothing to send back. */
+    host.edited = &frame.edited;
     return work (host, frame.selection);
   }
 

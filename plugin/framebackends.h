@@ -40,6 +40,8 @@ struct FrameInFlight
   std::vector<guint8> results;  /* CPU: the frame's results (CUDA: its slot's) */
   std::vector<guint8> frame_state;
   FrameSelection selection;     /* what of it is processed */
+  /* Where the work edits its input: the areas it wrote. */
+  std::vector<PlaneArea> edited;
 
   /* Unmaps both frames and drops the input, and the output unless it is kept
    * (to leave). */

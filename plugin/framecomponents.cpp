@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "formatlayout.h"
+#include "frameregions.h"
 
 /* The channel of each component of the plane where its pixels are nothing but
  * its components' samples (and bytes of none, RGBx's x), all of one size, in one
@@ -135,4 +136,17 @@ ProcessedComponents::planes_to_copy () const
       planes |= 1u << p;
   }
   return planes;
+}
+
+std::vector<std::vector<cf::Box>>
+cf::restrict_to_regions (std::vector<ComponentView> & views,
+    const std::vector<FrameRegion> & regions, const GstVideoInfo & info)
+{
+  std::vector<std::vector<cf::Box>> boxes (views.size ());
+  for (size_t i = 0; i < views.size (); i++) {
+    boxes[i] = cf::component_boxes (regions, info,
+        views[i].first_component (), views[i].field);
+    views[i].region = cf::OutputRegion::inside (boxes[i]);
+  }
+  return boxes;
 }

@@ -27,7 +27,7 @@ struct ComponentView
   cf::Plane src;
   cf::Plane dst;                /* filters only: where the result goes */
   cf::SampleFormat format;      /* sample size, and P010's low padding bits */
-  cf::OutputRegion region;      /* filters only: the part of dst written */
+  cf::OutputRegion region;      /* filters, in place: the part of dst written */
   /* The field src and dst hold, every other row from row `field` (0: the top
    * field), or -1: every row, the whole frame. */
   int field = -1;
@@ -78,3 +78,17 @@ private:
   const FormatLayout *layout_;
   std::vector<Group> groups_;
 };
+
+struct FrameRegion;
+
+namespace cf {
+
+/* Restricts each view (of a frame of `info`) to the boxes of `regions` in its
+ * samples, its field's where it is one. Returns the boxes, which the views'
+ * regions point into: kept until the kernels are queued, which read them at
+ * launch. */
+std::vector<std::vector<cf::Box>> restrict_to_regions (
+    std::vector<ComponentView> & views,
+    const std::vector<FrameRegion> & regions, const GstVideoInfo & info);
+
+}  // namespace cf

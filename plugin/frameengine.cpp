@@ -21,6 +21,7 @@ FrameEngine::configure (Setup setup)
   info_ = setup.info;
   depth_ = MAX (setup.depth, 1u);
   frame_state_size_ = setup.frame_state_size;
+  edits_input_ = setup.edits_input;
   input_ = std::move (setup.input);
   output_ = std::move (setup.output);
   /* Frames ordered on their memory's stream cannot overlap: ordering pays at
@@ -71,11 +72,12 @@ FrameEngine::submit (GstBuffer * input, GstBuffer * output,
   frame.number = last_number_ + 1;
   frame.selection = std::move (selection);
   frame.frame_state.assign (frame_state_size_, 0);
-  FrameError err = input_->map (input, info_, GST_MAP_READ, &frame.in);
+  FrameError err = input_->map (input, info_, edits_input_ ?
+      GST_MAP_READWRITE : GST_MAP_READ, &frame.in);
   if (!err)
     err = output_->map (output, info_, GST_MAP_WRITE, &frame.out);
   if (!err) {
-    /* After mapping: an output mapped for writing must be writable. */
+    /* After mapping: a frame mapped for writing must be writable. */
     frame.input = gst_buffer_ref (input);
     frame.output = gst_buffer_ref (output);
     err = backend_->run (frame, *input_, *output_, ordered_, result_size,

@@ -52,6 +52,10 @@ public:
     gsize frame_state_size = 0;
     std::unique_ptr<FramePath> input;
     std::unique_ptr<FramePath> output;
+    /* The work edits its input, which goes on as the output (in place): the
+     * input is mapped for reading and writing, and the input path sends back
+     * the areas the work says it wrote (FrameWork::edited). */
+    bool edits_input = false;
   };
 
   FrameEngine ();
@@ -70,10 +74,11 @@ public:
   const GstVideoInfo & info () const { return info_; }
   guint depth () const { return depth_; }
 
-  /* Maps `input` and `output` (the same buffer for an analysis: its input goes
-   * on) and runs or queues `work` on them and on `selection`, which stays with
-   * the frame, with `result_size` bytes of results (what this frame's regions
-   * need). The engine takes a reference of its own
+  /* Maps `input` and `output` (the same buffer in place: an analysis, or an
+   * element that edits its input, which must then be writable) and runs or
+   * queues `work` on them and on `selection`, which stays with the frame,
+   * with `result_size` bytes of results (what this frame's regions need).
+   * The engine takes a reference of its own
    * to each buffer, after mapping them: the caller keeps its own. On failure
    * the frame is released, all its queued work finished. */
   FrameError submit (GstBuffer * input, GstBuffer * output,
@@ -118,6 +123,7 @@ private:
   GstVideoInfo info_ {};
   guint depth_ = 1;
   gsize frame_state_size_ = 0;
+  bool edits_input_ = false;
   bool ordered_ = false;
   std::unique_ptr<FramePath> input_;
   std::unique_ptr<FramePath> output_;

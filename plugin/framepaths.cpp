@@ -28,6 +28,13 @@ FramePath::bring_in (int, const GstVideoFrame &, CudaFrameSlots &)
 }
 
 FrameError
+FramePath::send_back (int, const GstVideoFrame &,
+    const std::vector<PlaneArea> &, CudaFrameSlots &)
+{
+  return {};
+}
+
+FrameError
 FramePath::prepare_out (int, const GstVideoFrame &, CudaFrameSlots &)
 {
   return {};
@@ -112,7 +119,7 @@ cf::map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
     GstMapFlags flags, GstVideoFrame * frame)
 {
   frame->buffer = nullptr;
-  const std::string side = (flags & GST_MAP_WRITE) ? "Output" : "Input";
+  const std::string side = (flags & GST_MAP_READ) ? "Input" : "Output";
   if (FrameError err = check_video_meta (buffer, info, side.c_str ()))
     return err;
   if (!gst_video_frame_map (frame, &info, buffer, flags)) {

@@ -12,12 +12,13 @@
  *                              with CUDA only);
  *   CUDA memory                the buffer itself, mapped with GST_MAP_CUDA
  *                              (cudamemory.h);
- *   none                       an analysis element's output: its input goes on.
+ *   none                       an in-place element's output: its input goes on.
  *
  * The engine maps each frame through its paths, and on the CUDA backend asks
  * the input path to bring the frame within the kernels' reach before them and
- * the output path to take the result away after them. Every CUDA call expects
- * the element's context current. */
+ * the output path to take the result away after them (and, where an element
+ * edits its input in place, the input path to send back what they wrote).
+ * Every CUDA call expects the element's context current. */
 #pragma once
 
 #include <gst/video/video.h>
@@ -48,8 +49,9 @@ public:
       const GstVideoInfo & info, const std::vector<cudaStream_t> & slot_streams);
   virtual cudaError_t release ();
 
-  /* Maps `buffer`, an input (GST_MAP_READ) or output (GST_MAP_WRITE) frame of
-   * `info`, into `frame`, once it is found to be what this path takes. */
+  /* Maps `buffer`, an input (GST_MAP_READ; GST_MAP_READWRITE where it is
+   * edited in place) or output (GST_MAP_WRITE) frame of `info`, into `frame`,
+   * once it is found to be what this path takes. */
   virtual FrameError map (GstBuffer * buffer, const GstVideoInfo & info,
       GstMapFlags access, GstVideoFrame * frame) = 0;
   /* The planes the kernels use for the frame of `slot` (kNoSlot: the CPU
@@ -61,6 +63,12 @@ public:
    * memory's stream). */
   virtual FrameError bring_in (int slot, const GstVideoFrame & frame,
       CudaFrameSlots & slots);
+  /* Input path of an element that edits its input in place, after the
+   * kernels: what brings the areas they wrote back where the frame lives (a
+   * download of those areas alone from a device copy; nothing where the
+   * kernels wrote the frame itself). */
+  virtual FrameError send_back (int slot, const GstVideoFrame & frame,
+      const std::vector<PlaneArea> & edited, CudaFrameSlots & slots);
   /* Output path, before the kernels write (an order after earlier readers of
    * a recycled buffer), and after them (a download). */
   virtual FrameError prepare_out (int slot, const GstVideoFrame & frame,
@@ -86,9 +94,9 @@ protected:
 namespace cf {
 
 /* gst_video_frame_map() of `buffer` as a frame of `info` with `flags`
- * (GST_MAP_READ: an input frame; WRITE: an output frame, possibly with
- * GST_MAP_CUDA), once its GstVideoMeta is found to describe that frame, and
- * then its planes to lie in the memory mapped for them: whoever allocated the
+ * (GST_MAP_READ, READWRITE: an input frame; WRITE: an output frame, possibly
+ * with GST_MAP_CUDA), once its GstVideoMeta is found to describe that frame,
+ * and then its planes to lie in the memory mapped for them: whoever allocated the
  * buffer (upstream, downstream's pool, ours), the element reads and writes
  * nothing outside it. Fails as the element reports it, nothing left mapped. */
 FrameError map_video_frame (GstBuffer * buffer, const GstVideoInfo & info,
@@ -99,7 +107,8 @@ std::unique_ptr<FramePath> make_host_frame_path (bool cuda_backend);
 #ifdef CF_HAVE_CUDA
 std::unique_ptr<FramePath> make_staged_host_frame_path ();
 #endif
-/* No frame: an analysis element's output, which is its input. */
+/* No frame: an in-place element's output (an analysis, an edit of the input),
+ * which is its input. */
 std::unique_ptr<FramePath> make_no_frame_path ();
 
 }  // namespace cf

@@ -35,30 +35,56 @@ FramePlanes::component (int component) const
   return view;
 }
 
+PlaneArea
+PlaneArea::whole (const GstVideoInfo & info, guint p)
+{
+  PlaneArea area;
+  area.plane = p;
+  area.row_bytes = cf_plane_row_bytes (&info, p);
+  area.rows = cf_plane_rows (&info, p);
+  return area;
+}
+
 #ifdef CF_HAVE_CUDA
 cudaError_t
-cf::copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
-    cudaMemcpyKind kind, cudaStream_t stream, guint planes)
+cf::copy_frame_area (const FramePlanes & dst, const FramePlanes & src,
+    const PlaneArea & area, cudaMemcpyKind kind, cudaStream_t stream)
 {
   const CfFaultPoint point = kind == cudaMemcpyHostToDevice ?
       CfFaultPoint::Upload : kind == cudaMemcpyDeviceToHost ?
       CfFaultPoint::Download : CfFaultPoint::Kernel;
+  const guint p = area.plane;
+  const gsize dst_pitch = (gsize) dst.stride[p] * area.row_step;
+  const gsize src_pitch = (gsize) src.stride[p] * area.row_step;
+  guint8 *to = dst.data[p] + (gsize) area.y * dst.stride[p] + area.x;
+  const guint8 *from = src.data[p] + (gsize) area.y * src.stride[p] + area.x;
+  /* Across the bus, equal pitches make one linear copy of rows whole (their
+   * padding is nobody's data): the copy engines move pitched 2D copies of
+   * short rows several times slower. On the device, and for part of a row or
+   * a field's rows, rows alone: the padding of CUDA memory's pitched rows is
+   * nobody's data, the rest of a row and the other field another area's. */
+  const bool linear = dst_pitch == src_pitch && area.row_step == 1 &&
+      area.x == 0 &&
+      area.row_bytes == cf_plane_row_bytes (src.info, p) &&
+      kind != cudaMemcpyDeviceToDevice;
+  return cf_faults_call (point, [&] {
+        if (linear)
+          return cudaMemcpyAsync (to, from, area.rows ? (gsize) (area.rows -
+                  1) * src_pitch + area.row_bytes : 0, kind, stream);
+        return cudaMemcpy2DAsync (to, dst_pitch, from, src_pitch,
+            area.row_bytes, area.rows, kind, stream);
+      });
+}
+
+cudaError_t
+cf::copy_frame_samples (const FramePlanes & dst, const FramePlanes & src,
+    cudaMemcpyKind kind, cudaStream_t stream, guint planes)
+{
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (src.info); p++) {
     if (!(planes & (1u << p)))
       continue;
-    const int rows = cf_plane_rows (src.info, p);
-    const size_t row_bytes = cf_plane_row_bytes (src.info, p);
-    const cudaError_t err = cf_faults_call (point, [&] {
-          /* Across the bus, equal pitches make one linear copy: the copy
-           * engines move pitched 2D copies of short rows several times slower.
-           * On the device, rows alone: the padding of CUDA memory's pitched
-           * rows is nobody's data. */
-          if (dst.stride[p] == src.stride[p] && kind != cudaMemcpyDeviceToDevice)
-            return cudaMemcpyAsync (dst.data[p], src.data[p],
-                cf_plane_span (src.info, p, src.stride[p]), kind, stream);
-          return cudaMemcpy2DAsync (dst.data[p], dst.stride[p], src.data[p],
-              src.stride[p], row_bytes, rows, kind, stream);
-        });
+    const cudaError_t err = copy_frame_area (dst, src,
+        PlaneArea::whole (*src.info, p), kind, stream);
     if (err != cudaSuccess)
       return err;
   }

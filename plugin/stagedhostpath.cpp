@@ -187,6 +187,8 @@ public:
       CudaFrameSlots & slots) override;
   FrameError send_out (int slot, const GstVideoFrame & frame,
       CudaFrameSlots & slots) override;
+  FrameError send_back (int slot, const GstVideoFrame & frame,
+      const std::vector<PlaneArea> & edited, CudaFrameSlots & slots) override;
 
 private:
   cudaError_t upload_through_pinned (int slot, const GstVideoFrame & frame,
@@ -333,6 +335,22 @@ StagedHostFramePath::send_out (int slot, const GstVideoFrame & frame,
   return FrameError::check ("Downloading the frame",
       cf::copy_frame_samples (FramePlanes::of (frame), planes (slot, frame),
           cudaMemcpyDeviceToHost, slots.stream (slot)));
+}
+
+/* The rest of the device copy is the frame as it was uploaded, or what the
+ * kernels wrote outside the areas they report, which is not the frame's: only
+ * those areas come back. */
+FrameError
+StagedHostFramePath::send_back (int slot, const GstVideoFrame & frame,
+    const std::vector<PlaneArea> & edited, CudaFrameSlots & slots)
+{
+  const FramePlanes host = FramePlanes::of (frame);
+  const FramePlanes device = planes (slot, frame);
+  for (const PlaneArea & area : edited)
+    if (const cudaError_t err = cf::copy_frame_area (host, device, area,
+            cudaMemcpyDeviceToHost, slots.stream (slot)))
+      return FrameError::failed ("Downloading the edited areas", err);
+  return {};
 }
 
 std::unique_ptr<FramePath>

@@ -7,7 +7,8 @@
 // buffer and gives every one back (taken out, drained, discarded, released); a
 // failed frame is dropped whole and its failure comes back as it was made (the
 // step and cause of the work, or why an input or output was refused); the latency
-// it adds is depth - 1 frames. The plugin's objects are linked in.
+// it adds is depth - 1 frames; an input edited in place is mapped for writing. The
+// plugin's objects are linked in.
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
@@ -182,10 +183,10 @@ GST_START_TEST(test_failed_work) {
   expect_ok(engine.configure(setup(2, false)), "configure");
   GstBuffer *input = frame_of(3);
   GstBuffer *output = frame_of(0);
-  const FrameError err =
-      engine.submit(input, output, FrameSelection(), 0, [](const FrameWork &, const FrameSelection &) {
-        return FrameError::failed("Filtering on the CPU", cudaErrorInvalidValue);
-      });
+  const FrameWorkFn fails = [](const FrameWork &, const FrameSelection &) {
+    return FrameError::failed("Filtering on the CPU", cudaErrorInvalidValue);
+  };
+  const FrameError err = engine.submit(input, output, FrameSelection(), 0, fails);
   fail_unless(err.kind == FrameError::Kind::Failed);
   fail_unless_equals_string(err.step, "Filtering on the CPU");
   fail_unless_equals_int(err.cause, cudaErrorInvalidValue);
@@ -258,6 +259,51 @@ GST_START_TEST(test_refused_frames) {
 }
 GST_END_TEST;
 
+// An element that edits its input in place (Setup::edits_input): the input is
+// mapped for writing, so the work's writes land in the buffer that goes on, and
+// the areas it reports stay with the frame (the CPU's frame needs nothing sent
+// back). A writable buffer whose memory another buffer shares gets a copy of it
+// from GStreamer, the other buffer untouched; a buffer that is not writable is
+// refused before any work.
+GST_START_TEST(test_edits_input) {
+  FrameEngine engine;
+  FrameEngine::Setup in_place = setup(1, true);
+  in_place.edits_input = true;
+  expect_ok(engine.configure(std::move(in_place)), "configure");
+  int calls = 0;
+  const FrameWorkFn edit = [&calls](const FrameWork &work, const FrameSelection &) {
+    ++calls;
+    work.input.data[0][0] = 200;
+    PlaneArea first_sample;
+    first_sample.row_bytes = first_sample.rows = 1;
+    work.edited->push_back(first_sample);
+    return FrameError();
+  };
+  GstBuffer *frame = frame_of(3);
+  GstBuffer *sharer = gst_buffer_copy(frame);  // the same memory
+  GstMemory *memory = gst_buffer_peek_memory(frame, 0);
+  expect_ok(engine.submit(frame, frame, FrameSelection(), sizeof(guint32), edit), "submit");
+  gst_buffer_unref(frame);
+  FinishedFrame out;
+  expect_ok(engine.take_oldest(&out), "take_oldest");
+  fail_unless(out.buffer == frame, "not the input that left");
+  fail_unless(gst_buffer_peek_memory(out.buffer, 0) != memory, "shared memory written");
+  fail_unless_equals_int(first_sample(out.buffer), 200);
+  fail_unless_equals_int(first_sample(sharer), 3);
+  gst_buffer_unref(out.buffer);
+
+  gst_buffer_ref(sharer);  // not writable now
+  FrameError err;
+  ASSERT_CRITICAL(err = engine.submit(sharer, sharer, FrameSelection(), sizeof(guint32), edit));
+  fail_unless(err.kind == FrameError::Kind::Refused, "a buffer not writable taken");
+  fail_unless_equals_int(first_sample(sharer), 3);
+  fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(sharer), 2);
+  gst_buffer_unref(sharer);
+  gst_buffer_unref(sharer);
+  fail_unless_equals_int(calls, 1);
+}
+GST_END_TEST;
+
 static Suite *frame_engine_suite(void) {
   Suite *s = suite_create("frame_engine");
   TCase *tc = tcase_create("cpu");
@@ -267,6 +313,7 @@ static Suite *frame_engine_suite(void) {
   tcase_add_test(tc, test_discard_gives_buffers_back);
   tcase_add_test(tc, test_failed_work);
   tcase_add_test(tc, test_refused_frames);
+  tcase_add_test(tc, test_edits_input);
   return s;
 }
 
