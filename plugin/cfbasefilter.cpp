@@ -112,7 +112,7 @@ cf_base_filter_stop (GstBaseTransform * trans)
 {
   auto *self = CF_BASE_FILTER (trans);
   auto & st = state_of (self);
-  st.scheduler.release ();         /* frames in flight dropped first */
+  st.scheduler.tear_down ();         /* frames in flight dropped first */
   st.pools.close (GST_ELEMENT (self));
   st.device.close (GST_ELEMENT (self));
   return TRUE;
@@ -173,7 +173,7 @@ set_up_frames (CfBaseFilter * self, const GstVideoInfo & info,
   /* In place, the output is the input: nothing to map or move. */
   setup.output = gst_base_transform_is_in_place (GST_BASE_TRANSFORM (self)) ?
       cf::make_no_frame_path () : frame_path (self, output_in_cuda);
-  if (FrameError err = st.scheduler.configure (std::move (setup))) {
+  if (FrameError err = st.scheduler.set_up (std::move (setup))) {
     cf_base_filter_post_error (self, err);
     return FALSE;
   }
@@ -192,7 +192,7 @@ set_up_frames_or_none (CfBaseFilter * self, const GstVideoInfo & info,
   auto & st = state_of (self);
   st.caps.failed = !set_up_frames (self, info, input_in_cuda, output_in_cuda);
   if (st.caps.failed)
-    st.scheduler.release ();
+    st.scheduler.tear_down ();
   return !st.caps.failed;
 }
 
@@ -213,7 +213,7 @@ move_to_device (CfBaseFilter * self, const CudaDevice & device)
   auto & st = state_of (self);
   if (st.scheduler.drain () < GST_FLOW_EOS)
     return FALSE;
-  st.scheduler.release ();
+  st.scheduler.tear_down ();
   st.pools.close (GST_ELEMENT (self));
   const FrameError err = st.device.move_to (GST_ELEMENT (self), device);
   return cf_base_filter_post_error (self, err) == GST_FLOW_OK &&

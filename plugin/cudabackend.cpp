@@ -19,12 +19,12 @@ class CudaBackend : public FrameBackend
 public:
   CudaBackend (const CudaDevice & device, GstObject * log_object)
       : device_ (device), log_object_ (log_object) {}
-  ~CudaBackend () override { release (); }
+  ~CudaBackend () override { free_frames (); }
 
-  FrameError configure (const GstVideoInfo & info, guint depth,
+  FrameError allocate_frames (const GstVideoInfo & info, guint depth,
       gsize result_size, gsize workspace_size, FramePath & input,
       FramePath & output) override;
-  cudaError_t release () override;
+  cudaError_t free_frames () override;
   FrameError run (FrameInFlight & frame, FramePath & input, FramePath & output,
       bool order_output, gsize result_size, const FrameWorkFn & work) override;
   FrameError finish (FrameInFlight & frame) override;
@@ -64,7 +64,7 @@ private:
 };
 
 FrameError
-CudaBackend::configure (const GstVideoInfo & info, guint depth,
+CudaBackend::allocate_frames (const GstVideoInfo & info, guint depth,
     gsize result_size, gsize workspace_size, FramePath & input,
     FramePath & output)
 {
@@ -74,23 +74,23 @@ CudaBackend::configure (const GstVideoInfo & info, guint depth,
         scope.error ());
   next_slot_ = 0;
   retiring_.assign (depth, HeldInput ());
-  cudaError_t err = slots_.configure (device_, depth, result_size,
+  cudaError_t err = slots_.create (device_, depth, result_size,
       workspace_size);
   std::vector<cudaStream_t> streams;
   for (int i = 0; err == cudaSuccess && i < slots_.count (); i++)
     streams.push_back (slots_.stream (i));
   if (err == cudaSuccess)
-    err = input.configure (device_, info, streams);
+    err = input.allocate_per_slot (device_, info, streams);
   if (err == cudaSuccess)
-    err = output.configure (device_, info, streams);
+    err = output.allocate_per_slot (device_, info, streams);
   return FrameError::check ("Allocating device frames", err);
 }
 
 cudaError_t
-CudaBackend::release ()
+CudaBackend::free_frames ()
 {
   const cudaError_t retired = retire_all ();
-  const cudaError_t freed = slots_.release ();
+  const cudaError_t freed = slots_.destroy ();
   return retired != cudaSuccess ? retired : freed;
 }
 

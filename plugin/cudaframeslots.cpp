@@ -82,7 +82,7 @@ CudaFrameSlots::CudaFrameSlots () = default;
 
 CudaFrameSlots::~CudaFrameSlots ()
 {
-  release ();
+  destroy ();
 }
 
 cudaStream_t
@@ -92,10 +92,10 @@ CudaFrameSlots::stream (int slot) const
 }
 
 cudaError_t
-CudaFrameSlots::configure (const CudaDevice & device, int count,
+CudaFrameSlots::create (const CudaDevice & device, int count,
     size_t result_size, size_t workspace_size)
 {
-  CF_RETURN_IF_FAILED (release ());
+  CF_RETURN_IF_FAILED (destroy ());
   device_ = device;
   for (int i = 0; i < count; i++) {
     slots_.push_back (std::make_unique<Slot> ());
@@ -124,7 +124,7 @@ CudaFrameSlots::configure (const CudaDevice & device, int count,
 }
 
 cudaError_t
-CudaFrameSlots::release ()
+CudaFrameSlots::destroy ()
 {
   if (slots_.empty ())
     return cudaSuccess;

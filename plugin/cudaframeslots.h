@@ -4,8 +4,8 @@
 /* Per frame in flight on the CUDA backend: a stream, a completion event, an
  * event for following other streams, and an analysis element's results (pinned host memory the device writes) and device
  * workspace. Where the frame itself lives is its FramePath's business (framepaths.h).
- * configure and the per-frame methods expect the element's context current (a
- * CudaContextScope); release makes it current itself, so that the destructor
+ * create and the per-frame methods expect the element's context current (a
+ * CudaContextScope); destroy makes it current itself, so that the destructor
  * frees in the right context too. The CUDA calls go through the fault points of
  * cudafaults.h. */
 #pragma once
@@ -28,13 +28,13 @@ public:
   CudaFrameSlots & operator= (const CudaFrameSlots &) = delete;
   ~CudaFrameSlots ();
 
-  /* Frees what a previous configure allocated, then makes `count` slots on
+  /* Frees what a previous create made, then makes `count` slots on
    * `device`, each with result_size bytes of results and workspace_size bytes
    * of workspace, zeroed. */
-  cudaError_t configure (const CudaDevice & device, int count,
+  cudaError_t create (const CudaDevice & device, int count,
       size_t result_size, size_t workspace_size);
   /* Waits for every slot's work, then frees everything. Returns the first error. */
-  cudaError_t release ();
+  cudaError_t destroy ();
   /* At least `size` bytes of results for the slot's next frame, zeroed where
    * new: more than it holds replaces them (the slot must be idle). */
   cudaError_t reserve_results (int slot, size_t size);

@@ -161,7 +161,7 @@ largest_in_plane (const FormatLayout & layout, guint p, Measure measure)
 }
 
 int
-cf_picture_height (const GstVideoInfo * info)
+cf::picture_height (const GstVideoInfo * info)
 {
   return GST_VIDEO_INFO_INTERLACE_MODE (info) ==
       GST_VIDEO_INTERLACE_MODE_ALTERNATE ? GST_VIDEO_INFO_FIELD_HEIGHT (info) :
@@ -169,16 +169,16 @@ cf_picture_height (const GstVideoInfo * info)
 }
 
 int
-cf_plane_rows (const GstVideoInfo * info, guint p)
+cf::plane_rows (const GstVideoInfo * info, guint p)
 {
   const FormatLayout & layout = FormatLayout::of (*info);
   return (int) largest_in_plane (layout, p, [&](const ComponentLayout &, guint c) {
-        return layout.component_height (c, cf_picture_height (info));
+        return layout.component_height (c, cf::picture_height (info));
       });
 }
 
 gsize
-cf_plane_row_bytes (const GstVideoInfo * info, guint p)
+cf::plane_row_bytes (const GstVideoInfo * info, guint p)
 {
   const FormatLayout & layout = FormatLayout::of (*info);
   return largest_in_plane (layout, p, [&](const ComponentLayout & component,
@@ -189,8 +189,8 @@ cf_plane_row_bytes (const GstVideoInfo * info, guint p)
 }
 
 gsize
-cf_plane_span (const GstVideoInfo * info, guint p, gsize stride)
+cf::plane_span (const GstVideoInfo * info, guint p, gsize stride)
 {
-  const int rows = cf_plane_rows (info, p);
-  return rows == 0 ? 0 : (gsize) (rows - 1) * stride + cf_plane_row_bytes (info, p);
+  const int rows = cf::plane_rows (info, p);
+  return rows == 0 ? 0 : (gsize) (rows - 1) * stride + cf::plane_row_bytes (info, p);
 }

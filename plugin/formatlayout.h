@@ -69,14 +69,18 @@ struct FormatLayout
   int component_height (guint c, int height) const;
 };
 
+namespace cf {
+
 /* Rows of the picture one buffer of `info` holds: a field's where each buffer
  * is one field (interlace-mode=alternate), else the frame's. */
-int cf_picture_height (const GstVideoInfo * info);
+int picture_height (const GstVideoInfo * info);
 /* Rows of plane p. */
-int cf_plane_rows (const GstVideoInfo * info, guint p);
+int plane_rows (const GstVideoInfo * info, guint p);
 /* Bytes of one row of plane p that hold samples (for odd-width packed 4:2:2
  * more than width x the luma pixel stride). */
-gsize cf_plane_row_bytes (const GstVideoInfo * info, guint p);
+gsize plane_row_bytes (const GstVideoInfo * info, guint p);
 /* Bytes from the first sample of plane p to its last, with rows `stride`
  * bytes apart (stride >= 0): what a frame's plane spans in memory. */
-gsize cf_plane_span (const GstVideoInfo * info, guint p, gsize stride);
+gsize plane_span (const GstVideoInfo * info, guint p, gsize stride);
+
+}  // namespace cf

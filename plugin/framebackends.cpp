@@ -4,7 +4,7 @@
 #include "framebackends.h"
 
 void
-FrameInFlight::release (bool keep_output)
+FrameInFlight::drop_buffers (bool keep_output)
 {
   if (in.buffer)
     gst_video_frame_unmap (&in);
@@ -19,13 +19,13 @@ FrameInFlight::release (bool keep_output)
 class CpuBackend : public FrameBackend
 {
 public:
-  FrameError configure (const GstVideoInfo &, guint, gsize, gsize,
+  FrameError allocate_frames (const GstVideoInfo &, guint, gsize, gsize,
       FramePath &, FramePath &) override
   {
     return {};
   }
 
-  cudaError_t release () override { return cudaSuccess; }
+  cudaError_t free_frames () override { return cudaSuccess; }
 
   FrameError run (FrameInFlight & frame, FramePath & input, FramePath & output,
       bool, gsize result_size, const FrameWorkFn & work) override

@@ -45,7 +45,7 @@ struct FrameInFlight
 
   /* Unmaps both frames and drops the input, and the output unless it is kept
    * (to leave). */
-  void release (bool keep_output);
+  void drop_buffers (bool keep_output);
 };
 
 class FrameBackend
@@ -56,11 +56,11 @@ public:
   /* At the caps: what `depth` frames in flight need on this backend, results
    * (of a frame without regions) and workspace included, and what the paths
    * need. */
-  virtual FrameError configure (const GstVideoInfo & info, guint depth,
+  virtual FrameError allocate_frames (const GstVideoInfo & info, guint depth,
       gsize result_size, gsize workspace_size, FramePath & input,
       FramePath & output) = 0;
   /* Frees it all (no frame in flight). Returns the first error. */
-  virtual cudaError_t release () = 0;
+  virtual cudaError_t free_frames () = 0;
 
   /* Runs or queues `work` on a mapped frame, with `result_size` bytes of
    * results (grown where the frame needs more than configured). On failure,

@@ -129,10 +129,10 @@ ProcessedComponents::planes_to_copy () const
       if (component.plane == p)
         written += (gsize) layout_->component_width (group.component,
             GST_VIDEO_INFO_WIDTH (info_)) * layout_->component_height
-            (group.component, cf_picture_height (info_)) * group.channels *
+            (group.component, cf::picture_height (info_)) * group.channels *
             cf::bytes_per_sample (component.format);
     }
-    if (written != cf_plane_row_bytes (info_, p) * cf_plane_rows (info_, p))
+    if (written != cf::plane_row_bytes (info_, p) * cf::plane_rows (info_, p))
       planes |= 1u << p;
   }
   return planes;

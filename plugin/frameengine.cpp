@@ -10,13 +10,13 @@ FrameEngine::FrameEngine () = default;
 FrameEngine::~FrameEngine ()
 {
   /* Nothing to report to: the element has logged what release() returned. */
-  (void) release ();
+  (void) tear_down ();
 }
 
 FrameError
-FrameEngine::configure (Setup setup)
+FrameEngine::set_up (Setup setup)
 {
-  if (FrameError err = release ())
+  if (FrameError err = tear_down ())
     return err;
   info_ = setup.info;
   depth_ = MAX (setup.depth, 1u);
@@ -35,16 +35,16 @@ FrameEngine::configure (Setup setup)
 #else
   backend_ = cf::make_cpu_backend ();       /* built without CUDA: no device */
 #endif
-  FrameError err = backend_->configure (info_, depth_, setup.result_size,
+  FrameError err = backend_->allocate_frames (info_, depth_, setup.result_size,
       setup.workspace_size, *input_, *output_);
   if (err)
-    (void) release ();          /* what failed is the error to report */
+    (void) tear_down ();        /* what failed is the error to report */
   count_bytes ();
   return err;
 }
 
 FrameError
-FrameEngine::release ()
+FrameEngine::tear_down ()
 {
   FrameError first = discard ();
   finished_ = FrameInFlight ();
@@ -53,10 +53,10 @@ FrameEngine::release ()
       first = FrameError::check ("Freeing device memory", err);
   };
   if (backend_)
-    keep_first (backend_->release ());
+    keep_first (backend_->free_frames ());
   for (FramePath *path : { input_.get (), output_.get () })
     if (path)
-      keep_first (path->release ());
+      keep_first (path->free_per_slot ());
   backend_.reset ();
   input_.reset ();
   output_.reset ();
@@ -84,7 +84,7 @@ FrameEngine::submit (GstBuffer * input, GstBuffer * output,
         work);
   }
   if (err) {
-    frame.release (false);
+    frame.drop_buffers (false);
     return err;
   }
   last_number_ = frame.number;
@@ -133,7 +133,7 @@ FrameEngine::take_oldest (FinishedFrame * frame)
   frames_.pop_front ();
   frame->number = finished_.number;
   const FrameError err = backend_->finish (finished_);
-  finished_.release (!err);
+  finished_.drop_buffers (!err);
   if (err)
     return err;
   frame->buffer = std::exchange (finished_.output, nullptr);
@@ -153,7 +153,7 @@ FrameEngine::discard ()
     const cudaError_t err = backend_->wait (frame);
     if (!first)
       first = FrameError::check ("Finishing a discarded frame", err);
-    frame.release (false);
+    frame.drop_buffers (false);
   }
   frames_.clear ();
   return first;

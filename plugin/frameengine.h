@@ -10,7 +10,7 @@
  * kernels of several frames overlap) and hands them out in order (take_oldest):
  * once `depth` frames are in, or at once where the output is ordered on its
  * memory's stream rather than waited for (the ordering policy, chosen at
- * configure). A drain takes out every frame; discard drops them once their
+ * set_up). A drain takes out every frame; discard drops them once their
  * work is done. Every failure comes back as one FrameError. */
 #pragma once
 
@@ -65,10 +65,10 @@ public:
 
   /* Frees what an earlier setup held (no frame may be in flight), then
    * allocates what `setup`'s frames in flight need. */
-  FrameError configure (Setup setup);
+  FrameError set_up (Setup setup);
   /* Frees everything, frames in flight discarded first. Returns the first
    * error of either. */
-  FrameError release ();
+  FrameError tear_down ();
   bool configured () const { return backend_ != nullptr; }
   /* The frames' geometry, as configured. */
   const GstVideoInfo & info () const { return info_; }

@@ -9,14 +9,14 @@
 #include "formatlayout.h"
 
 cudaError_t
-FramePath::configure (const CudaDevice &, const GstVideoInfo &,
+FramePath::allocate_per_slot (const CudaDevice &, const GstVideoInfo &,
     const std::vector<cudaStream_t> &)
 {
   return cudaSuccess;
 }
 
 cudaError_t
-FramePath::release ()
+FramePath::free_per_slot ()
 {
   return cudaSuccess;
 }
@@ -92,14 +92,14 @@ plane_outside_memory (const GstVideoFrame & frame)
     const gsize offset = static_cast<const guint8 *>
         (GST_VIDEO_FRAME_PLANE_DATA (&frame, p)) - map.data;
     const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
-    const gsize row_bytes = cf_plane_row_bytes (&frame.info, p);
-    const gsize rows = cf_plane_rows (&frame.info, p);
+    const gsize row_bytes = cf::plane_row_bytes (&frame.info, p);
+    const gsize rows = cf::plane_rows (&frame.info, p);
     gchar *why = nullptr;
     if (stride < 0 || (rows > 1 && (gsize) stride < row_bytes)) {
       why = g_strdup_printf ("plane %u: rows of %" G_GSIZE_FORMAT " bytes, %d "
           "bytes apart", p, row_bytes, stride);
     } else {
-      const gsize span = cf_plane_span (&frame.info, p, stride);
+      const gsize span = cf::plane_span (&frame.info, p, stride);
       if (offset > map.size || span > map.size - offset)
         why = g_strdup_printf ("plane %u: bytes %" G_GSIZE_FORMAT " to %"
             G_GSIZE_FORMAT " of a memory of %" G_GSIZE_FORMAT " bytes", p,

@@ -43,11 +43,11 @@ public:
   virtual ~FramePath () = default;
 
   /* CUDA backend, at the caps (the context current): what the path needs per
-   * frame in flight, allocated on the slots' streams; release frees it,
+   * frame in flight, allocated on the slots' streams; free_per_slot frees it,
    * making the context current itself. */
-  virtual cudaError_t configure (const CudaDevice & device,
+  virtual cudaError_t allocate_per_slot (const CudaDevice & device,
       const GstVideoInfo & info, const std::vector<cudaStream_t> & slot_streams);
-  virtual cudaError_t release ();
+  virtual cudaError_t free_per_slot ();
 
   /* Maps `buffer`, an input (GST_MAP_READ; GST_MAP_READWRITE where it is
    * edited in place) or output (GST_MAP_WRITE) frame of `info`, into `frame`,

@@ -29,7 +29,7 @@ FramePlanes::component (int component) const
   cf::Plane view;
   view.data = data[layout.plane] + layout.offset;
   view.width = format.component_width (component, GST_VIDEO_INFO_WIDTH (info));
-  view.height = format.component_height (component, cf_picture_height (info));
+  view.height = format.component_height (component, cf::picture_height (info));
   view.row_pitch = stride[layout.plane];
   view.pixel_stride = layout.pixel_stride;
   return view;
@@ -40,8 +40,8 @@ PlaneArea::whole (const GstVideoInfo & info, guint p)
 {
   PlaneArea area;
   area.plane = p;
-  area.row_bytes = cf_plane_row_bytes (&info, p);
-  area.rows = cf_plane_rows (&info, p);
+  area.row_bytes = cf::plane_row_bytes (&info, p);
+  area.rows = cf::plane_rows (&info, p);
   return area;
 }
 
@@ -65,7 +65,7 @@ cf::copy_frame_area (const FramePlanes & dst, const FramePlanes & src,
    * nobody's data, the rest of a row and the other field another area's. */
   const bool linear = dst_pitch == src_pitch && area.row_step == 1 &&
       area.x == 0 &&
-      area.row_bytes == cf_plane_row_bytes (src.info, p) &&
+      area.row_bytes == cf::plane_row_bytes (src.info, p) &&
       kind != cudaMemcpyDeviceToDevice;
   return cf_faults_call (point, [&] {
         if (linear)
@@ -106,8 +106,8 @@ cf::copy_planes (const cf::Executor & exec, const FramePlanes & dst,
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (src.info); p++) {
     if (!(planes & (1u << p)))
       continue;
-    const gsize row_bytes = cf_plane_row_bytes (src.info, p);
-    for (int y = 0; y < cf_plane_rows (src.info, p); y++)
+    const gsize row_bytes = cf::plane_row_bytes (src.info, p);
+    for (int y = 0; y < cf::plane_rows (src.info, p); y++)
       memcpy (dst.data[p] + (gsize) y * dst.stride[p],
           src.data[p] + (gsize) y * src.stride[p], row_bytes);
   }

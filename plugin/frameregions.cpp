@@ -38,7 +38,7 @@ clip_box (GstElement * element, gint64 x, gint64 y, gint64 width,
     gint64 height, const GstVideoInfo & info, guint padding, cf::Box * box)
 {
   const gint64 frame_width = GST_VIDEO_INFO_WIDTH (&info);
-  const gint64 frame_height = cf_picture_height (&info);
+  const gint64 frame_height = cf::picture_height (&info);
   const gint64 x0 = std::max<gint64> (0, x - padding);
   const gint64 y0 = std::max<gint64> (0, y - padding);
   const gint64 x1 = std::min (frame_width, x + width + padding);
@@ -174,7 +174,7 @@ cf::component_boxes (const std::vector<FrameRegion> & regions,
   /* Where the frame's height is no multiple of four, a field of 4:2:0 has a
    * luma row more than its chroma rows cover: boxes end at the field's own. */
   const int field_rows = (FormatLayout::of (info).component_height (component,
-          cf_picture_height (&info)) - field + 1) / 2;
+          cf::picture_height (&info)) - field + 1) / 2;
   for (const FrameRegion & region : regions) {
     const cf::Box rows = field_box (region.box, field);
     if (rows.height <= 0)

@@ -338,7 +338,7 @@ FrameScheduler::answer_position (GstQuery * query) const
 }
 
 FrameError
-FrameScheduler::configure (FrameEngine::Setup setup)
+FrameScheduler::set_up (FrameEngine::Setup setup)
 {
   const GstVideoInfo info = setup.info;
   caps_frame_duration_ = frames_time (info, 1);
@@ -349,7 +349,7 @@ FrameScheduler::configure (FrameEngine::Setup setup)
   gst_query_unref (query);
   set_live (live);
   behind_ = false;
-  FrameError err = engine_.configure (std::move (setup));
+  FrameError err = engine_.set_up (std::move (setup));
   const GstClockTime held = err ? 0 : frames_time (info,
       engine_.frames_held_back ());
   GST_OBJECT_LOCK (element_);
@@ -359,11 +359,11 @@ FrameScheduler::configure (FrameEngine::Setup setup)
 }
 
 void
-FrameScheduler::release ()
+FrameScheduler::tear_down ()
 {
   idle_.stop ();
   discard ();
-  if (FrameError err = engine_.release ())
+  if (FrameError err = engine_.tear_down ())
     GST_WARNING_OBJECT (element_, "freeing: %s", err.describe ().c_str ());
   GST_OBJECT_LOCK (element_);
   held_latency_ = 0;

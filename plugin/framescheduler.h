@@ -87,16 +87,16 @@ public:
   FrameScheduler & operator= (const FrameScheduler &) = delete;
 
   FrameEngine & engine () { return engine_; }
-  /* Sets the engine up for new caps (FrameEngine::configure), and asks
+  /* Sets the engine up for new caps (FrameEngine::set_up), and asks
    * upstream whether it is live. */
-  FrameError configure (FrameEngine::Setup setup);
+  FrameError set_up (FrameEngine::Setup setup);
   /* Submits a frame's work (FrameEngine::submit), first deciding whether it
    * leaves as soon as that work is done. */
   FrameError submit (GstBuffer * input, GstBuffer * output,
       FrameSelection selection, gsize result_size, const FrameWorkFn & work);
   /* Frees what the engine holds (stop, a move to another device); no frame
    * in flight, no position known, no idle release running. */
-  void release ();
+  void tear_down ();
 
   /* generate_output: the oldest frame once frames-in-flight frames are in,
    * once its work is done where it leaves at once (live, or a backend that

@@ -195,7 +195,7 @@ static cf::Box
 clipped_roi (const GstVideoInfo & info, const guint (&roi)[4])
 {
   const guint64 width = GST_VIDEO_INFO_WIDTH (&info);
-  const guint64 height = cf_picture_height (&info);
+  const guint64 height = cf::picture_height (&info);
   /* In 64 bits: an offset and a size may each reach G_MAXINT. */
   const guint64 x0 = MIN ((guint64) roi[0], width);
   const guint64 y0 = MIN ((guint64) roi[1], height);
@@ -230,7 +230,7 @@ count_nothing (GstCudaHist * self, const std::vector<cf::HistogramOutput> & outp
     self->warned_empty_roi = TRUE;
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
         ("The region of interest lies outside the %d x %d frame: counting "
-            "nothing", GST_VIDEO_INFO_WIDTH (&info), cf_picture_height (&info)),
+            "nothing", GST_VIDEO_INFO_WIDTH (&info), cf::picture_height (&info)),
         ("roi %u,%u %ux%u", roi[0], roi[1], roi[2], roi[3]));
   }
   return cf::histogram_clear (exec, self->caps_bins, outputs.data (),

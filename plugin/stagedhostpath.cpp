@@ -90,7 +90,7 @@ frame_inside (const GstVideoFrame & frame, const Registration & registration)
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
     const auto *first = static_cast<const guint8 *>
         (GST_VIDEO_FRAME_PLANE_DATA (&frame, p));
-    const gsize span = cf_plane_span (&frame.info, p,
+    const gsize span = cf::plane_span (&frame.info, p,
         GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p));
     if (first < registration.base ||
         (gsize) (first - registration.base) > registration.size ||
@@ -176,11 +176,11 @@ public:
     return cf::map_video_frame (buffer, info, access, frame);
   }
 
-  ~StagedHostFramePath () override { release (); }
+  ~StagedHostFramePath () override { free_per_slot (); }
 
-  cudaError_t configure (const CudaDevice & device, const GstVideoInfo & info,
+  cudaError_t allocate_per_slot (const CudaDevice & device, const GstVideoInfo & info,
       const std::vector<cudaStream_t> & slot_streams) override;
-  cudaError_t release () override;
+  cudaError_t free_per_slot () override;
 
   FramePlanes planes (int slot, const GstVideoFrame & frame) const override;
   FrameError bring_in (int slot, const GstVideoFrame & frame,
@@ -202,10 +202,10 @@ private:
 };
 
 cudaError_t
-StagedHostFramePath::configure (const CudaDevice & device,
+StagedHostFramePath::allocate_per_slot (const CudaDevice & device,
     const GstVideoInfo & info, const std::vector<cudaStream_t> & slot_streams)
 {
-  cudaError_t err = release ();
+  cudaError_t err = free_per_slot ();
   if (err != cudaSuccess)
     return err;
   device_ = device;
@@ -227,7 +227,7 @@ StagedHostFramePath::configure (const CudaDevice & device,
 }
 
 cudaError_t
-StagedHostFramePath::release ()
+StagedHostFramePath::free_per_slot ()
 {
   if (staging_.empty () && pinned_staging_.empty ())
     return cudaSuccess;
@@ -307,8 +307,8 @@ StagedHostFramePath::upload_through_pinned (int slot,
     plane.src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&mapped, p);
     plane.dst = pinned + GST_VIDEO_INFO_PLANE_OFFSET (&info_, p);
     plane.dst_stride = GST_VIDEO_INFO_PLANE_STRIDE (&info_, p);
-    plane.row_bytes = cf_plane_row_bytes (&info_, p);
-    plane.rows = cf_plane_rows (&info_, p);
+    plane.row_bytes = cf::plane_row_bytes (&info_, p);
+    plane.rows = cf::plane_rows (&info_, p);
     planes.push_back (plane);
     frame_sample_bytes += plane.bytes ();
   }

@@ -100,7 +100,7 @@ GST_START_TEST(test_order_and_depth) {
   for (guint depth : {1u, 2u, 3u, 8u}) {
     FrameEngine engine;
     Work work;
-    expect_ok(engine.configure(setup(depth, false)), "configure");
+    expect_ok(engine.set_up(setup(depth, false)), "configure");
     // The CPU's frames cannot overlap: none need wait for later ones (the
     // latency they add), whatever the engine's depth.
     fail_if(engine.overlaps());
@@ -122,7 +122,7 @@ GST_START_TEST(test_order_and_depth) {
       gst_buffer_unref(frame.buffer);
     }
     fail_unless_equals_int(work.calls, 12);
-    expect_ok(engine.release(), "release");
+    expect_ok(engine.tear_down(), "release");
   }
 }
 GST_END_TEST;
@@ -132,7 +132,7 @@ GST_END_TEST;
 GST_START_TEST(test_results_follow_frames) {
   FrameEngine engine;
   Work work;
-  expect_ok(engine.configure(setup(3, true)), "configure");
+  expect_ok(engine.set_up(setup(3, true)), "configure");
   std::vector<GstBuffer *> inputs;
   for (guint8 value : {7, 9, 11}) {
     GstBuffer *buffer = frame_of(value);
@@ -159,13 +159,13 @@ GST_START_TEST(test_discard_gives_buffers_back) {
   for (bool by_release : {false, true}) {
     FrameEngine engine;
     Work work;
-    expect_ok(engine.configure(setup(4, false)), "configure");
+    expect_ok(engine.set_up(setup(4, false)), "configure");
     GstBuffer *input = frame_of(1);
     GstBuffer *output = frame_of(0);
     expect_ok(engine.submit(input, output, FrameSelection(), 0, work.fn()), "submit");
     fail_unless(GST_MINI_OBJECT_REFCOUNT_VALUE(input) > 1 &&
                 GST_MINI_OBJECT_REFCOUNT_VALUE(output) > 1, "the engine holds no reference");
-    expect_ok(by_release ? engine.release() : engine.discard(), "discard");
+    expect_ok(by_release ? engine.tear_down() : engine.discard(), "discard");
     fail_unless(engine.empty());
     fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(input), 1);
     fail_unless_equals_int(GST_MINI_OBJECT_REFCOUNT_VALUE(output), 1);
@@ -180,7 +180,7 @@ GST_END_TEST;
 GST_START_TEST(test_failed_work) {
   FrameEngine engine;
   Work work;
-  expect_ok(engine.configure(setup(2, false)), "configure");
+  expect_ok(engine.set_up(setup(2, false)), "configure");
   GstBuffer *input = frame_of(3);
   GstBuffer *output = frame_of(0);
   const FrameWorkFn fails = [](const FrameWork &, const FrameSelection &) {
@@ -233,7 +233,7 @@ std::vector<Refusal> refusals(const std::string &side) {
 GST_START_TEST(test_refused_frames) {
   FrameEngine engine;
   Work work;
-  expect_ok(engine.configure(setup(1, false)), "configure");
+  expect_ok(engine.set_up(setup(1, false)), "configure");
   for (bool output : {false, true}) {
     for (const Refusal &refusal : refusals(output ? "Output" : "Input")) {
       GstBuffer *good = frame_of(0);
@@ -269,7 +269,7 @@ GST_START_TEST(test_edits_input) {
   FrameEngine engine;
   FrameEngine::Setup in_place = setup(1, true);
   in_place.edits_input = true;
-  expect_ok(engine.configure(std::move(in_place)), "configure");
+  expect_ok(engine.set_up(std::move(in_place)), "configure");
   int calls = 0;
   const FrameWorkFn edit = [&calls](const FrameWork &work, const FrameSelection &) {
     ++calls;

@@ -400,8 +400,8 @@ Layout choose_layout(Choices &in, const GstVideoInfo &info) {
   Layout layout;
   gsize end = in.below(64);
   for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES(&info); p++) {
-    const gint row_bytes = gint(cf_plane_row_bytes(&info, p));
-    const gint rows = cf_plane_rows(&info, p);
+    const gint row_bytes = gint(cf::plane_row_bytes(&info, p));
+    const gint rows = cf::plane_rows(&info, p);
     gint stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, p);
     switch (in.below(6)) {
     case 0:
@@ -1032,10 +1032,10 @@ bool planes_inside_memory(const GstVideoFrame &frame) {
     const gsize memory_size = frame.meta ? frame.map[p].size : frame.map[0].size;
     const auto *first_row = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&frame, p));
     const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
-    const gint rows = cf_plane_rows(&frame.info, p);
+    const gint rows = cf::plane_rows(&frame.info, p);
     const guint8 *last_row = first_row + ptrdiff_t(stride) * (rows - 1);
     const guint8 *lowest = std::min(first_row, last_row);
-    const guint8 *highest = std::max(first_row, last_row) + cf_plane_row_bytes(&frame.info, p);
+    const guint8 *highest = std::max(first_row, last_row) + cf::plane_row_bytes(&frame.info, p);
     if (lowest < memory_begin || highest > memory_begin + memory_size)
       return false;
   }
