@@ -277,9 +277,9 @@ struct Sums16 {
 };
 
 // Bytes a band's ring of row sums may take: a strip of columns at a time keeps it in
-// the core's L2 cache (512 KiB a core on the 2-core build machine, 2 MiB on the GPU
-// host's Xeon). Whole 4K rows at 61 taps made rings of 3.8 MB (16-bit samples, RGBA)
-// that spilled to L3: 1.65-1.9x OpenCV's time at 4K against 0.9-1.05x at 1080p.
+// the core's L2 cache (of 512 KiB a core and more on the machines we build for). The
+// ring of whole 4K rows at 61 taps (16-bit samples, RGBA) is megabytes, past L2: the
+// filter then waited on L3 and took much longer a pixel at 4K than at 1080p.
 constexpr size_t kRingBytes = 256 * 1024;
 // Strips no narrower: each reads the radius_x pixels either side once more.
 constexpr int kMinStripSamples = 512;
