@@ -98,7 +98,8 @@ class Tree(unittest.TestCase):
         files = {
             "plugin/a.cpp": "int\nfine (void)\n{\n" + body(56) + "}\n"
                             "int\nlong_one (void)\n{\n" + body(57) + "}\n"
-                            "static void\nx_class_init (void)\n{\n" + body(90) + "}\n",
+                            "static void\nx_class_init (void)\n{\n" + body(90) + "}\n"
+                            "void\nx_install_properties (void)\n{\n" + body(90) + "}\n",
             "plugin/cfbasefilter.cpp": "int\nf (void)\n{\n}\n" + "\n" * 597,
             "plugin/big.h": "int\nf (void)\n{\n}\n" + "\n" * 796,
             "kernels/k.cu": "__global__ void k() {\n" + body(device - 2) + "}\n"
