@@ -84,13 +84,14 @@ class Functions(unittest.TestCase):
 
 
 class Tree(unittest.TestCase):
-    def check(self, files):
+    def check(self, files, allowances=None):
         with tempfile.TemporaryDirectory() as root:
             for name, text in files.items():
                 path = pathlib.Path(root, name)
                 path.parent.mkdir(exist_ok=True)
                 path.write_text(text)
-            return [line.replace(root + "/", "") for line in shape.check(root)]
+            return [line.replace(root + "/", "")
+                    for line in shape.check(root, allowances or {})]
 
     def test_limits(self):
         host = shape.KERNELS["host_lines"]
@@ -119,6 +120,24 @@ class Tree(unittest.TestCase):
         files["plugin/big.h"] += "\n"
         self.assertIn("plugin/big.h:1: big.h: 801 lines (at most 800)", self.check(files))
 
+    def test_allowances(self):
+        folder, name, most = "kernels", "long_kernel", 140
+        allowances = {(folder, name): (most, "why")}
+        limit = shape.RULES[folder]["device_lines"]
+
+        def kernel(lines):
+            return {f"{folder}/k.cu": f"__global__ void {name}() {{\n" + body(lines - 2) + "}\n",
+                    "plugin/p.cpp": "int\nf (void)\n{\n}\n"}
+        self.assertEqual(self.check(kernel(most), allowances), [])
+        self.assertEqual(self.check(kernel(most + 1), allowances),
+                         [f"{folder}/k.cu:1: {name}: {most + 1} lines (at most {most})"])
+        self.assertEqual(self.check(kernel(limit), allowances), [
+            f"{folder}/k.cu:1: {name}: {limit} lines, within {limit}: its allowance in "
+            "ALLOWED is no longer needed"])
+        self.assertEqual(self.check({"plugin/p.cpp": "int\nf (void)\n{\n}\n",
+                                     f"{folder}/k.cu": "int\ng (void)\n{\n}\n"}, allowances),
+                         [f"{folder}: {name}: allowed in ALLOWED, not found"])
+
     def test_what_cannot_be_read_fails(self):
         self.assertEqual(self.check({"kernels/a.h": "int f() {\n"}), [
             "kernels/a.h:line 1: an opening brace never closed: the shape check cannot read it",
@@ -127,12 +146,13 @@ class Tree(unittest.TestCase):
 
     def test_the_tree(self):
         """The source tree's own files are read: every one parses, and each folder
-        has functions in it."""
+        has functions in it; every allowance names a function of the tree."""
         root = pathlib.Path(__file__).resolve().parent.parent
         for folder in shape.RULES:
             for path in pathlib.Path(root, folder).glob("*"):
                 if path.suffix in shape.RULES[folder]["suffixes"]:
                     shape.functions(path.read_text())
+        self.assertEqual([line for line in shape.check(root) if "ALLOWED" in line], [])
 
 
 if __name__ == "__main__":
