@@ -100,11 +100,11 @@ __device__ inline void network_medians(const uint32_t *window_top, int run_word,
 }
 
 // Windows 7 and 9: the CPU backend's pair network (median_network.h) gives two
-// neighbouring outputs at once and merges the K - 1 sorted columns they share once. With
-// the column sorts, per output word (two output rows): 9x9 586 min/max where
-// network_medians' row sorts and selection (kMedianPlan<9>) took 950, at 199 registers
-// instead of 255; 7x7 295 instead of 418, 117 registers instead of 128. The same ring of
-// sorted columns, one slot more: a pair's windows span K + 1 columns.
+// neighbouring outputs at once and merges the K - 1 sorted columns they share once: with
+// the column sorts, fewer min/max per output word (two output rows) than network_medians'
+// row sorts and selection (kMedianPlan<K>), in fewer registers (docs/tuning.md, "Median
+// 9x9: a network, not a histogram"). The same ring of sorted columns, one slot more: a
+// pair's windows span K + 1 columns.
 template <int K, int C>
 __device__ inline void pair_network_medians(const uint32_t *window_top, int run_word,
                                             int pitch_words, uint32_t keep_lanes,
