@@ -47,12 +47,11 @@ struct Offer {
 };
 
 // How long a worker that has no job, and a caller whose workers are still busy, spin
-// before they sleep. On the 2-core build VM (a scratch program, half of a 1080p 3x3
-// median on each of two threads) a worker woken from sleep began 35-70 us late and
-// took 0.8-1.0 ms for its half, against 0.5 ms for one that had spun: calls that
-// follow one another closely (a frame's planes, a stream of small frames) find it
-// awake. For the plugin's staged copies too: waking a thread costs about as long as
-// copying a piece on a VM, and a stream brings work every few hundred microseconds.
+// before they sleep: a worker woken from sleep starts late and runs its part slower
+// than one that spun, so calls that follow one another closely (a frame's planes, a
+// stream of small frames) find it awake. For the plugin's staged copies too: waking a
+// thread costs about as long as copying a piece on a VM, and a stream brings work every
+// few hundred microseconds.
 constexpr auto kSpin = std::chrono::microseconds(100);
 
 // Returns when ready() holds or kSpin has passed (yielding the core meanwhile).
@@ -64,7 +63,7 @@ void spin_until(Ready &&ready) {
 }
 
 // Worker threads kept for the life of the process: a thread started and joined for
-// every call cost 20-40 us on the 2-core build VM. Started when a call first wants
+// every call would cost more than a small call's work. Started when a call first wants
 // them.
 class Pool {
 public:

@@ -210,6 +210,23 @@ struct Sums16 {
     std::fill(sums, sums + count, double{1} * constant * (1 << kBits));
   }
 
+  // The window sum H * 2^S + L (S = kTapSplit), (sum + 2^(2B-1)) >> 2B: with
+  // H = q * 2^(2B-S) + r, that is q + floor((r * 2^S + L + 2^(2B-1)) / 2^2B), every term
+  // exact (below 2^53).
+  static HWY_INLINE hn::Vec<D> rounded(hn::Vec<D> high_sum, hn::Vec<D> low_sum) {
+    const D d;
+    constexpr int kQuotientShift = 2 * kBits - kTapSplit;
+    const auto quotient_unit = hn::Set(d, double(uint64_t{1} << kQuotientShift));
+    const auto per_quotient_unit = hn::Set(d, 1.0 / double(uint64_t{1} << kQuotientShift));
+    const auto quotient = hn::Floor(hn::Mul(high_sum, per_quotient_unit));
+    const auto remainder = hn::NegMulAdd(quotient, quotient_unit, high_sum);
+    const auto rest =
+        hn::MulAdd(remainder, hn::Set(d, double{1 << kTapSplit}),
+                   hn::Add(low_sum, hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
+    return hn::Add(
+        quotient, hn::Floor(hn::Mul(rest, hn::Set(d, 1.0 / double(uint64_t{1} << (2 * kBits))))));
+  }
+
   static void vertical(const GaussJob &job, const Sum *const *rows, const Sample *original,
                        int count, Sample *out) {
     const D d;
@@ -222,9 +239,6 @@ struct Sums16 {
     const auto low_part = [&](int i) {
       return hn::Set(d, double{1} * (taps[i] & ((1 << kTapSplit) - 1)));
     };
-    constexpr int kQuotientShift = 2 * kBits - kTapSplit;
-    const auto quotient_unit = hn::Set(d, double(uint64_t{1} << kQuotientShift));
-    const auto per_quotient_unit = hn::Set(d, 1.0 / double(uint64_t{1} << kQuotientShift));
     for (int x = 0; x < count; x += kBlock * lanes) {
       hn::Vec<D> high_sums[kBlock], low_sums[kBlock];
       const auto centre_high = high_part(radius);
@@ -251,19 +265,8 @@ struct Sums16 {
       }
       HWY_UNROLL(4)
       for (int b = 0; b < kBlock; ++b) {
-        // The window sum is H * 2^S + L (S = kTapSplit); with H = q * 2^(2B-S) + r,
-        // (sum + 2^(2B-1)) >> 2B = q + floor((r * 2^S + L + 2^(2B-1)) / 2^2B), every term
-        // exact (below 2^53).
-        const auto quotient = hn::Floor(hn::Mul(high_sums[b], per_quotient_unit));
-        const auto remainder = hn::NegMulAdd(quotient, quotient_unit, high_sums[b]);
-        const auto rest =
-            hn::MulAdd(remainder, hn::Set(d, double{1 << kTapSplit}),
-                       hn::Add(low_sums[b], hn::Set(d, double(uint64_t{1} << (2 * kBits - 1)))));
-        const auto blurred = hn::Add(
-            quotient,
-            hn::Floor(hn::Mul(rest, hn::Set(d, 1.0 / double(uint64_t{1} << (2 * kBits))))));
         const int at = x + b * lanes;
-        auto value = hn::DemoteTo(di32, blurred);
+        auto value = hn::DemoteTo(di32, rounded(high_sums[b], low_sums[b]));
         if (job.params.mode == GaussMode::Unsharp)
           value = unsharp(di32, job.params, job.max_value,
                           hn::PromoteTo(di32, hn::LoadU(d_out, original + at)), value);
@@ -274,12 +277,30 @@ struct Sums16 {
 };
 
 // Bytes a band's ring of row sums may take: a strip of columns at a time keeps it in
-// the core's L2 cache (512 KiB a core on the 2-core build machine, 2 MiB on the GPU
-// host's Xeon). Whole 4K rows at 61 taps made rings of 3.8 MB (16-bit samples, RGBA)
-// that spilled to L3: 1.65-1.9x OpenCV's time at 4K against 0.9-1.05x at 1080p.
+// the core's L2 cache (of 512 KiB a core and more on the machines we build for). The
+// ring of whole 4K rows at 61 taps (16-bit samples, RGBA) is megabytes, past L2: the
+// filter then waited on L3 and took much longer a pixel at 4K than at 1080p.
 constexpr size_t kRingBytes = 256 * 1024;
 // Strips no narrower: each reads the radius_x pixels either side once more.
 constexpr int kMinStripSamples = 512;
+
+// Pixels a strip takes whose ring holds ring_bytes_per_sample a sample.
+inline int strip_width(const Plane &src, size_t ring_bytes_per_sample) {
+  return std::min(
+      src.width, std::max(kMinStripSamples, static_cast<int>(kRingBytes / ring_bytes_per_sample)) /
+                     src.channels);
+}
+
+// The strip of columns [x_begin, x_end) as planes of its own, for the unsharp mask's
+// source and the stores.
+inline RowFilterJob strip_job(const RowFilterJob &rows_job, int x_begin, int x_end) {
+  RowFilterJob strip = rows_job;
+  for (Plane *plane : {&strip.src, &strip.dst}) {
+    plane->data += ptrdiff_t(x_begin) * plane->pixel_stride;
+    plane->width = x_end - x_begin;
+  }
+  return strip;
+}
 
 // Filters dst rows [y_begin, y_end), every channel of a packed row at once (the
 // horizontal taps reach pixels of `channels` samples apart), in strips of columns.
@@ -296,10 +317,7 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   const auto padded_to_block = [&](int count) {
     return (count + kBlock * lanes - 1) / (kBlock * lanes) * (kBlock * lanes);
   };
-  const size_t ring_bytes_per_sample = size_t(taps_y + 1) * sizeof(Sum);
-  const int strip_pixels = std::min(
-      src.width, std::max(kMinStripSamples, static_cast<int>(kRingBytes / ring_bytes_per_sample)) /
-                     samples);
+  const int strip_pixels = strip_width(src, size_t(taps_y + 1) * sizeof(Sum));
   const int padded_count = padded_to_block(strip_pixels * samples);  // of the widest strip
 
   // A strip's source row as values with its border pixels, read up to whole vectors.
@@ -320,12 +338,7 @@ void gauss_rows(const GaussJob &job, int y_begin, int y_end) {
   for (int x_begin = 0; x_begin < src.width; x_begin += strip_pixels) {
     const int x_end = std::min(src.width, x_begin + strip_pixels);
     const int count = (x_end - x_begin) * samples;
-    // The strip as planes of its own, for the unsharp mask's source and the stores.
-    RowFilterJob strip = rows_job;
-    for (Plane *plane : {&strip.src, &strip.dst}) {
-      plane->data += ptrdiff_t(x_begin) * plane->pixel_stride;
-      plane->width = x_end - x_begin;
-    }
+    const RowFilterJob strip = strip_job(rows_job, x_begin, x_end);
     std::vector<int> slot_row(taps_y, -1);
     for (int y = y_begin; y < y_end; ++y) {
       for (int i = 0; i < taps_y; ++i) {

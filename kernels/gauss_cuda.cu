@@ -63,10 +63,10 @@ constexpr int kColumns = 2;
 // The shortest bands, for frames too small to fill a wave of resident blocks (1080p and
 // below): a block walks its band row after row, so the band's height is the kernel's
 // chain of dependent steps, and short bands put more blocks to work at the price of 2 r
-// rows of halo summed again per band. Measured at radii 2 to 7 (docs/tuning.md section
-// 12): bands of 2 r rows, at least 8 for the strip kernel and 4 for the register
-// kernels of then (the group kernel's forerunners, which walked their bands as it does),
-// against 16 rows (4 r for the register kernels) that took up to twice as long; wider
+// rows of halo summed again per band. At radii 2 to 7 (docs/tuning.md, "Gauss on small
+// frames: shorter bands"), bands of 2 r rows, at least 8 for the strip kernel and 4 for
+// the register kernels of then (the group kernel's forerunners, which walked their
+// bands as it does), were faster than 16 rows (4 r for the register kernels); wider
 // strip radii keep 16, not measured.
 constexpr int strip_min_band_rows(int radius_y) { return std::clamp(2 * radius_y, 8, 16); }
 constexpr int group_min_band_rows(int radius) { return std::max(4, 2 * radius); }
@@ -187,6 +187,69 @@ __device__ __forceinline__ ColumnSums<RowSum> horizontal_sums(const Sample *in,
   return h;
 }
 
+// A strip kernel's block: the strip's first column and the band's rows [y, end); a
+// region's tile stores only the columns before x_end (its box's right edge) and the rows
+// of its box.
+struct StripBand {
+  int x, y, end, x_end;
+};
+
+template <int kTileWidth, class Tiles, typename Sample>
+__device__ __forceinline__ StripBand strip_band(const Tiles &tiles, int band_rows,
+                                                const SourceView<Sample> &src,
+                                                const DestinationView<Sample> &dst) {
+  if constexpr (kRegionTiles<Tiles>) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    const int band_y = tile.box.y + tile.row * band_rows;
+    return {tile.box.x + tile.column * kTileWidth, band_y,
+            min(band_y + band_rows, tile.box.y + tile.box.height), tile.box.x + tile.box.width};
+  } else {
+    const int band_y = blockIdx.y * band_rows;
+    return {int(blockIdx.x * kTileWidth), band_y, min(band_y + band_rows, src.height),
+            dst.width};
+  }
+}
+
+// Multiplies-adds a thread's columns of ring rows [first_slot, end_slot) (ring_columns:
+// its first column in ring row 0) with the vertical taps from first_tap on.
+template <int kTileWidth, typename Sum, typename RowSum>
+__device__ __forceinline__ void accumulate(Sum (&sums)[kColumns], const RowSum *ring_columns,
+                                           const uint32_t *taps_y, int first_slot,
+                                           int end_slot, int first_tap) {
+  const RowSum *entries = ring_columns + first_slot * kTileWidth;
+  const uint32_t *tap = taps_y + first_tap;
+  for (int s = first_slot; s < end_slot; ++s, entries += kTileWidth, ++tap) {
+    const ColumnSums<RowSum> h = *reinterpret_cast<const ColumnSums<RowSum> *>(entries);
+    const Sum weight = *tap;
+#pragma unroll
+    for (int c = 0; c < kColumns; ++c)
+      sums[c] += weight * h.v[c];
+  }
+}
+
+// Output row y's columns x .. x + kColumns - 1 before x_end, from their window sums: the
+// blur, or the unsharp mask of it.
+template <typename Sample, typename Sum>
+__device__ __forceinline__ void store_columns(const SourceView<Sample> &src,
+                                              const DestinationView<Sample> &dst,
+                                              const Sum (&sums)[kColumns], int x, int y,
+                                              int x_end, const Sharpening &sharpening,
+                                              const Values &values) {
+  using Math = Arithmetic<Sample>;
+#pragma unroll
+  for (int c = 0; c < kColumns; ++c) {
+    if (x + c < x_end) {
+      const uint32_t blur = uint32_t((sums[c] + Math::kHalf) >> Math::kShift);
+      const uint32_t out =
+          sharpening.enabled
+              ? sharpen(src.inside(x + c, y) >> values.padding_bits, blur, sharpening,
+                        values.max_value)
+              : blur;
+      dst.store(x + c, y, out << values.padding_bits);
+    }
+  }
+}
+
 template <typename Sample, int kTileWidth, class Tiles>
 __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
     gauss_kernel(SourceView<Sample> src, DestinationView<Sample> dst, Taps taps,
@@ -208,21 +271,8 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
   Sample *const segments = reinterpret_cast<Sample *>(ring + window_rows * kTileWidth);
 
   const int thread = threadIdx.x;
-  // The strip's columns and the band's rows; a region's tile stores only the columns
-  // before x_end (its box's right edge) and the rows of its box.
-  int strip_x, band_y, band_end, x_end;
-  if constexpr (kRegionTiles<Tiles>) {
-    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
-    strip_x = tile.box.x + tile.column * kTileWidth;
-    band_y = tile.box.y + tile.row * band_rows;
-    band_end = min(band_y + band_rows, tile.box.y + tile.box.height);
-    x_end = tile.box.x + tile.box.width;
-  } else {
-    strip_x = blockIdx.x * kTileWidth;
-    band_y = blockIdx.y * band_rows;
-    band_end = min(band_y + band_rows, src.height);
-    x_end = dst.width;
-  }
+  const StripBand band = strip_band<kTileWidth>(tiles, band_rows, src, dst);
+  const int strip_x = band.x, band_y = band.y, band_end = band.end, x_end = band.x_end;
   const int x = strip_x + kColumns * thread;  // the thread's first output column
   // Input rows band_y - ry + t for t in [0, input_rows).
   const int input_rows = band_end - band_y + 2 * radius_y;
@@ -254,20 +304,7 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
     }
   };
 
-  // Multiply-adds ring rows [first_slot, end_slot) with the vertical taps from
-  // first_tap on.
   const RowSum *const ring_columns = ring + kColumns * thread;
-  auto accumulate = [&](Sum(&sums)[kColumns], int first_slot, int end_slot, int first_tap) {
-    const RowSum *entries = ring_columns + first_slot * kTileWidth;
-    const uint32_t *tap = taps.y + first_tap;
-    for (int s = first_slot; s < end_slot; ++s, entries += kTileWidth, ++tap) {
-      const Sums h = *reinterpret_cast<const Sums *>(entries);
-      const Sum weight = *tap;
-#pragma unroll
-      for (int c = 0; c < kColumns; ++c)
-        sums[c] += weight * h.v[c];
-    }
-  };
 
   fetch(0);
   stage(segments);
@@ -291,21 +328,9 @@ __global__ void __launch_bounds__(StripShape<Sample, kTileWidth>::kThreads)
       if (t >= 2 * radius_y) {
         const int oldest = slot + 1 == window_rows ? 0 : slot + 1;
         Sum sums[kColumns] = {};
-        accumulate(sums, oldest, window_rows, 0);
-        accumulate(sums, 0, oldest, window_rows - oldest);
-        const int y = band_y + t - 2 * radius_y;
-#pragma unroll
-        for (int c = 0; c < kColumns; ++c) {
-          if (x + c < x_end) {
-            const uint32_t blur = uint32_t((sums[c] + Math::kHalf) >> Math::kShift);
-            const uint32_t out =
-                sharpening.enabled
-                    ? sharpen(src.inside(x + c, y) >> values.padding_bits, blur, sharpening,
-                              values.max_value)
-                    : blur;
-            dst.store(x + c, y, out << values.padding_bits);
-          }
-        }
+        accumulate<kTileWidth>(sums, ring_columns, taps.y, oldest, window_rows, 0);
+        accumulate<kTileWidth>(sums, ring_columns, taps.y, 0, oldest, window_rows - oldest);
+        store_columns(src, dst, sums, x, band_y + t - 2 * radius_y, x_end, sharpening, values);
       }
     }
 
@@ -643,6 +668,101 @@ struct GroupSource {
   }
 };
 
+// The byte permutations of sample (pixel i, computed channel n) in its word, at
+// [n][i % kSelectorPixels].
+template <class Layout, int N>
+__device__ __forceinline__ void group_selectors(
+    uint32_t channel_offsets, uint32_t (&extract)[N][Layout::kSelectorPixels],
+    uint32_t (&insert)[N][Layout::kSelectorPixels]) {
+#pragma unroll
+  for (int n = 0; n < N; ++n)
+#pragma unroll
+    for (int i = 0; i < Layout::kSelectorPixels; ++i) {
+      const int at = Layout::byte(i, n, int((channel_offsets >> (8 * n)) & 0xffu)) % 4;
+      extract[n][i] = extract_selector<Layout::kSampleBytes>(at);
+      insert[n][i] = insert_selector<Layout::kSampleBytes>(at);
+    }
+}
+
+// line[R + i] holds the vertical sum of the lane's pixel x + i: line's R entries either
+// side, those of pixels x - R .. x - 1 and x + 4 .. x + 3 + R, from the lanes around.
+template <int R, typename RowSum>
+__device__ __forceinline__ void line_halo(RowSum (&line)[kGroupPixels + 2 * R]) {
+#pragma unroll
+  for (int d = 1; d <= R; ++d) {
+    // Pixel x - d is pixel 4 L - d of the lane L to the left, x + 3 + d pixel
+    // d + 3 - 4 L of the lane L to the right, L = ceil(d / 4). Lanes without such
+    // a neighbour get their own sums: they only feed others.
+    const int lanes = group_halo(d);
+    line[R - d] = __shfl_up_sync(0xffffffffu, line[R + kGroupPixels * lanes - d], lanes);
+    line[R + kGroupPixels - 1 + d] =
+        __shfl_down_sync(0xffffffffu, line[R + d + kGroupPixels - 1 - kGroupPixels * lanes],
+                         lanes);
+  }
+}
+
+// A storing lane's group, its words in `result`, into the row at `out` (pixel x): as
+// group_strip says.
+template <typename Sample, int C, int N, bool kInside, bool kRegion>
+__device__ __forceinline__ void store_group(
+    const uint32_t (&result)[GroupLayout<Sample, C, N>::kWords], uint8_t *out, int x,
+    const DestinationView<Sample> &dst, bool vectors, uint32_t channel_offsets, int clip_x0,
+    int clip_x1) {
+  using Layout = GroupLayout<Sample, C, N>;
+  constexpr int kWords = Layout::kWords;
+  constexpr int kPixelBytes = Layout::kPixelBytes;
+  constexpr int kSampleBytes = Layout::kSampleBytes;
+  const bool whole_group = kRegion ? N == C && x >= clip_x0 && x + kGroupPixels <= clip_x1
+                                   : kInside || x + kGroupPixels <= dst.width;
+  if (Layout::kVectors && vectors && whole_group) {
+    using Vector = typename Layout::Vector;
+    Vector v;
+    uint32_t *const parts = reinterpret_cast<uint32_t *>(&v);
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+      parts[w] = result[w];
+    *reinterpret_cast<Vector *>(out) = v;
+  } else if (whole_group) {
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+      reinterpret_cast<uint32_t *>(out)[w] = result[w];
+  } else if constexpr (kRegion) {
+#pragma unroll
+    for (int i = 0; i < kGroupPixels; ++i) {
+      if (x + i < clip_x0 || x + i >= clip_x1)
+        continue;
+#pragma unroll
+      for (int n = 0; n < N; ++n) {
+        const int at = Layout::byte(i, n, int((channel_offsets >> (8 * n)) & 0xffu));
+        const uint32_t sample = result[at / 4] >> (8 * (at % 4));
+        if constexpr (kSampleBytes == 1)
+          out[at] = uint8_t(sample);
+        else
+          *reinterpret_cast<uint16_t *>(out + at) = uint16_t(sample);
+      }
+    }
+  } else {
+    // The row's last group, partly outside: its pixels inside (pixels of 3 bytes
+    // sample by sample).
+#pragma unroll
+    for (int i = 0; i < kGroupPixels; ++i) {
+      if (x + i >= dst.width)
+        break;
+      if constexpr (kPixelBytes == 4) {
+        reinterpret_cast<uint32_t *>(out)[i] = result[i];
+      } else if constexpr (kPixelBytes == 2) {
+        reinterpret_cast<uint16_t *>(out)[i] = uint16_t(result[i / 2] >> (16 * (i % 2)));
+      } else {
+#pragma unroll
+        for (int b = 0; b < kPixelBytes; ++b) {
+          const int at = kPixelBytes * i + b;
+          out[at] = uint8_t(result[at / 4] >> (8 * (at % 4)));
+        }
+      }
+    }
+  }
+}
+
 // kRegion: the lane stores only pixels clip_x0 .. clip_x1 - 1 of the row, and of those
 // only the computed samples unless every channel is (the other channels stay as dst
 // holds them). Samples one by one, never a read-modify-write of a word: a neighbouring
@@ -674,14 +794,7 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
   constexpr int kSelectorPixels = Layout::kSelectorPixels;
   uint32_t extract[N][kSelectorPixels];
   uint32_t insert[N][kSelectorPixels];
-#pragma unroll
-  for (int n = 0; n < N; ++n)
-#pragma unroll
-    for (int i = 0; i < kSelectorPixels; ++i) {
-      const int at = Layout::byte(i, n, int((channel_offsets >> (8 * n)) & 0xffu)) % 4;
-      extract[n][i] = extract_selector<kSampleBytes>(at);
-      insert[n][i] = insert_selector<kSampleBytes>(at);
-    }
+  group_selectors<Layout, N>(channel_offsets, extract, insert);
   const auto value_of = [&](const uint32_t(&words)[kWords], int n, int i) -> uint32_t {
     const uint32_t sample =
         __byte_perm(words[Layout::word(i, n)], 0, extract[n][i % kSelectorPixels]);
@@ -722,17 +835,7 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
           sum += RowSum(taps.y[k]) * (value_of(ring[R - k], n, i) + value_of(ring[R + k], n, i));
         line[R + i] = sum;
       }
-#pragma unroll
-      for (int d = 1; d <= R; ++d) {
-        // Pixel x - d is pixel 4 L - d of the lane L to the left, x + 3 + d pixel
-        // d + 3 - 4 L of the lane L to the right, L = ceil(d / 4). Lanes without such
-        // a neighbour get their own sums: they only feed others.
-        const int lanes = group_halo(d);
-        line[R - d] = __shfl_up_sync(0xffffffffu, line[R + kGroupPixels * lanes - d], lanes);
-        line[R + kGroupPixels - 1 + d] =
-            __shfl_down_sync(0xffffffffu, line[R + d + kGroupPixels - 1 - kGroupPixels * lanes],
-                             lanes);
-      }
+      line_halo<R>(line);
 #pragma unroll
       for (int i = 0; i < kGroupPixels; ++i) {
         Sum sum = Math::kHalf;
@@ -749,57 +852,9 @@ __device__ inline void group_strip(const SourceView<Sample> &src,
       }
     }
 
-    if (stores) {
-      const bool whole_group = kRegion ? N == C && x >= clip_x0 && x + kGroupPixels <= clip_x1
-                                       : kInside || x + kGroupPixels <= dst.width;
-      if (Layout::kVectors && vectors && whole_group) {
-        using Vector = typename Layout::Vector;
-        Vector v;
-        uint32_t *const parts = reinterpret_cast<uint32_t *>(&v);
-#pragma unroll
-        for (int w = 0; w < kWords; ++w)
-          parts[w] = result[w];
-        *reinterpret_cast<Vector *>(out) = v;
-      } else if (whole_group) {
-#pragma unroll
-        for (int w = 0; w < kWords; ++w)
-          reinterpret_cast<uint32_t *>(out)[w] = result[w];
-      } else if constexpr (kRegion) {
-#pragma unroll
-        for (int i = 0; i < kGroupPixels; ++i) {
-          if (x + i < clip_x0 || x + i >= clip_x1)
-            continue;
-#pragma unroll
-          for (int n = 0; n < N; ++n) {
-            const int at = Layout::byte(i, n, int((channel_offsets >> (8 * n)) & 0xffu));
-            const uint32_t sample = result[at / 4] >> (8 * (at % 4));
-            if constexpr (kSampleBytes == 1)
-              out[at] = uint8_t(sample);
-            else
-              *reinterpret_cast<uint16_t *>(out + at) = uint16_t(sample);
-          }
-        }
-      } else {
-        // The row's last group, partly outside: its pixels inside (pixels of 3 bytes
-        // sample by sample).
-#pragma unroll
-        for (int i = 0; i < kGroupPixels; ++i) {
-          if (x + i >= dst.width)
-            break;
-          if constexpr (kPixelBytes == 4) {
-            reinterpret_cast<uint32_t *>(out)[i] = result[i];
-          } else if constexpr (kPixelBytes == 2) {
-            reinterpret_cast<uint16_t *>(out)[i] = uint16_t(result[i / 2] >> (16 * (i % 2)));
-          } else {
-#pragma unroll
-            for (int b = 0; b < kPixelBytes; ++b) {
-              const int at = kPixelBytes * i + b;
-              out[at] = uint8_t(result[at / 4] >> (8 * (at % 4)));
-            }
-          }
-        }
-      }
-    }
+    if (stores)
+      store_group<Sample, C, N, kInside, kRegion>(result, out, x, dst, vectors, channel_offsets,
+                                                  clip_x0, clip_x1);
     out += dst.row_pitch;
 #pragma unroll
     for (int k = 0; k < 2 * R; ++k)

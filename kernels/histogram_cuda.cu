@@ -764,9 +764,8 @@ __device__ uint32_t *channel_totals(Totals *totals, int c) {
 }
 
 // Channel c's outputs (c < C), chosen among the kernel's parameters by constant indices:
-// an index known only at run time copies the parameters to local memory, and the last
-// block waited microseconds for it there (docs/tuning.md, "Histogram: where its time
-// goes").
+// an index known only at run time copies the parameters to local memory, where the last
+// block waits for them (docs/tuning.md, "Histogram: where its time goes").
 template <int C>
 __device__ HistogramOutput channel_outputs(const ValueOutputs &out, int c) {
   HistogramOutput chosen = out.outputs[0];

@@ -114,6 +114,140 @@ HWY_NOINLINE void pair_medians_call(const T *HWY_RESTRICT columns, size_t rank_s
   pair_medians<T, kWindow>(columns, rank_stride, samples, first, second);
 }
 
+// The last kWindow source rows read, each in slot row % kWindow, split into their even
+// and odd pixels (halves of half_length samples each): the rows a window reaches
+// (border rows included) lie within kWindow consecutive rows.
+template <typename T, int kWindow, int kSamples>
+class SplitRows {
+public:
+  using Pixel = typename PixelOf<T, kSamples>::type;
+
+  SplitRows(const RowFilterJob &job, int half_length)
+      : job_(job),
+        half_length_(half_length),
+        row_length_(2 * static_cast<size_t>(half_length)),
+        rows_(hwy::AllocateAligned<T>(kWindow * row_length_)),
+        constant_row_(hwy::AllocateAligned<T>(row_length_)),
+        padded_(hwy::AllocateAligned<T>(row_length_)) {
+    std::fill(slot_row_, slot_row_ + kWindow, -1);
+    std::fill(constant_row_.get(), constant_row_.get() + row_length_,
+              static_cast<T>(job.constant));
+    std::fill(padded_.get(), padded_.get() + row_length_, T{0});
+  }
+
+  // Source row source_row (border_index's result; negative: the constant row), split.
+  const T *row(int source_row) {
+    if (source_row < 0)
+      return constant_row_.get();
+    T *slot = rows_.get() + (source_row % kWindow) * row_length_;
+    if (slot_row_[source_row % kWindow] != source_row) {
+      const hn::ScalableTag<T> d;
+      const hn::ScalableTag<Pixel> d_pixel;
+      const int lanes = static_cast<int>(hn::Lanes(d));
+      load_padded_pixels(job_, source_row, 0, job_.src.width, padded_.get());
+      const auto *pixels = reinterpret_cast<const Pixel *>(padded_.get());
+      for (int j = 0; j < half_length_; j += lanes) {
+        hn::Vec<decltype(d_pixel)> even, odd;
+        hn::LoadInterleaved2(d_pixel, pixels + 2 * (j / kSamples), even, odd);
+        hn::Store(hn::BitCast(d, even), d, slot + j);
+        hn::Store(hn::BitCast(d, odd), d, slot + half_length_ + j);
+      }
+      slot_row_[source_row % kWindow] = source_row;
+    }
+    return slot;
+  }
+
+private:
+  const RowFilterJob &job_;
+  const int half_length_;
+  const size_t row_length_;
+  int slot_row_[kWindow];
+  hwy::AlignedFreeUniquePtr<T[]> rows_;
+  hwy::AlignedFreeUniquePtr<T[]> constant_row_;
+  // A source row as read, before the split (whole vectors of pixel pairs).
+  hwy::AlignedFreeUniquePtr<T[]> padded_;
+};
+
+// The source row the next output row reads first and the destination row this one
+// writes, fetched while it computes: copy loops alone would wait for memory. A cache
+// line or so per step, a row's length over the row.
+struct RowPrefetch {
+  const uint8_t *next_source;  // or nullptr
+  const uint8_t *destination;
+  ptrdiff_t row_bytes;
+  ptrdiff_t bytes_per_sample;
+
+  RowPrefetch(const RowFilterJob &job, int y, int radius, int samples)
+      : next_source(y + 1 + radius < job.src.height
+                        ? job.src.data + (y + 1 + radius) * job.src.row_pitch
+                        : nullptr),
+        destination(job.dst.data + y * job.dst.row_pitch),
+        row_bytes(ptrdiff_t{job.src.width - 1} * job.src.pixel_stride),
+        bytes_per_sample(job.src.pixel_stride / samples) {}
+
+  // Ahead of half sample j.
+  HWY_INLINE void at(int j) const {
+    const ptrdiff_t ahead = 2 * ptrdiff_t{j} * bytes_per_sample;
+    if (ahead <= row_bytes) {
+      if (next_source != nullptr)
+        hwy::Prefetch(next_source + ahead);
+      hwy::Prefetch(destination + ahead);
+    }
+  }
+};
+
+// Half samples [begin, end) of the window's columns sorted, rank k of half sample j of
+// half h at sorted[(h * kWindow + k) * sorted_length + j - begin].
+template <typename T, int kWindow>
+HWY_INLINE void sort_columns(const T *const *window_rows, int half_length, int begin, int end,
+                             const RowPrefetch &prefetch, T *sorted, size_t sorted_length) {
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  for (int j = begin; j < end; j += lanes) {
+    prefetch.at(j);
+    V even[kWindow], odd[kWindow];
+    // Loops over wires fully unrolled (kWindow + 1 <= 10): their vectors then
+    // stay in registers.
+    HWY_UNROLL(10)
+    for (int i = 0; i < kWindow; ++i) {
+      even[i] = hn::Load(d, window_rows[i] + j);
+      odd[i] = hn::Load(d, window_rows[i] + half_length + j);
+    }
+    apply_ops<net::kColumnSort<kWindow>>(even);
+    apply_ops<net::kColumnSort<kWindow>>(odd);
+    HWY_UNROLL(10)
+    for (int k = 0; k < kWindow; ++k) {
+      hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d,
+                sorted + k * sorted_length + j - begin);
+      hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d,
+                sorted + (kWindow + k) * sorted_length + j - begin);
+    }
+  }
+}
+
+// The medians of pairs [begin, end) (in samples) from their sorted columns (sorted, as
+// sort_columns leaves them from begin on), into out's pixels.
+template <typename T, int kWindow, int kSamples>
+HWY_INLINE void chunk_medians(const T *sorted, size_t sorted_length, int begin, int end,
+                              T *out) {
+  using Pixel = typename PixelOf<T, kSamples>::type;
+  const hn::ScalableTag<T> d;
+  const hn::ScalableTag<Pixel> d_pixel;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  auto *out_pixels = reinterpret_cast<Pixel *>(out);
+  for (int j = begin; j < end; j += lanes) {
+    HWY_ALIGN T first[hn::MaxLanes(d)], second[hn::MaxLanes(d)];
+    if constexpr (kWindow >= 9)
+      pair_medians_call<T, kWindow>(sorted + j - begin, sorted_length, kSamples, first, second);
+    else
+      pair_medians<T, kWindow>(sorted + j - begin, sorted_length, kSamples, first, second);
+    hn::StoreInterleaved2(hn::BitCast(d_pixel, hn::Load(d, first)),
+                          hn::BitCast(d_pixel, hn::Load(d, second)), d_pixel,
+                          out_pixels + 2 * (j / kSamples));
+  }
+}
+
 // Rows [y_begin, y_end) of a window of kWindow x kWindow, pixels of kSamples samples
 // (every channel of a packed row at once, neighbours kSamples samples apart). Lane j
 // of a vector works on sample j of the pair of output pixels 2p and 2p + 1, whose
@@ -122,30 +256,14 @@ HWY_NOINLINE void pair_medians_call(const T *HWY_RESTRICT columns, size_t rank_s
 // load.
 template <typename T, int kWindow, int kSamples>
 void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
-  using Pixel = typename PixelOf<T, kSamples>::type;
   const hn::ScalableTag<T> d;
-  const hn::ScalableTag<Pixel> d_pixel;
-  using V = hn::Vec<decltype(d)>;
   constexpr int kRadius = kWindow / 2;
   const int lanes = static_cast<int>(hn::Lanes(d));
-  const int width = job.src.width;
-  const int pairs = (width + 1) / 2;
+  const int pairs = (job.src.width + 1) / 2;
   // Samples of each half (even, odd pixels): every pair block and the last block's
   // window, in whole vectors, so that every half starts aligned.
   const int half_length = ((pairs + kWindow) * kSamples + 2 * lanes - 1) / lanes * lanes;
-  const size_t row_length = 2 * static_cast<size_t>(half_length);
-
-  // The last kWindow source rows read, each in slot row % kWindow, split into halves:
-  // the rows a window reaches (border rows included) lie within kWindow consecutive
-  // rows.
-  auto rows = hwy::AllocateAligned<T>(kWindow * row_length);
-  int slot_row[kWindow];
-  std::fill(slot_row, slot_row + kWindow, -1);
-  auto constant_row = hwy::AllocateAligned<T>(row_length);
-  std::fill(constant_row.get(), constant_row.get() + row_length, static_cast<T>(job.constant));
-  // A source row as read, before the split (whole vectors of pixel pairs).
-  auto padded = hwy::AllocateAligned<T>(row_length);
-  std::fill(padded.get(), padded.get() + row_length, T{0});
+  SplitRows<T, kWindow, kSamples> rows(job, half_length);
   // The halves in chunks whose sorted columns stay in the first-level cache:
   // sorted[(half * kWindow + k) * sorted_length + j]: rank k of sample chunk_begin + j
   // of the half, for a chunk's pairs and the columns their windows reach beyond it.
@@ -156,85 +274,20 @@ void median_network_rows(const RowFilterJob &job, int y_begin, int y_end) {
   const int reach = ((kWindow / 2) * kSamples + 2 * lanes - 1) / lanes * lanes;
   const int sorted_length = chunk + reach;
   auto sorted = hwy::AllocateAligned<T>(2 * kWindow * static_cast<size_t>(sorted_length));
-  auto out = hwy::AllocateAligned<T>(row_length);
-  const auto sorted_at = [&](int half, int rank) {
-    return sorted.get() + (half * kWindow + rank) * static_cast<size_t>(sorted_length);
-  };
+  auto out = hwy::AllocateAligned<T>(2 * static_cast<size_t>(half_length));
 
   for (int y = y_begin; y < y_end; ++y) {
     const T *window_rows[kWindow];
-    for (int i = 0; i < kWindow; ++i) {
-      const int row = border_index(y + i - kRadius, job.src.height, job.border_mode);
-      if (row < 0) {
-        window_rows[i] = constant_row.get();
-        continue;
-      }
-      T *slot = rows.get() + (row % kWindow) * row_length;
-      if (slot_row[row % kWindow] != row) {
-        load_padded_pixels(job, row, 0, job.src.width, padded.get());
-        const auto *pixels = reinterpret_cast<const Pixel *>(padded.get());
-        for (int j = 0; j < half_length; j += lanes) {
-          hn::Vec<decltype(d_pixel)> even, odd;
-          hn::LoadInterleaved2(d_pixel, pixels + 2 * (j / kSamples), even, odd);
-          hn::Store(hn::BitCast(d, even), d, slot + j);
-          hn::Store(hn::BitCast(d, odd), d, slot + half_length + j);
-        }
-        slot_row[row % kWindow] = row;
-      }
-      window_rows[i] = slot;
-    }
-
-    // The source row the next output row reads first and the destination row this one
-    // writes, fetched while it computes: copy loops alone would wait for memory. A
-    // cache line or so per step, a row's length over the row.
-    const int next_row = y + 1 + kRadius < job.src.height ? y + 1 + kRadius : -1;
-    const uint8_t *next_source = next_row >= 0 ? job.src.data + next_row * job.src.row_pitch
-                                               : nullptr;
-    const uint8_t *destination = job.dst.data + y * job.dst.row_pitch;
-    const ptrdiff_t row_bytes = ptrdiff_t{width - 1} * job.src.pixel_stride;
-    const ptrdiff_t bytes_per_sample = job.src.pixel_stride / kSamples;
-    auto *out_pixels = reinterpret_cast<Pixel *>(out.get());
+    for (int i = 0; i < kWindow; ++i)
+      window_rows[i] = rows.row(border_index(y + i - kRadius, job.src.height, job.border_mode));
+    const RowPrefetch prefetch(job, y, kRadius, kSamples);
     for (int chunk_begin = 0; chunk_begin < pairs * kSamples; chunk_begin += chunk) {
       const int sort_end = std::min(half_length, chunk_begin + sorted_length);
-      for (int j = chunk_begin; j < sort_end; j += lanes) {
-        const ptrdiff_t ahead = 2 * ptrdiff_t{j} * bytes_per_sample;
-        if (ahead <= row_bytes) {
-          if (next_source != nullptr)
-            hwy::Prefetch(next_source + ahead);
-          hwy::Prefetch(destination + ahead);
-        }
-        V even[kWindow], odd[kWindow];
-        // Loops over wires fully unrolled (kWindow + 1 <= 10): their vectors then
-        // stay in registers.
-        HWY_UNROLL(10)
-        for (int i = 0; i < kWindow; ++i) {
-          even[i] = hn::Load(d, window_rows[i] + j);
-          odd[i] = hn::Load(d, window_rows[i] + half_length + j);
-        }
-        apply_ops<net::kColumnSort<kWindow>>(even);
-        apply_ops<net::kColumnSort<kWindow>>(odd);
-        HWY_UNROLL(10)
-        for (int k = 0; k < kWindow; ++k) {
-          hn::Store(even[net::kColumnSort<kWindow>.rank_wire[k]], d,
-                    sorted_at(0, k) + j - chunk_begin);
-          hn::Store(odd[net::kColumnSort<kWindow>.rank_wire[k]], d,
-                    sorted_at(1, k) + j - chunk_begin);
-        }
-      }
-
+      sort_columns<T, kWindow>(window_rows, half_length, chunk_begin, sort_end, prefetch,
+                               sorted.get(), sorted_length);
       const int chunk_end = std::min(pairs * kSamples, chunk_begin + chunk);
-      for (int j = chunk_begin; j < chunk_end; j += lanes) {
-        HWY_ALIGN T first[hn::MaxLanes(d)], second[hn::MaxLanes(d)];
-        if constexpr (kWindow >= 9)
-          pair_medians_call<T, kWindow>(sorted_at(0, 0) + j - chunk_begin, sorted_length,
-                                        kSamples, first, second);
-        else
-          pair_medians<T, kWindow>(sorted_at(0, 0) + j - chunk_begin, sorted_length, kSamples,
-                                   first, second);
-        hn::StoreInterleaved2(hn::BitCast(d_pixel, hn::Load(d, first)),
-                              hn::BitCast(d_pixel, hn::Load(d, second)), d_pixel,
-                              out_pixels + 2 * (j / kSamples));
-      }
+      chunk_medians<T, kWindow, kSamples>(sorted.get(), sorted_length, chunk_begin, chunk_end,
+                                          out.get());
     }
     store_pixel_values(out.get(), job, y);
   }
@@ -335,15 +388,55 @@ HWY_INLINE void slide(uint16_t *HWY_RESTRICT window, const uint16_t *in, const u
               d, window + k);
 }
 
+// out[x], x in [0, count): the median of the window over histograms x .. x + window - 1,
+// the coarse counts slid along the row, each fine segment slid from where it was last
+// counted or counted afresh where that is a window or more behind.
+HWY_INLINE void row_medians(const ColumnHistograms &histograms, int window, int count,
+                            uint8_t *out) {
+  const ColumnHistograms::D d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  const int median_rank = (window * window - 1) / 2;
+  alignas(64) uint16_t coarse[16];
+  alignas(64) uint16_t fine[16][16];
+  int fine_x[16];  // the window position each fine segment was counted for
+  std::fill(coarse, coarse + 16, uint16_t{0});
+  for (int i = 0; i < window; ++i)
+    for (int k = 0; k < 16; k += lanes)
+      hn::Store(hn::Add(hn::Load(d, coarse + k), hn::Load(d, histograms.coarse(i) + k)), d,
+                coarse + k);
+  std::fill(fine_x, fine_x + 16, -window);
+  for (int x = 0; x < count; ++x) {
+    if (x > 0)
+      slide(coarse, histograms.coarse(x + window - 1), histograms.coarse(x - 1));
+    int below = 0;
+    int bin = 0;
+    while (below + coarse[bin] <= median_rank)
+      below += coarse[bin++];
+    uint16_t *segment = fine[bin];
+    if (x - fine_x[bin] >= window) {
+      std::fill(segment, segment + 16, uint16_t{0});
+      for (int i = x; i < x + window; ++i)
+        for (int k = 0; k < 16; k += lanes)
+          hn::Store(hn::Add(hn::Load(d, segment + k), hn::Load(d, histograms.fine(i, bin) + k)),
+                    d, segment + k);
+    } else {
+      for (int t = fine_x[bin] + 1; t <= x; ++t)
+        slide(segment, histograms.fine(t + window - 1, bin), histograms.fine(t - 1, bin));
+    }
+    fine_x[bin] = x;
+    int value = 0;
+    while (below + segment[value] <= median_rank)
+      below += segment[value++];
+    out[x] = static_cast<uint8_t>(bin * 16 + value);
+  }
+}
+
 // Rows [y_begin, y_end), in strips of columns whose histograms stay in cache (all of
 // a 4K row's would not: every step would miss it twice).
 void median_histogram_rows_8bit(const RowFilterJob &job, int window, int y_begin, int y_end) {
   constexpr int kStripWidth = 256;
-  const ColumnHistograms::D d;
-  const int lanes = static_cast<int>(hn::Lanes(d));
   const int width = job.src.width;
   const int radius = window / 2;
-  const int median_rank = (window * window - 1) / 2;
   const auto constant = static_cast<uint8_t>(job.constant);
   // column_of[j]: the image column padded column j stands for, or -1 (the constant).
   std::vector<int> column_of(width + 2 * radius);
@@ -351,9 +444,6 @@ void median_histogram_rows_8bit(const RowFilterJob &job, int window, int y_begin
     column_of[j] = border_index(j - radius, width, job.border_mode);
   auto values = hwy::AllocateAligned<uint8_t>(width);
   auto out = hwy::AllocateAligned<uint8_t>(kStripWidth);
-  alignas(64) uint16_t coarse[16];
-  alignas(64) uint16_t fine[16][16];
-  int fine_x[16];  // the window position each fine segment was counted for
 
   for (int x_begin = 0; x_begin < width; x_begin += kStripWidth) {
     const int x_end = std::min(width, x_begin + kStripWidth);
@@ -386,36 +476,7 @@ void median_histogram_rows_8bit(const RowFilterJob &job, int window, int y_begin
         change_row(border_index(y - 1 - radius, job.src.height, job.border_mode), -1);
         change_row(border_index(y + radius, job.src.height, job.border_mode), +1);
       }
-      std::fill(coarse, coarse + 16, uint16_t{0});
-      for (int i = 0; i < window; ++i)
-        for (int k = 0; k < 16; k += lanes)
-          hn::Store(hn::Add(hn::Load(d, coarse + k), hn::Load(d, histograms.coarse(i) + k)), d,
-                    coarse + k);
-      std::fill(fine_x, fine_x + 16, -window);
-      for (int x = 0; x < x_end - x_begin; ++x) {
-        if (x > 0)
-          slide(coarse, histograms.coarse(x + window - 1), histograms.coarse(x - 1));
-        int below = 0;
-        int bin = 0;
-        while (below + coarse[bin] <= median_rank)
-          below += coarse[bin++];
-        uint16_t *segment = fine[bin];
-        if (x - fine_x[bin] >= window) {
-          std::fill(segment, segment + 16, uint16_t{0});
-          for (int i = x; i < x + window; ++i)
-            for (int k = 0; k < 16; k += lanes)
-              hn::Store(hn::Add(hn::Load(d, segment + k), hn::Load(d, histograms.fine(i, bin) + k)),
-                        d, segment + k);
-        } else {
-          for (int t = fine_x[bin] + 1; t <= x; ++t)
-            slide(segment, histograms.fine(t + window - 1, bin), histograms.fine(t - 1, bin));
-        }
-        fine_x[bin] = x;
-        int value = 0;
-        while (below + segment[value] <= median_rank)
-          below += segment[value++];
-        out[x] = static_cast<uint8_t>(bin * 16 + value);
-      }
+      row_medians(histograms, window, x_end - x_begin, out.get());
       store_values(out.get(), x_end - x_begin,
                    job.dst.data + y * job.dst.row_pitch + x_begin * ptrdiff_t{job.dst.pixel_stride},
                    job.dst.pixel_stride, 0);

@@ -100,11 +100,11 @@ __device__ inline void network_medians(const uint32_t *window_top, int run_word,
 }
 
 // Windows 7 and 9: the CPU backend's pair network (median_network.h) gives two
-// neighbouring outputs at once and merges the K - 1 sorted columns they share once. With
-// the column sorts, per output word (two output rows): 9x9 586 min/max where
-// network_medians' row sorts and selection (kMedianPlan<9>) took 950, at 199 registers
-// instead of 255; 7x7 295 instead of 418, 117 registers instead of 128. The same ring of
-// sorted columns, one slot more: a pair's windows span K + 1 columns.
+// neighbouring outputs at once and merges the K - 1 sorted columns they share once: with
+// the column sorts, fewer min/max per output word (two output rows) than network_medians'
+// row sorts and selection (kMedianPlan<K>), in fewer registers (docs/tuning.md, "Median
+// 9x9: a network, not a histogram"). The same ring of sorted columns, one slot more: a
+// pair's windows span K + 1 columns.
 template <int K, int C>
 __device__ inline void pair_network_medians(const uint32_t *window_top, int run_word,
                                             int pitch_words, uint32_t keep_lanes,
@@ -230,46 +230,38 @@ constexpr size_t network_dynamic_bytes() {
   return (network_pair_rows(K) + sorted_words) * network_pitch_words<K, C>() * 4;
 }
 
-// C: channels of a pixel, channel_mask: those computed.
-// A region's tile is a block's kBlockPixels x kNetworkBlockRows from its box's
-// top-left corner, the corner's column aligned down to a run (the runs' vector stores).
-template <int K, typename Sample, int C, class Tiles>
-__global__ void __launch_bounds__(kNetworkThreads)
-    median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
-                          bool packed_rows, uint32_t keep_lanes, unsigned channel_mask,
-                          Tiles tiles) {
-  constexpr int kRadius = K / 2;
+// A network block's first output pixel and row; it stores pixels clip_x0 .. clip_x1 - 1
+// of rows .. clip_y1 - 1.
+struct NetworkBlock {
+  int x, y, clip_x0, clip_x1, clip_y1;
+};
+
+template <int C, class Tiles, typename Sample>
+__device__ __forceinline__ NetworkBlock network_block(const Tiles &tiles,
+                                                      const DestinationView<Sample> &dst) {
   constexpr int kBlockPixels = kNetworkBlockColumns / C;
-  constexpr int kTileColumns = kBlockPixels + K - 1;  // pixels
-  constexpr int kTileSamples = kTileColumns * C;
+  if constexpr (kRegionTiles<Tiles>) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    return {tile.box.x / kNetworkRun * kNetworkRun + tile.column * kBlockPixels,
+            tile.box.y + tile.row * kNetworkBlockRows, tile.box.x, tile.box.x + tile.box.width,
+            tile.box.y + tile.box.height};
+  } else {
+    return {int(blockIdx.x) * kBlockPixels, int(blockIdx.y) * kNetworkBlockRows, 0, dst.width,
+            dst.height};
+  }
+}
+
+// The network kernel's tile, its top-left sample at (tile_x, tile_y), into the pair rows:
+// each sample goes to the low lane of its own pair row and the high lane of the one
+// above (little-endian: the low lane is the lower address).
+template <int K, typename Sample, int C>
+__device__ __forceinline__ void stage_network_tile(const SourceView<Sample> &src,
+                                                   uint32_t *pairs, int tile_x, int tile_y) {
+  constexpr int kTileSamples = (kNetworkBlockColumns / C + K - 1) * C;
   constexpr int kTileRows = kNetworkBlockRows + K - 1;
   constexpr int kPairRows = network_pair_rows(K);
   constexpr int kPitchWords = network_pitch_words<K, C>();
-  extern __shared__ uint32_t pairs[];
-  uint32_t *sorted_columns = pairs + kPairRows * kPitchWords;
-
-  // Each sample goes to the low lane of its own pair row and the high lane of the one
-  // above (little-endian: the low lane is the lower address).
   uint16_t *lanes = reinterpret_cast<uint16_t *>(pairs);
-  // The block's first output pixel and row; it stores pixels clip_x0 .. clip_x1 - 1 of
-  // rows .. clip_y1 - 1.
-  int block_x, block_y, clip_x0, clip_x1, clip_y1;
-  if constexpr (kRegionTiles<Tiles>) {
-    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
-    block_x = tile.box.x / kNetworkRun * kNetworkRun + tile.column * kBlockPixels;
-    block_y = tile.box.y + tile.row * kNetworkBlockRows;
-    clip_x0 = tile.box.x;
-    clip_x1 = tile.box.x + tile.box.width;
-    clip_y1 = tile.box.y + tile.box.height;
-  } else {
-    block_x = int(blockIdx.x) * kBlockPixels;
-    block_y = int(blockIdx.y) * kNetworkBlockRows;
-    clip_x0 = 0;
-    clip_x1 = dst.width;
-    clip_y1 = dst.height;
-  }
-  const int tile_x = block_x - kRadius;
-  const int tile_y = block_y - kRadius;
   // A thread stages the same samples in every row: their offsets (border applied) are
   // found once, and a row's loads are all issued before their stores.
   constexpr int kColumnsPerThread = (kTileSamples + 31) / 32;
@@ -298,13 +290,32 @@ __global__ void __launch_bounds__(kNetworkThreads)
         lanes[2 * (word - kPitchWords) + 1] = samples[k];
     }
   }
+}
+
+// C: channels of a pixel, channel_mask: those computed.
+// A region's tile is a block's kBlockPixels x kNetworkBlockRows from its box's
+// top-left corner, the corner's column aligned down to a run (the runs' vector stores).
+template <int K, typename Sample, int C, class Tiles>
+__global__ void __launch_bounds__(kNetworkThreads)
+    median_network_kernel(SourceView<Sample> src, DestinationView<Sample> dst,
+                          bool packed_rows, uint32_t keep_lanes, unsigned channel_mask,
+                          Tiles tiles) {
+  constexpr int kRadius = K / 2;
+  constexpr int kTileColumns = kNetworkBlockColumns / C + K - 1;  // pixels
+  constexpr int kPairRows = network_pair_rows(K);
+  constexpr int kPitchWords = network_pitch_words<K, C>();
+  extern __shared__ uint32_t pairs[];
+  uint32_t *sorted_columns = pairs + kPairRows * kPitchWords;
+
+  const NetworkBlock block = network_block<C>(tiles, dst);
+  stage_network_tile<K, Sample, C>(src, pairs, block.x - kRadius, block.y - kRadius);
   __syncthreads();
 
   constexpr int kChannelThreads = 32 / C;
   const int channel = threadIdx.x / kChannelThreads;
   const int run = threadIdx.x % kChannelThreads;
-  const int x = block_x + run * kNetworkRun;  // a pixel
-  const int y = block_y + 2 * threadIdx.y;
+  const int x = block.x + run * kNetworkRun;  // a pixel
+  const int y = block.y + 2 * threadIdx.y;
   // Window row i of output row y (and of y + 1 in the high lane) is pair row 2 ty + i.
   const uint32_t *window_top = pairs + 2 * threadIdx.y * kPitchWords;
   uint32_t *sorted = sorted_columns + threadIdx.y * K * kPitchWords;
@@ -313,10 +324,11 @@ __global__ void __launch_bounds__(kNetworkThreads)
   static_assert(sizeof(Sample) == 2 || !(kSortsRows<K> || kBisects<K>),
                 "8-bit samples take the moving histogram");
   if constexpr (kSortsRows<K>) {
-    if (y < clip_y1)  // the same for the whole warp, which sorts together
+    if (y < block.clip_y1)  // the same for the whole warp, which sorts together
       sort_columns<K>(window_top, sorted, kPitchWords, kTileColumns);
   }
-  if (x >= clip_x1 || (kRegionTiles<Tiles> && x + kNetworkRun <= clip_x0) || y >= clip_y1)
+  if (x >= block.clip_x1 || (kRegionTiles<Tiles> && x + kNetworkRun <= block.clip_x0) ||
+      y >= block.clip_y1)
     return;
   // A region leaves the channels not computed as dst holds them.
   if (kRegionTiles<Tiles> && !((channel_mask >> channel) & 1u))
@@ -341,9 +353,9 @@ __global__ void __launch_bounds__(kNetworkThreads)
 
   // A thread's run of outputs is contiguous in packed rows: one vector store a row.
   using Run = std::conditional_t<sizeof(Sample) == 1, uint2, uint4>;
-  const bool whole_run =
-      packed_rows && (!kRegionTiles<Tiles> || x >= clip_x0) && x + kNetworkRun <= clip_x1;
-  for (int lane = 0; lane < 2 && y + lane < clip_y1; ++lane) {
+  const bool whole_run = packed_rows && (!kRegionTiles<Tiles> || x >= block.clip_x0) &&
+                         x + kNetworkRun <= block.clip_x1;
+  for (int lane = 0; lane < 2 && y + lane < block.clip_y1; ++lane) {
     if (whole_run) {
       // The lane's 16 bits of two medians side by side; for 8-bit samples only their low
       // bytes, and two such pairs make a word.
@@ -366,8 +378,8 @@ __global__ void __launch_bounds__(kNetworkThreads)
     } else {
       DestinationView<Sample> channel_dst = dst;
       channel_dst.data += channel * sizeof(Sample);
-      for (int output = 0; output < kNetworkRun && x + output < clip_x1; ++output)
-        if (!kRegionTiles<Tiles> || x + output >= clip_x0)
+      for (int output = 0; output < kNetworkRun && x + output < block.clip_x1; ++output)
+        if (!kRegionTiles<Tiles> || x + output >= block.clip_x0)
           channel_dst.store(x + output, y + lane,
                             lane ? medians[output] >> 16 : medians[output] & 0xffffu);
     }
@@ -542,6 +554,58 @@ struct EdgeSamples {
   }
 };
 
+// A chunk kernel thread's first sample; it computes chunks before row_samples, stores
+// samples clip_s0 .. clip_s1 - 1 of rows y_first .. y_end - 1.
+struct ChunkSpan {
+  int x, row_samples, clip_s0, clip_s1, y_first, y_end;
+};
+
+template <int C, class Tiles, typename Sample>
+__device__ __forceinline__ ChunkSpan chunk_span(const Tiles &tiles, int strip_rows,
+                                                const SourceView<Sample> &src) {
+  ChunkSpan span;
+  if constexpr (kRegionTiles<Tiles>) {
+    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
+    span.clip_s0 = tile.box.x * C;
+    span.clip_s1 = (tile.box.x + tile.box.width) * C;
+    span.x = span.clip_s0 / kChunk * kChunk +
+             (tile.column * kChunkThreads + threadIdx.x) * kThreadSamples;
+    // Rows hold whole chunks (suits_chunks): the chunk holding the box's last sample
+    // ends within the row.
+    span.row_samples = (span.clip_s1 + kChunk - 1) / kChunk * kChunk;
+    span.y_first = tile.box.y + tile.row * strip_rows;
+    span.y_end = min(span.y_first + strip_rows, tile.box.y + tile.box.height);
+  } else {
+    span.x = (blockIdx.x * kChunkThreads + threadIdx.x) * kThreadSamples;
+    span.row_samples = src.width * C;
+    span.clip_s0 = 0;
+    span.clip_s1 = span.row_samples;
+    span.y_first = blockIdx.y * strip_rows;
+    span.y_end = min(span.y_first + strip_rows, src.height);
+  }
+  return span;
+}
+
+// Per chunk of a thread's (its first sample x), the bits of its samples whose channel
+// is computed.
+template <typename Sample, int C>
+__device__ __forceinline__ void computed_bits(
+    int x, unsigned channel_mask, typename ChunkLanes<Sample>::Word (&computed)[kThreadChunks]) {
+#pragma unroll
+  for (int k = 0; k < kThreadChunks; ++k) {
+    uint32_t bits[kChunk];
+#pragma unroll
+    for (int b = 0; b < kChunk; ++b)
+      bits[b] = (channel_mask >> ((x + k * kChunk + b) % C)) & 1u ? 0xffffffffu : 0u;
+    if constexpr (sizeof(Sample) == 1)
+      computed[k] = __byte_perm(__byte_perm(bits[0], bits[1], 0x0040),
+                                __byte_perm(bits[2], bits[3], 0x0040), 0x5410);
+    else
+      computed[k] = make_uint2(__byte_perm(bits[0], bits[1], 0x5410),
+                               __byte_perm(bits[2], bits[3], 0x5410));
+  }
+}
+
 // C: channels of a pixel, src.width pixels a row; channel_mask: those computed. A
 // region's tile is a block's run of chunks from the chunk holding its box's first
 // sample, and a strip of the box's rows; chunks partly in the box, or with channels not
@@ -555,29 +619,11 @@ __global__ void __launch_bounds__(kChunkThreads)
   using Word = typename Lanes::Word;
   constexpr int kLast = kThreadChunks - 1;
   constexpr bool kRegion = kRegionTiles<Tiles>;
-  // The thread's first sample; it computes chunks before row_samples, stores samples
-  // clip_s0 .. clip_s1 - 1 of rows y_first .. y_end - 1.
-  int x, row_samples, clip_s0, clip_s1, y_first, y_end;
-  if constexpr (kRegion) {
-    const RegionTile tile = find_region_tile(tiles, blockIdx.x);
-    clip_s0 = tile.box.x * C;
-    clip_s1 = (tile.box.x + tile.box.width) * C;
-    x = clip_s0 / kChunk * kChunk + (tile.column * kChunkThreads + threadIdx.x) * kThreadSamples;
-    // Rows hold whole chunks (suits_chunks): the chunk holding the box's last sample
-    // ends within the row.
-    row_samples = (clip_s1 + kChunk - 1) / kChunk * kChunk;
-    y_first = tile.box.y + tile.row * strip_rows;
-    y_end = min(y_first + strip_rows, tile.box.y + tile.box.height);
-    if (x >= row_samples)
-      return;  // no shared memory, no shuffles: nothing waits for the thread
-  } else {
-    x = (blockIdx.x * kChunkThreads + threadIdx.x) * kThreadSamples;
-    row_samples = src.width * C;
-    clip_s0 = 0;
-    clip_s1 = row_samples;
-    y_first = blockIdx.y * strip_rows;
-    y_end = min(y_first + strip_rows, src.height);
-  }
+  const ChunkSpan span = chunk_span<C>(tiles, strip_rows, src);
+  const int x = span.x, row_samples = span.row_samples, clip_s0 = span.clip_s0,
+            clip_s1 = span.clip_s1, y_first = span.y_first, y_end = span.y_end;
+  if (kRegion && x >= row_samples)
+    return;  // no shared memory, no shuffles: nothing waits for the thread
   bool inside[kThreadChunks];
 #pragma unroll
   for (int k = 0; k < kThreadChunks; ++k)
@@ -592,22 +638,9 @@ __global__ void __launch_bounds__(kChunkThreads)
   const EdgeSamples<Sample, C> before_edge(src, x - EdgeSamples<Sample, C>::kSamples);
   const EdgeSamples<Sample, C> after_edge(src, span_end);
   const uint32_t constant = src.constant;
-  // Per chunk, the bits of its samples whose channel is computed.
   const bool blend = C > 1 && channel_mask != all_channels(C);
   Word computed[kThreadChunks];
-#pragma unroll
-  for (int k = 0; k < kThreadChunks; ++k) {
-    uint32_t bits[kChunk];
-#pragma unroll
-    for (int b = 0; b < kChunk; ++b)
-      bits[b] = (channel_mask >> ((x + k * kChunk + b) % C)) & 1u ? 0xffffffffu : 0u;
-    if constexpr (sizeof(Sample) == 1)
-      computed[k] = __byte_perm(__byte_perm(bits[0], bits[1], 0x0040),
-                                __byte_perm(bits[2], bits[3], 0x0040), 0x5410);
-    else
-      computed[k] = make_uint2(__byte_perm(bits[0], bits[1], 0x5410),
-                               __byte_perm(bits[2], bits[3], 0x5410));
-  }
+  computed_bits<Sample, C>(x, channel_mask, computed);
 
   // A row's chunks, and the samples around them that this thread reads itself: all
   // loads of a row are issued together, a row ahead of their use.

@@ -260,6 +260,34 @@ struct SortedRowsNetwork {
   std::array<int, kMaxSortedRowsWindow> row_end{};
 };
 
+// Merge comparators whose order the sorted rows and columns, and the merges before
+// them, already imply do nothing (15x15: 116 of 1422): drops those of builder's ops
+// from first_merge on. Only candidates are merged: their order alone is followed, at
+// position[wire].
+constexpr void drop_implied_merges(
+    Builder &builder, const std::array<WireList, kMaxSortedRowsWindow + 1> &candidates, int runs,
+    int window, int first_merge) {
+  std::array<int, kMaxSortedRowsWindow * kMaxSortedRowsWindow> cell{};
+  std::array<int, 256> position{};
+  int count = 0;
+  for (int r = 0; r < runs; ++r)
+    for (int k = 0; k < candidates[r].size; ++k) {
+      position[candidates[r].wire[k]] = count;
+      cell[count++] = candidates[r].wire[k];
+    }
+  KnownOrder<kMaxSortedRowsWindow * kMaxSortedRowsWindow> known;
+  known.set_sorted_grid(cell.data(), count, window);
+  int kept = first_merge;
+  for (int k = kept; k < builder.count_; ++k) {
+    const Op op = builder.ops_[k];
+    if (known.le[position[op.a]][position[op.b]])
+      continue;
+    known.apply(position[op.a], position[op.b]);
+    builder.ops_[kept++] = op;
+  }
+  builder.count_ = kept;
+}
+
 constexpr SortedRowsNetwork make_sorted_rows_network(int window) {
   Builder builder(window * window);
   std::array<int, kMaxSortedRowsWindow> row_source_end{};
@@ -283,28 +311,7 @@ constexpr SortedRowsNetwork make_sorted_rows_network(int window) {
       candidates[runs++] = run;
   }
   const WireList merged = builder.merge_all(candidates, runs);
-  // Merge comparators whose order the sorted rows and columns, and the merges before
-  // them, already imply do nothing (15x15: 116 of 1422). Only candidates are merged:
-  // their order alone is followed, at position[wire].
-  std::array<int, kMaxSortedRowsWindow * kMaxSortedRowsWindow> cell{};
-  std::array<int, 256> position{};
-  int count = 0;
-  for (int r = 0; r < runs; ++r)
-    for (int k = 0; k < candidates[r].size; ++k) {
-      position[candidates[r].wire[k]] = count;
-      cell[count++] = candidates[r].wire[k];
-    }
-  KnownOrder<kMaxSortedRowsWindow * kMaxSortedRowsWindow> known;
-  known.set_sorted_grid(cell.data(), count, window);
-  int kept = row_source_end[window - 1];
-  for (int k = kept; k < builder.count_; ++k) {
-    const Op op = builder.ops_[k];
-    if (known.le[position[op.a]][position[op.b]])
-      continue;
-    known.apply(position[op.a], position[op.b]);
-    builder.ops_[kept++] = op;
-  }
-  builder.count_ = kept;
+  drop_implied_merges(builder, candidates, runs, window, row_source_end[window - 1]);
 
   SortedRowsNetwork network;
   network.output = merged.wire[median_rank - surely_below];

@@ -179,8 +179,8 @@ CF_HOST_DEVICE inline void apply_network(T (&v)[N], const Order &order) {
 
 // The ops of a network of median_network.h, a word kind << 16 | a << 8 | b each, in a
 // table read by index: a loop over it, unrolled, compiles to the code of a template per
-// op at a fraction of nvcc's front-end memory (15x15's sorted-rows network of 1934 ops:
-// 4.7 GB as templates, 0.2 GB so).
+// op at a fraction of nvcc's front-end memory (docs/tuning.md, "Median": the 15x15
+// sorted-rows network as templates took gigabytes).
 template <const auto &network>
 inline constexpr auto kOpWords = [] {
   std::array<uint32_t, network.count> words{};
