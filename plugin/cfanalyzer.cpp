@@ -8,10 +8,11 @@
 G_DEFINE_ABSTRACT_TYPE (CfAnalyzer, cf_analyzer, CF_TYPE_BASE_FILTER);
 
 void
-cf_analyzer_class_install_properties (GObjectClass * klass)
+cf_analyzer_class_install_properties (GObjectClass * klass,
+    CfRegions default_regions)
 {
   cf_base_filter_class_install_property (klass, CF_PROP_REGIONS,
-      CF_REGIONS_FRAME);
+      default_regions);
   cf_base_filter_class_install_property (klass, CF_PROP_REGION_TYPES);
   /* Luma alone unless asked: the results an application reads stay one
    * channel of YUV. */

@@ -21,10 +21,11 @@ G_DECLARE_DERIVABLE_TYPE (CfAnalyzer, cf_analyzer, CF, ANALYZER, CfBaseFilter)
 
 G_END_DECLS
 
-/* Installs an analyzer's properties on an element's class: regions (the whole
- * frame by default), region-types, include-chroma and include-alpha (both off
+/* Installs an analyzer's properties on an element's class: regions (default
+ * `default_regions`), region-types, include-chroma and include-alpha (both off
  * by default). */
-void cf_analyzer_class_install_properties (GObjectClass * klass);
+void cf_analyzer_class_install_properties (GObjectClass * klass,
+    CfRegions default_regions);
 
 struct _CfAnalyzerClass
 {

@@ -11,10 +11,10 @@ G_DEFINE_ABSTRACT_TYPE (CfFilter, cf_filter, CF_TYPE_BASE_FILTER);
 
 void
 cf_filter_class_install_properties (GObjectClass * klass,
-    CfBorder default_border)
+    CfRegions default_regions, CfBorder default_border)
 {
   cf_base_filter_class_install_property (klass, CF_PROP_REGIONS,
-      CF_REGIONS_FRAME);
+      default_regions);
   cf_base_filter_class_install_property (klass, CF_PROP_REGION_TYPES);
   cf_base_filter_class_install_property (klass, CF_PROP_REGION_PADDING);
   /* Chroma filtered, as every colour channel of RGB is: one pipeline gives

@@ -32,11 +32,11 @@ struct _CfFilterClass
       const std::vector<ComponentView> & views, const cf::Executor & exec);
 };
 
-/* Installs a filter's properties on an element's class: regions (the whole
- * frame by default), region-types, region-padding, include-chroma (on by
+/* Installs a filter's properties on an element's class: regions (default
+ * `default_regions`), region-types, region-padding, include-chroma (on by
  * default), border (default `default_border`) and border-value. */
 void cf_filter_class_install_properties (GObjectClass * klass,
-    CfBorder default_border);
+    CfRegions default_regions, CfBorder default_border);
 
 /* Whether `size`, a value for the window-size property `pspec`, is odd, as every
  * window of the kernels is. A GParamSpecInt's range cannot say "odd": an even

@@ -250,7 +250,8 @@ gst_cuda_gauss_class_init (GstCudaGaussClass * klass)
           "Taps in each direction, odd (0 = automatic: 2 * ceil(3 * sigma) + 1 "
           "for each direction's sigma)", 0, cf::kGaussMaxKernelSize,
           DEFAULT_KERNEL_SIZE, flags));
-  cf_filter_class_install_properties (gobject_class, DEFAULT_BORDER);
+  cf_filter_class_install_properties (gobject_class, CF_REGIONS_FRAME,
+      DEFAULT_BORDER);
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode", "Blur, or sharpen by unsharp masking",
           GST_TYPE_CUDA_GAUSS_MODE, DEFAULT_MODE, flags));

@@ -611,7 +611,7 @@ gst_cuda_hist_class_init (GstCudaHistClass * klass)
 
   gobject_class->set_property = gst_cuda_hist_set_property;
   gobject_class->get_property = gst_cuda_hist_get_property;
-  cf_analyzer_class_install_properties (gobject_class);
+  cf_analyzer_class_install_properties (gobject_class, CF_REGIONS_FRAME);
 
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",

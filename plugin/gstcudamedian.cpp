@@ -170,7 +170,8 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
           cf::kMedianMinWindow, cf::kMedianMaxWindow, DEFAULT_SIZE,
           static_cast<GParamFlags> (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
-  cf_filter_class_install_properties (gobject_class, DEFAULT_BORDER);
+  cf_filter_class_install_properties (gobject_class, CF_REGIONS_FRAME,
+      DEFAULT_BORDER);
 
   gst_element_class_set_static_metadata (element_class, "CUDA median filter",
       "Filter/Effect/Video",
