@@ -28,7 +28,6 @@
 
 #include <gst/base/gstbasetransform.h>
 
-#include <atomic>
 #include <deque>
 #include <functional>
 #include <utility>
