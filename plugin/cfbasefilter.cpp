@@ -315,6 +315,8 @@ cf_base_filter_queue_frame (GstBaseTransform * trans, GstBuffer * input,
   GST_OBJECT_UNLOCK (self);
   FrameSelection selection = st.selector.select (GST_ELEMENT (self), input,
       st.scheduler.engine ().info (), settings, st.caps.sizes.max_regions);
+  if (klass->amend_selection)
+    klass->amend_selection (self, input, &selection);
   const gsize regions = selection.regions ? selection.regions->size () : 0;
   const FrameError err = st.scheduler.submit (input, output,
       std::move (selection),

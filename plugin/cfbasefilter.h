@@ -71,6 +71,11 @@ struct _CfBaseFilterClass
    * nothing. */
   gboolean (*size_frames) (CfBaseFilter * self, const GstVideoInfo & info,
       bool on_device, FrameSizes * sizes);
+  /* A frame's selection, made as it is queued, in order: the element adds
+   * what depends on its own properties or on the frames before (regions held
+   * over), or edits the whole frame. NULL: as made. */
+  void (*amend_selection) (CfBaseFilter * self, GstBuffer * frame,
+      FrameSelection * selection);
   /* One frame's work, on what `selection` says: run on the CPU, or queued on
    * work.exec.stream. */
   FrameError (*run_frame) (CfBaseFilter * self, const FrameWork & work,

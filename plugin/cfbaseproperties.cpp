@@ -94,6 +94,11 @@ role_property_spec (CfProperty id, gint default_value)
       return g_param_spec_uint ("region-padding", "Region padding",
           "regions=meta: pixels added on every side of each box (clipped to "
           "the frame)", 0, G_MAXUINT16, 0, flags);
+    case CF_PROP_MIN_CONFIDENCE:
+      return g_param_spec_double ("min-confidence", "Minimum confidence",
+          "regions=meta: object detections less confident than this are left "
+          "out (regions of interest carry no confidence and always count)",
+          0.0, 1.0, 0.0, flags);
     case CF_PROP_INCLUDE_CHROMA:
       return g_param_spec_boolean ("include-chroma", "Include chroma",
           "Also process the chroma (U, V) components of YUV formats, not only "
@@ -162,7 +167,10 @@ store (BaseProperties & props, guint prop_id, const GValue * value)
       selection.set_region_types (g_value_get_string (value));
       return true;
     case CF_PROP_REGION_PADDING:
-      selection.region_padding = g_value_get_uint (value);
+      selection.region_choice.padding = g_value_get_uint (value);
+      return true;
+    case CF_PROP_MIN_CONFIDENCE:
+      selection.region_choice.min_confidence = g_value_get_double (value);
       return true;
     case CF_PROP_INCLUDE_CHROMA:
       selection.include_chroma = g_value_get_boolean (value);
@@ -265,7 +273,10 @@ cf_base_filter_get_property (GObject * object, guint prop_id,
       g_value_set_string (value, selection.region_types.c_str ());
       break;
     case CF_PROP_REGION_PADDING:
-      g_value_set_uint (value, selection.region_padding);
+      g_value_set_uint (value, selection.region_choice.padding);
+      break;
+    case CF_PROP_MIN_CONFIDENCE:
+      g_value_set_double (value, selection.region_choice.min_confidence);
       break;
     case CF_PROP_INCLUDE_CHROMA:
       g_value_set_boolean (value, selection.include_chroma);

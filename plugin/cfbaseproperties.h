@@ -43,6 +43,7 @@ enum CfProperty : guint
   CF_PROP_REGIONS,
   CF_PROP_REGION_TYPES,
   CF_PROP_REGION_PADDING,
+  CF_PROP_MIN_CONFIDENCE,
   CF_PROP_INCLUDE_CHROMA,
   CF_PROP_INCLUDE_ALPHA,
   /* How a filter takes samples beyond the frame's edges. */

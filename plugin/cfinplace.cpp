@@ -63,18 +63,18 @@ add_edited_areas (const FrameWork & work,
 }
 
 /* A frame's work: the subclass's kernels on the frame's views, src and dst
- * the same samples, restricted to its regions where it has any. */
+ * the same samples, restricted to its regions (maybe none) with
+ * regions=meta, unless the subclass chose the whole frame. */
 static FrameError
 cf_in_place_run_frame (CfBaseFilter * base, const FrameWork & work,
     const FrameSelection & selection)
 {
   auto *self = CF_IN_PLACE (base);
-  if (selection.regions && selection.regions->empty ())
-    return FrameError ();
   std::vector<ComponentView> views = ProcessedComponents (*work.input.info,
       selection.include_chroma, false).views (work.input, &work.input,
       selection.fields);
-  const std::vector<std::vector<cf::Box>> boxes = selection.regions ?
+  const bool restricted = selection.regions && !selection.whole_frame;
+  const std::vector<std::vector<cf::Box>> boxes = restricted ?
       cf::restrict_to_regions (views, *selection.regions, *work.input.info) :
       std::vector<std::vector<cf::Box>> ();
   EditedAreas edited (views.size ());

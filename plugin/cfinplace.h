@@ -45,7 +45,8 @@ struct _CfInPlaceClass
   /* Runs the kernels that change the frame: on the CPU at once, or queued on
    * exec.stream. Each view's src and dst are the same samples; its region
    * holds the selected regions' boxes in its samples (the whole plane with
-   * regions=frame; regions=meta with none: no call at all). `selection` says
+   * regions=frame or selection.whole_frame; regions=meta with none: no
+   * box). `selection` says
    * more of the regions (types, ids) where the edit depends on them;
    * `workspace`: the FrameSizes::workspace bytes of device memory that the
    * subclass's size_frames asked for, CUDA only.

@@ -71,8 +71,7 @@ struct RegionReading
 {
   GstElement *element;
   const GstVideoInfo & info;
-  const std::vector<GQuark> & types;
-  guint padding;
+  const RegionChoice & choice;
   guint limit;
   FoundRegions found;
 };
@@ -80,21 +79,41 @@ struct RegionReading
 /* One meta's region, where its type is selected and its box holds part of
  * the frame. */
 static void
-add_region (RegionReading & reading, gint id, GQuark type, gint64 x, gint64 y,
-    gint64 width, gint64 height)
+add_region (RegionReading & reading, const FrameRegion & meta, gint64 x,
+    gint64 y, gint64 width, gint64 height)
 {
   FoundRegions & found = reading.found;
   if (found.types.size () < kMaxFrameRegions)
-    found.types.push_back (type);
-  FrameRegion region {id, type, {}};
-  if (!type_selected (reading.types, type) || !clip_box (reading.element, x,
-          y, width, height, reading.info, reading.padding, &region.box))
+    found.types.push_back (meta.type);
+  FrameRegion region = meta;
+  if (!type_selected (reading.choice.types, meta.type) ||
+      !clip_box (reading.element, x, y, width, height, reading.info,
+          reading.choice.padding, &region.box))
     return;
   if (found.found++ < reading.limit)
     found.kept.push_back (region);
 }
 
 #ifdef CF_HAVE_GST_ANALYTICS
+/* The tracker's id of `detection`, where a tracking entry relates to it. */
+static void
+find_track (GstAnalyticsRelationMeta * meta, GstAnalyticsODMtd * detection,
+    FrameRegion * region)
+{
+  GstAnalyticsTrackingMtd tracking;
+  guint64 id;
+  GstClockTime first_seen, last_seen;
+  gboolean lost;
+  if (gst_analytics_relation_meta_get_direct_related (meta, detection->id,
+          GST_ANALYTICS_REL_TYPE_ANY,
+          gst_analytics_tracking_mtd_get_mtd_type (), nullptr, &tracking) &&
+      gst_analytics_tracking_mtd_get_info (&tracking, &id, &first_seen,
+          &last_seen, &lost)) {
+    region->tracked = true;
+    region->track_id = id;
+  }
+}
+
 static void
 add_detections (RegionReading & reading, GstBuffer * buffer)
 {
@@ -102,32 +121,40 @@ add_detections (RegionReading & reading, GstBuffer * buffer)
       gst_buffer_get_analytics_relation_meta (buffer);
   if (!meta)
     return;
+  reading.found.analyzed = true;
   gpointer state = nullptr;
   GstAnalyticsODMtd detection;
   while (gst_analytics_relation_meta_iterate (meta, &state,
           gst_analytics_od_mtd_get_mtd_type (), &detection)) {
     gint x, y, width, height;
     gfloat confidence;
-    if (gst_analytics_od_mtd_get_location (&detection, &x, &y, &width, &height,
-            &confidence))
-      add_region (reading, (gint) detection.id,
-          gst_analytics_od_mtd_get_obj_type (&detection), x, y, width, height);
+    if (!gst_analytics_od_mtd_get_location (&detection, &x, &y, &width,
+            &height, &confidence))
+      continue;
+    if (confidence < reading.choice.min_confidence) {
+      GST_LOG_OBJECT (reading.element, "detection %u of confidence %.3f, "
+          "under min-confidence: left out", detection.id, confidence);
+      continue;
+    }
+    FrameRegion region {(gint) detection.id,
+      gst_analytics_od_mtd_get_obj_type (&detection), {}};
+    find_track (meta, &detection, &region);
+    add_region (reading, region, x, y, width, height);
   }
 }
 #endif
 
 FoundRegions
 cf::read_regions (GstElement * element, GstBuffer * buffer,
-    const GstVideoInfo & info, const std::vector<GQuark> & types,
-    guint padding, guint limit)
+    const GstVideoInfo & info, const RegionChoice & choice, guint limit)
 {
-  RegionReading reading {element, info, types, padding, limit, {}};
+  RegionReading reading {element, info, choice, limit, {}};
   gpointer state = nullptr;
   while (GstMeta * meta = gst_buffer_iterate_meta_filtered (buffer, &state,
           GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) {
     const auto *roi = reinterpret_cast<GstVideoRegionOfInterestMeta *> (meta);
-    add_region (reading, roi->id, roi->roi_type, roi->x, roi->y, roi->w,
-        roi->h);
+    add_region (reading, FrameRegion {roi->id, roi->roi_type, {}}, roi->x,
+        roi->y, roi->w, roi->h);
   }
 #ifdef CF_HAVE_GST_ANALYTICS
   add_detections (reading, buffer);

@@ -37,6 +37,15 @@ G_END_DECLS
  * the metas' order, are ignored (with a warning, once per stream). */
 constexpr guint kMaxFrameRegions = 256;
 
+/* Where a frame's region came from: a meta of the buffer, or an element that
+ * adds its own (a region held over from frames before, a fixed zone). */
+enum class RegionOrigin
+{
+  kMeta,
+  kHeld,
+  kZone,
+};
+
 /* One region of a frame: the meta's id and type, and its box in the frame's
  * (luma) pixels, padded and clipped, never empty. */
 struct FrameRegion
@@ -44,6 +53,21 @@ struct FrameRegion
   gint id;
   GQuark type;
   cf::Box box;
+  RegionOrigin origin = RegionOrigin::kMeta;
+  /* The id a tracker gave the object (a GstAnalyticsTrackingMtd related to
+   * its detection), which stays the same from frame to frame. */
+  bool tracked = false;
+  guint64 track_id = 0;
+};
+
+/* Which regions of the metas count. */
+struct RegionChoice
+{
+  std::vector<GQuark> types;    /* empty: every type */
+  guint padding = 0;            /* pixels added on every side */
+  /* Object detections less confident are left out (regions of interest
+   * carry no confidence). */
+  gdouble min_confidence = 0.0;
 };
 
 /* The regions of a buffer's metas, as they are read. */
@@ -52,6 +76,9 @@ struct FoundRegions
   std::vector<FrameRegion> kept;        /* at most the limit read with */
   gsize found = 0;              /* of a selected type and in the frame */
   std::vector<GQuark> types;    /* of the first kMaxFrameRegions metas */
+  /* The buffer carries analytics results (a GstAnalyticsRelationMeta): a
+   * detector looked at the frame, whether or not it found anything. */
+  bool analyzed = false;
 };
 
 namespace cf {
@@ -74,13 +101,12 @@ region_type_name (GQuark type)
   return interned;
 }
 
-/* The regions of `buffer`'s metas of the `types` given (empty: every type),
- * for a frame of `info`: each box padded by `padding` pixels on every side,
- * clipped, skipped where nothing of it is left; at most `limit` kept, the rest
- * only counted, so that a buffer of many thousand metas costs no more. */
+/* The regions of `buffer`'s metas that `choice` selects, for a frame of
+ * `info`: each box padded, clipped, skipped where nothing of it is left; at
+ * most `limit` kept, the rest only counted, so that a buffer of many thousand
+ * metas costs no more. */
 FoundRegions read_regions (GstElement * element, GstBuffer * buffer,
-    const GstVideoInfo & info, const std::vector<GQuark> & types,
-    guint padding, guint limit);
+    const GstVideoInfo & info, const RegionChoice & choice, guint limit);
 
 /* A box of the frame (in luma pixels, within the frame) in the samples of
  * `component`, whose plane may be subsampled: every sample that covers a pixel

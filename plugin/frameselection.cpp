@@ -9,11 +9,11 @@ void
 SelectionSettings::set_region_types (const gchar * types)
 {
   region_types = types ? types : "";
-  region_type_quarks.clear ();
+  region_choice.types.clear ();
   gchar **names = g_strsplit (region_types.c_str (), ",", -1);
   for (gchar **name = names; *name; name++)
     if (*g_strstrip (*name))
-      region_type_quarks.push_back (g_quark_from_string (*name));
+      region_choice.types.push_back (g_quark_from_string (*name));
   g_strfreev (names);
 }
 
@@ -23,11 +23,15 @@ SelectionSettings::ignored_region_properties () const
   std::string ignored;
   if (regions_from_meta ())
     return ignored;
-  if (!region_type_quarks.empty ())
-    ignored = "region-types=" + region_types;
-  if (region_padding > 0)
-    ignored += (ignored.empty ()? "" : ", ") +
-        std::string ("region-padding=") + std::to_string (region_padding);
+  const auto add = [&ignored] (const std::string & setting) {
+    ignored += (ignored.empty ()? "" : ", ") + setting;
+  };
+  if (!region_choice.types.empty ())
+    add ("region-types=" + region_types);
+  if (region_choice.padding > 0)
+    add ("region-padding=" + std::to_string (region_choice.padding));
+  if (region_choice.min_confidence > 0)
+    add ("min-confidence=" + std::to_string (region_choice.min_confidence));
   return ignored;
 }
 
@@ -48,7 +52,8 @@ FrameSelector::select (GstElement * element, GstBuffer * buffer,
     return selection;
   }
   FoundRegions found = cf::read_regions (element, buffer, info,
-      settings.region_type_quarks, settings.region_padding, max_regions);
+      settings.region_choice, max_regions);
+  selection.analyzed = found.analyzed;
   check_types (element, settings, found.types);
   warn_if_over (element, found.found, max_regions);
   if (max_regions > 0)
@@ -99,7 +104,7 @@ void
 FrameSelector::check_types (GstElement * element,
     const SelectionSettings & settings, const std::vector<GQuark> & frame_types)
 {
-  const std::vector<GQuark> & wanted = settings.region_type_quarks;
+  const std::vector<GQuark> & wanted = settings.region_choice.types;
   if (type_check_.decided || wanted.empty () || frame_types.empty ())
     return;
   constexpr gsize kTypesNamed = 8;

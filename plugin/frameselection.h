@@ -25,8 +25,8 @@ struct SelectionSettings
   bool include_alpha = false;
   CfRegions regions = CF_REGIONS_FRAME;
   std::string region_types;     /* as set */
-  std::vector<GQuark> region_type_quarks;       /* empty: every type */
-  guint region_padding = 0;     /* pixels added on every side */
+  RegionChoice region_choice;   /* region-types parsed, region-padding,
+                                 * min-confidence */
 
   bool regions_from_meta () const { return regions == CF_REGIONS_META; }
   /* region-types as set: its names parsed, spaces around them ignored. */
@@ -43,6 +43,11 @@ struct FrameSelection
   bool include_alpha = false;
   /* regions=meta: the frame's regions, maybe none; none: the whole frame. */
   std::optional<std::vector<FrameRegion>> regions;
+  /* regions=meta: the buffer carried analytics results (FoundRegions). */
+  bool analyzed = false;
+  /* An in-place element edits the whole frame, whatever the regions (it
+   * decides so in amend_selection). */
+  bool whole_frame = false;
   /* An interlaced frame (interlace-mode=interleaved, or mixed and flagged
    * interlaced): its two fields are two pictures to a spatial filter. */
   bool fields = false;
