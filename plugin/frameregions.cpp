@@ -144,6 +144,18 @@ add_detections (RegionReading & reading, GstBuffer * buffer)
 }
 #endif
 
+/* Whether `buffer` carries inference results: a GstTensorMeta (the analytics
+ * library's from 1.26, onnxinference's before), found by its API's name so
+ * that every version and build counts it. */
+static bool
+carries_tensors (GstBuffer * buffer)
+{
+  const GType tensors = g_type_from_name ("GstTensorMetaAPI");
+  gpointer state = nullptr;
+  return tensors &&
+      gst_buffer_iterate_meta_filtered (buffer, &state, tensors) != nullptr;
+}
+
 FoundRegions
 cf::read_regions (GstElement * element, GstBuffer * buffer,
     const GstVideoInfo & info, const RegionChoice & choice, guint limit)
@@ -159,6 +171,7 @@ cf::read_regions (GstElement * element, GstBuffer * buffer,
 #ifdef CF_HAVE_GST_ANALYTICS
   add_detections (reading, buffer);
 #endif
+  reading.found.analyzed = reading.found.analyzed || carries_tensors (buffer);
   return std::move (reading.found);
 }
 

@@ -76,8 +76,9 @@ struct FoundRegions
   std::vector<FrameRegion> kept;        /* at most the limit read with */
   gsize found = 0;              /* of a selected type and in the frame */
   std::vector<GQuark> types;    /* of the first kMaxFrameRegions metas */
-  /* The buffer carries analytics results (a GstAnalyticsRelationMeta): a
-   * detector looked at the frame, whether or not it found anything. */
+  /* The buffer carries analytics results (a GstAnalyticsRelationMeta or a
+   * tensor meta): a detector looked at the frame, whether or not it found
+   * anything. */
   bool analyzed = false;
 };
 

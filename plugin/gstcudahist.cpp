@@ -93,6 +93,7 @@
 
 #include "elementdevice.h"
 #include "formatlayout.h"
+#include "framemessage.h"
 #include "histogram.h"
 #include "histresults.h"
 
@@ -415,26 +416,14 @@ gst_cuda_hist_attach_results (CfBaseFilter * base, GstBuffer * frame,
       results_layout (self, *finished.selection);
   cf::hist_set_results (layout, bytes, counted, add_meta (frame));
 
-  /* Times only in a TIME segment (appsrc's default is BYTES). */
-  const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
-  const bool in_time = segment->format == GST_FORMAT_TIME;
-  const GstClockTime timestamp = GST_BUFFER_PTS (frame);
-  const GstClockTime running_time = in_time ?
-      gst_segment_to_running_time (segment, GST_FORMAT_TIME, timestamp) :
-      GST_CLOCK_TIME_NONE;
-  if (!message_due (self, running_time))
+  if (!message_due (self, cf::frame_running_time (GST_BASE_TRANSFORM (self),
+              frame)))
     return GST_FLOW_OK;
   /* Built again rather than copied from the meta: gst_structure_copy copies
    * each value through its type, which takes longer. */
   GstStructure *results = gst_structure_new_empty ("cudahist");
   cf::hist_set_results (layout, bytes, counted, results);
-  gst_structure_set (results,
-      "timestamp", G_TYPE_UINT64, timestamp,
-      "stream-time", G_TYPE_UINT64, in_time ?
-      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, timestamp) :
-      GST_CLOCK_TIME_NONE,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (frame), nullptr);
+  cf::set_frame_times (results, GST_BASE_TRANSFORM (self), frame);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), results));
   return GST_FLOW_OK;

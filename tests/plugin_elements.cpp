@@ -26,4 +26,8 @@ void check_element_data(const std::vector<std::string> &names, const std::string
                 where.c_str(), name.c_str());
 }
 
+bool works_in_place(const std::string &element) {
+  return element == "cudahist" || element == "cudaredact";
+}
+
 }  // namespace cftest

@@ -22,6 +22,10 @@ namespace cftest {
 // The factory names, in the list's order.
 inline constexpr const char *kPluginElements[] = {CF_PLUGIN_ELEMENTS};
 
+// Whether the element works in place: its frames leave in the memory they came in
+// (an analysis, or an edit of part of the frame), never converted to another.
+bool works_in_place(const std::string &element);
+
 // Fails the running test where `names` (the elements a test has data of, e.g. its
 // properties for each) lack an element of the list, naming it, or name one the list
 // does not hold; `where` says whose data it is ("kProperties in test_x.cpp").

@@ -55,8 +55,6 @@ struct Machine {
 };
 Machine g_machine;
 
-bool is_analysis(const std::string &element) { return element == "cudahist"; }
-
 std::set<std::string> cuda_memory_formats() {
   std::set<std::string> formats;
   for (const std::string &format : kAllFormats)
@@ -371,7 +369,7 @@ std::vector<std::string> expected_memories(const std::string &element, const Pee
     return {};
   std::vector<std::string> memories;
   memories.push_back(c.memory);
-  if (!is_analysis(element)) {
+  if (!cftest::works_in_place(element)) {
     if (peer_cuda)
       memories.push_back("system");
     else if (offered && cuda_format)
@@ -616,7 +614,7 @@ GST_START_TEST(test_forced_cuda_caps) {
         element + " name=e  capsfilter name=cf caps=video/x-raw(memory:CUDAMemory) ! "
         "fakesink name=sink";
     run = run_pipeline(out_of, "cf");
-    if (offered && !is_analysis(element)) {
+    if (offered && !cftest::works_in_place(element)) {
       fail_unless(run.errors.empty(), "%s:%s", out_of.c_str(), all(run.errors).c_str());
       fail_unless_equals_int(run.frames, 3);
       fail_unless_equals_int(run.cuda_frames, 3);

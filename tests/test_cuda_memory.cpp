@@ -508,7 +508,19 @@ const Config kConfigs[] = {
     {"cudamedian size=5 regions=meta region-types=face include-chroma=true", "I420", 640,
      480},
     {"cudahist bins=64 regions=meta include-chroma=true", "NV12", 1366, 768},
+    {"cudaredact zones=<<100,80,300,200>,<250,150,120,90>> feather=4 hold=0", "NV12", 1366,
+     768},
+    {"cudaredact method=fill shape=ellipse zones=<<10,10,200,100>> hold=0", "P010_10LE", 640,
+     360},
+    {"cudaredact blocks=8 hold=0", "I420", 640, 480},
+    {"cudaredact invert=true zones=<<30,20,100,80>> hold=0", "BGRx", 333, 217},
 };
+
+// The element a configuration runs.
+std::string configured_name(const Config &c) {
+  const std::string line = c.element;
+  return line.substr(0, line.find(' '));
+}
 
 // One of each for the stream-level tests, by name, for every element of the plugin
 // (tests/plugin_elements.txt; one without an entry fails the tests).
@@ -516,6 +528,7 @@ const std::map<std::string, std::string> kProperties = {
     {"cudamedian", "size=5 include-chroma=true"},
     {"cudagauss", "sigma=1.5 include-chroma=true"},
     {"cudahist", "bins=64 include-chroma=true"},
+    {"cudaredact", "zones=<<2,2,12,10>,<9,5,20,20>> feather=2 hold=0"},
 };
 
 // Those elements; no reference: the tests compare with the CPU backend's output.
@@ -528,9 +541,6 @@ std::vector<cftest::FilterUnderTest> elements() {
 }
 
 const guint kDepths[] = {1, 3};
-
-// An analysis element passes its frames through: same memory both sides.
-bool is_analysis(const char *element) { return g_str_has_prefix(element, "cudahist"); }
 
 std::string name_of(const cftest::FilterUnderTest &element, guint depth) {
   return element.element + " " + element.properties +
@@ -550,10 +560,8 @@ std::string in_cuda_memory(const cftest::FilterUnderTest &element, guint depth) 
 GST_START_TEST(test_four_ways) {
   // Every element of the plugin has its configurations.
   std::vector<std::string> configured;
-  for (const Config &c : kConfigs) {
-    const std::string line = c.element;
-    configured.push_back(line.substr(0, line.find(' ')));
-  }
+  for (const Config &c : kConfigs)
+    configured.push_back(configured_name(c));
   cftest::check_element_data(configured, "kConfigs in test_cuda_memory.cpp");
   for (const Config &c : kConfigs) {
     const std::vector<Stretch> stream = {{c.format, c.width, c.height, kFrames}};
@@ -575,7 +583,7 @@ GST_START_TEST(test_four_ways) {
         {"CUDA -> CUDA", up + cuda + down, true, true},
     };
     for (const auto &way : ways) {
-      if (is_analysis(c.element) && way.cuda_in != way.cuda_out)
+      if (cftest::works_in_place(configured_name(c)) && way.cuda_in != way.cuda_out)
         continue;
       const std::string what = std::string(c.element) + " " + c.format + " " +
                                std::to_string(c.width) + "x" + std::to_string(c.height) +
@@ -831,7 +839,7 @@ GST_START_TEST(test_memory_type_changes) {
     Output want;
     run_on_cpu(element, {{"NV12", 1366, 768, 3 * kRun}}, 61, want);
     const Uploads uploads(stretch, 61, kRun);
-    const bool analysis = is_analysis(element.element.c_str());
+    const bool analysis = cftest::works_in_place(element.element);
     // With the output left free (cudadownload takes both), the frames stay in the
     // memory they come in, through each switch.
     const struct {

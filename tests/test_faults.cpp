@@ -48,6 +48,7 @@ const std::map<std::string, const char *> kProperties = {
     {"cudamedian", "size=3"},
     {"cudagauss", "sigma=1.5"},
     {"cudahist", "post-messages=false"},
+    {"cudaredact", "post-messages=false zones=<<4,4,24,16>>"},
 };
 
 std::vector<Element> elements() {

@@ -39,6 +39,7 @@ const std::map<std::string, std::string> kProperties = {
     {"cudamedian", "size=5"},
     {"cudagauss", "sigma=1.5"},
     {"cudahist", ""},
+    {"cudaredact", "zones=<<4,4,24,16>>"},
 };
 
 // No reference: frames here are constant, and every filter keeps a constant

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+#include "redactplan.h"
+
+#include "formatlayout.h"
+#include "redactcolor.h"
+
+static int
+round_up (int value, int multiple)
+{
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+RedactPlan::RedactPlan (const GstVideoInfo & info,
+    const std::vector<ComponentView> & views,
+    const FrameSelection & selection, const RedactLook & look)
+    : info_ (info), look_ (look)
+{
+  const FormatLayout & layout = FormatLayout::of (info);
+  Grid grid;
+  for (const ComponentView & view : views) {
+    const ComponentLayout & component =
+        layout.component (view.first_component ());
+    grid.x = MAX (grid.x, 1 << component.x_sub);
+    grid.y = MAX (grid.y, 1 << component.y_sub);
+  }
+  /* Rows of both fields: each field's view then takes whole rows. */
+  if (selection.fields)
+    grid.y *= 2;
+  format_ = views.empty ()? cf::SampleFormat () : views.front ().format;
+
+  const bool whole_frame = selection.whole_frame || !selection.regions;
+  params_.method = look.method;
+  params_.outline = look.outline;
+  params_.invert = whole_frame || look.invert;
+  std::vector<cf::Box> boxes;
+  if (!whole_frame)
+    for (const FrameRegion & region : *selection.regions)
+      boxes.push_back (snap (region.box, grid));
+  shapes_.resize (views.size ());
+  for (size_t i = 0; i < views.size (); i++)
+    views_.push_back (view_of (views[i], grid, boxes, &shapes_[i]));
+}
+
+/* `box` grown to the grid, within the picture. */
+cf::Box
+RedactPlan::snap (const cf::Box & box, const Grid & grid) const
+{
+  const int x0 = box.x / grid.x * grid.x;
+  const int y0 = box.y / grid.y * grid.y;
+  const int x1 = MIN (round_up (box.x + box.width, grid.x),
+      GST_VIDEO_INFO_WIDTH (&info_));
+  const int y1 = MIN (round_up (box.y + box.height, grid.y),
+      cf::picture_height (&info_));
+  return {x0, y0, x1 - x0, y1 - y0};
+}
+
+/* The side of a box's blocks in frame pixels: `blocks` across its longer
+ * side, grown to a multiple of the grid. */
+int
+RedactPlan::block_side (const cf::Box & box, const Grid & grid) const
+{
+  const int longer = MAX (box.width, box.height);
+  const int blocks = (int) MAX (look_.blocks, 1u);
+  return round_up ((longer + blocks - 1) / blocks, MAX (grid.x, grid.y));
+}
+
+cf::RedactView
+RedactPlan::view_of (const ComponentView & view, const Grid & grid,
+    const std::vector<cf::Box> & boxes, std::vector<cf::RedactShape> * shapes)
+    const
+{
+  const ComponentLayout & component =
+      FormatLayout::of (info_).component (view.first_component ());
+  const int x_sub = component.x_sub;
+  const int y_sub = component.y_sub;
+  const bool field = view.field >= 0;
+  /* A field's rows are every other row of the frame. */
+  const auto rows = [field] (int frame_rows) {
+    return field ? frame_rows / 2 : frame_rows;
+  };
+  cf::RedactView out;
+  out.plane = view.src;
+  out.feather = GST_VIDEO_SUB_SCALE (x_sub, (int) look_.feather);
+  const int frame_side = block_side (cf::Box {0, 0,
+          GST_VIDEO_INFO_WIDTH (&info_), cf::picture_height (&info_)}, grid);
+  out.invert_block_width = frame_side >> x_sub;
+  out.invert_block_height = rows (frame_side) >> y_sub;
+  for (int c = 0; c < view.src.channels; c++) {
+    const int comp = view.channel_components[c];
+    out.fill[c] = comp < 0 ? 0 :
+        cf::fill_component_value (look_.fill_argb, info_, comp);
+  }
+  for (const cf::Box & box : boxes) {
+    int y0 = box.y;
+    int y1 = box.y + box.height;
+    if (field) {
+      /* Field row k is frame row 2k + field. */
+      y0 = (y0 - view.field + 1) / 2;
+      y1 = (y1 - view.field + 1) / 2;
+    }
+    cf::Box samples {box.x >> x_sub, y0 >> y_sub, 0, 0};
+    samples.width = MIN (GST_VIDEO_SUB_SCALE (x_sub, box.x + box.width),
+        view.src.width) - samples.x;
+    samples.height = MIN (GST_VIDEO_SUB_SCALE (y_sub, y1),
+        view.src.height) - samples.y;
+    if (samples.width <= 0 || samples.height <= 0)
+      continue;
+    const int side = block_side (box, grid);
+    shapes->push_back ({samples, side >> x_sub, rows (side) >> y_sub});
+  }
+  out.shapes = shapes->data ();
+  out.count = (int) shapes->size ();
+  return out;
+}

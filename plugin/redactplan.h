@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+/* What cudaredact does to one frame, as the redaction kernels take it
+ * (kernels/redact.h): each view's shapes, block sizes, feather and fill values
+ * in the view's own samples.
+ *
+ * On formats with subsampled chroma the shapes are first grown to whole chroma
+ * samples (and, for interlaced frames, to whole rows of both fields), and the
+ * pixelation's block side to a multiple of the subsampling, so that every
+ * chroma block covers exactly the pixels of its luma block: a mosaic whose
+ * colours do not bleed across its blocks. Growing only ever redacts more. */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <vector>
+
+#include "framecomponents.h"
+#include "frameselection.h"
+#include "redact.h"
+
+/* How regions are redacted: the properties of the look, at one moment. */
+struct RedactLook
+{
+  cf::RedactMethod method = cf::RedactMethod::Pixelate;
+  guint blocks = 6;             /* across a box's longer side */
+  guint32 fill_argb = 0xff000000;
+  cf::RedactOutline outline = cf::RedactOutline::Box;
+  guint feather = 0;            /* pixels of the frame */
+  bool invert = false;
+};
+
+class RedactPlan
+{
+public:
+  /* The plan for `views` of a frame of `info` (the in-place role's views, in
+   * the order edit_frame takes them) and what `selection` says: its regions
+   * (whatever their origin), or, where it has none (regions=frame) or says
+   * whole_frame, the whole frame. */
+  RedactPlan (const GstVideoInfo & info,
+      const std::vector<ComponentView> & views,
+      const FrameSelection & selection, const RedactLook & look);
+  RedactPlan (const RedactPlan &) = delete;
+  RedactPlan & operator= (const RedactPlan &) = delete;
+
+  const std::vector<cf::RedactView> & views () const { return views_; }
+  const cf::RedactParams & params () const { return params_; }
+  /* The samples' format, the same for every view of a format. */
+  cf::SampleFormat format () const { return format_; }
+
+private:
+  /* Multiples of frame pixels that shapes and blocks snap to. */
+  struct Grid
+  {
+    int x = 1;
+    int y = 1;
+  };
+  cf::Box snap (const cf::Box & box, const Grid & grid) const;
+  int block_side (const cf::Box & box, const Grid & grid) const;
+  cf::RedactView view_of (const ComponentView & view, const Grid & grid,
+      const std::vector<cf::Box> & boxes, std::vector<cf::RedactShape> * shapes)
+      const;
+
+  const GstVideoInfo & info_;
+  RedactLook look_;
+  cf::SampleFormat format_;
+  cf::RedactParams params_;
+  std::vector<std::vector<cf::RedactShape>> shapes_;    /* views_ point here */
+  std::vector<cf::RedactView> views_;
+};

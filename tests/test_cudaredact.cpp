@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+// cudaredact as a user sees it. Built twice: with CF_TEST_BACKEND "cpu" (CI) and
+// "cuda" (the gpu suite, skipped by name without a device). Expectations come from
+// the tests' own format table and from what the element documents, worked out here
+// sample by sample (the kernels' own semantics are test_redact_*'s).
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#ifdef CF_HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
+
+#include "element_checks.h"
+#include "format_table.h"
+
+// Last: Check's macros break C++ headers.
+#include <gst/check/gstcheck.h>
+
+namespace {
+
+const char *const kBackend = CF_TEST_BACKEND;
+
+// The whole frame as one block per plane (regions=frame, blocks=1): every processed
+// sample becomes its plane's mean, rounded half up; worked out from the plane alone,
+// so the shared checks can drive it.
+const cftest::FilterUnderTest kPlaneMean = {
+    "cudaredact", "regions=frame method=pixelate blocks=1",
+    [](const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth) {
+      const int bytes = depth == cf::SampleDepth::U8 ? 1 : 2;
+      const auto at = [&](const cf::Plane &plane, int x, int y) {
+        return plane.data + y * plane.row_pitch + x * plane.pixel_stride;
+      };
+      uint64_t sum = 0;
+      for (int y = 0; y < src.height; y++)
+        for (int x = 0; x < src.width; x++) {
+          const uint8_t *sample = at(src, x, y);
+          sum += bytes == 1 ? sample[0] : uint32_t(sample[0] | sample[1] << 8);
+        }
+      const uint64_t count = uint64_t(src.width) * src.height;
+      const uint32_t mean = uint32_t((2 * sum + count) / (2 * count));
+      for (int y = 0; y < dst.height; y++)
+        for (int x = 0; x < dst.width; x++) {
+          uint8_t *sample = at(dst, x, y);
+          sample[0] = uint8_t(mean);
+          if (bytes == 2)
+            sample[1] = uint8_t(mean >> 8);
+        }
+    }};
+
+// Frames without regions pass as they came.
+const cftest::FilterUnderTest kUntouched = {
+    "cudaredact", "",
+    [](const cf::Plane &src, const cf::Plane &dst, cf::SampleDepth depth) {
+      const int bytes = depth == cf::SampleDepth::U8 ? 1 : 2;
+      for (int y = 0; y < dst.height; y++)
+        for (int x = 0; x < dst.width; x++)
+          std::copy_n(src.data + y * src.row_pitch + x * src.pixel_stride, bytes,
+                      dst.data + y * dst.row_pitch + x * dst.pixel_stride);
+    }};
+
+// A box of frame pixels [x0, x1) x [y0, y1).
+struct Rect {
+  int x0, y0, x1, y1;
+  bool holds(int x, int y) const { return x >= x0 && x < x1 && y >= y0 && y < y1; }
+};
+
+// The multiples of frame pixels the element grows boxes to: the largest
+// subsampling of the format's components, across and down.
+Rect snapped(const cftest::TableFormat &format, Rect box, int width, int height) {
+  int gx = 1, gy = 1;
+  for (char c : format.components()) {
+    gx = std::max(gx, cftest::x_factor(format, c));
+    gy = std::max(gy, cftest::y_factor(format, c));
+  }
+  return {box.x0 / gx * gx, box.y0 / gy * gy, std::min(width, (box.x1 + gx - 1) / gx * gx),
+          std::min(height, (box.y1 + gy - 1) / gy * gy)};
+}
+
+// Black in the format's component `c`: limited-range YUV (the default colorimetry
+// of these frames) has luma 16 and chroma at the middle, scaled to the value bits;
+// RGB and grey are zero.
+uint32_t black(const cftest::TableFormat &format, char c) {
+  if (!format.is_yuv())
+    return 0;
+  const int shift = format.value_bits - 8;
+  return c == 'Y' ? 16u << shift : 128u << shift;
+}
+
+// One frame through a fresh harness: what went in (a copy) and what came out.
+struct Run {
+  GstBuffer *in = nullptr;
+  GstBuffer *out = nullptr;
+  GstVideoInfo info;
+  ~Run() {
+    gst_clear_buffer(&in);
+    gst_clear_buffer(&out);
+  }
+};
+
+GstHarness *redact_harness(const std::string &properties, const char *format, int width,
+                           int height) {
+  GstHarness *h = gst_harness_new_parse(
+      ("cudaredact backend=" + std::string(kBackend) + " " + properties).c_str());
+  gst_harness_set_caps_str(h, cftest::caps_string(format, width, height).c_str(),
+                           cftest::caps_string(format, width, height).c_str());
+  return h;
+}
+
+// Pushes `frame` (with whatever metas it carries) and pulls it back, keeping a copy
+// of what went in.
+GstBuffer *push_and_pull(GstHarness *h, GstBuffer *frame, GstBuffer **in_copy) {
+  *in_copy = gst_buffer_copy_deep(frame);
+  fail_unless_equals_int(gst_harness_push(h, frame), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull(h);
+  fail_unless(out != nullptr);
+  return out;
+}
+
+void add_roi(GstBuffer *buffer, const Rect &box, const char *type = "face") {
+  gst_buffer_add_video_region_of_interest_meta(buffer, type, guint(box.x0), guint(box.y0),
+                                               guint(box.x1 - box.x0), guint(box.y1 - box.y0));
+}
+
+// Every sample of every component of `out`: `expect(c, x, y, in)` for the processed
+// ones, the input's value for alpha. `what` names the case.
+using Expectation = std::function<uint32_t(char component, int x, int y,
+                                           const cftest::TableComponent &in)>;
+void check_samples(const GstVideoInfo &info, GstBuffer *in, GstBuffer *out,
+                   const Expectation &expect, const std::string &what) {
+  const cftest::TableFormat &format = cftest::table_format(info);
+  GstVideoFrame in_frame, out_frame;
+  fail_unless(gst_video_frame_map(&in_frame, const_cast<GstVideoInfo *>(&info), in, GST_MAP_READ));
+  fail_unless(gst_video_frame_map(&out_frame, const_cast<GstVideoInfo *>(&info), out,
+                                  GST_MAP_READ));
+  for (char c : format.components()) {
+    const cftest::TableComponent before(format, in_frame, c);
+    const cftest::TableComponent after(format, out_frame, c);
+    for (int y = 0; y < after.height(); y++)
+      for (int x = 0; x < after.width(); x++) {
+        const uint32_t wanted = c == 'A' ? before.value(x, y) : expect(c, x, y, before);
+        if (after.value(x, y) != wanted)
+          fail("%s: %s %c (%d, %d) is %u, expected %u (was %u)", what.c_str(), format.name, c,
+               x, y, after.value(x, y), wanted, before.value(x, y));
+      }
+  }
+  gst_video_frame_unmap(&in_frame);
+  gst_video_frame_unmap(&out_frame);
+}
+
+// Whether sample (x, y) of component c covers only pixels of `box`.
+bool inside(const cftest::TableFormat &format, char c, const Rect &box, int x, int y) {
+  const int fx = cftest::x_factor(format, c), fy = cftest::y_factor(format, c);
+  return Rect{box.x0 / fx, box.y0 / fy, (box.x1 + fx - 1) / fx, (box.y1 + fy - 1) / fy}.holds(
+      x, y);
+}
+
+// Frames of `format` with a face box, method=fill in black: the snapped box black,
+// every other sample as it came.
+void check_fill(const char *format_name, int width, int height, const Rect &box) {
+  const cftest::TableFormat &format = cftest::table_format(format_name);
+  GstHarness *h = redact_harness("method=fill post-messages=false", format_name, width, height);
+  const GstVideoInfo info = cftest::video_info(format_name, width, height);
+  GstBuffer *frame = cftest::random_frame(h, info, 7, cftest::frame_pts(0));
+  add_roi(frame, box);
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  const Rect redacted = snapped(format, box, width, height);
+  check_samples(info, in, out,
+                [&](char c, int x, int y, const cftest::TableComponent &before) {
+                  return inside(format, c, redacted, x, y) ? black(format, c)
+                                                           : before.value(x, y);
+                },
+                "fill " + std::to_string(width) + "x" + std::to_string(height));
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+}
+
+}  // namespace
+
+GST_START_TEST(test_fill_every_format) {
+  for (const cftest::TableFormat &format : cftest::table_formats()) {
+    check_fill(format.name, 34, 22, {5, 3, 18, 12});
+    check_fill(format.name, 33, 21, {0, 9, 40, 21});
+  }
+}
+GST_END_TEST;
+
+// method=pixelate: blocks of ceil(L / blocks) pixels (grown to a multiple of the
+// subsampling) anchored at the snapped box's corner, each the rounded mean of its
+// samples inside the box.
+GST_START_TEST(test_pixelate) {
+  for (const char *format_name : {"GRAY8", "NV12", "I420", "YUY2", "RGBA", "P010_10LE",
+                                  "GRAY16_LE", "Y444"}) {
+    const cftest::TableFormat &format = cftest::table_format(format_name);
+    const int width = 40, height = 30;
+    const Rect box = {7, 5, 27, 18};
+    GstHarness *h = redact_harness("blocks=3 post-messages=false", format_name, width, height);
+    const GstVideoInfo info = cftest::video_info(format_name, width, height);
+    GstBuffer *frame = cftest::random_frame(h, info, 11, cftest::frame_pts(0));
+    add_roi(frame, box);
+    GstBuffer *in = nullptr;
+    GstBuffer *out = push_and_pull(h, frame, &in);
+    const Rect r = snapped(format, box, width, height);
+    int grid = 1;
+    for (char c : format.components())
+      grid = std::max({grid, cftest::x_factor(format, c), cftest::y_factor(format, c)});
+    const int longer = std::max(r.x1 - r.x0, r.y1 - r.y0);
+    const int side = ((longer + 2) / 3 + grid - 1) / grid * grid;
+    check_samples(
+        info, in, out,
+        [&](char c, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+          if (!inside(format, c, r, x, y))
+            return before.value(x, y);
+          const int fx = cftest::x_factor(format, c), fy = cftest::y_factor(format, c);
+          const Rect samples = {r.x0 / fx, r.y0 / fy, (r.x1 + fx - 1) / fx,
+                                (r.y1 + fy - 1) / fy};
+          const int bw = side / fx, bh = side / fy;
+          const int bx = samples.x0 + (x - samples.x0) / bw * bw;
+          const int by = samples.y0 + (y - samples.y0) / bh * bh;
+          uint64_t sum = 0, count = 0;
+          for (int j = by; j < std::min(by + bh, samples.y1); j++)
+            for (int i = bx; i < std::min(bx + bw, samples.x1); i++, count++)
+              sum += before.value(i, j);
+          return uint32_t((2 * sum + count) / (2 * count));
+        },
+        std::string("pixelate ") + format_name);
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST;
+
+// shape=ellipse: the box's corners stay, its centre goes; feather: samples just
+// outside the shape between the original and the fill, none beyond it.
+GST_START_TEST(test_ellipse_and_feather) {
+  const int width = 48, height = 40;
+  const Rect box = {10, 8, 30, 28};
+  GstHarness *h = redact_harness("method=fill fill-color=0xffffffff shape=ellipse feather=4 "
+                                 "post-messages=false",
+                                 "GRAY8", width, height);
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstBuffer *frame = gst_harness_create_buffer(h, GST_VIDEO_INFO_SIZE(&info));
+  gst_buffer_memset(frame, 0, 0, GST_VIDEO_INFO_SIZE(&info));
+  gst_buffer_add_video_meta(frame, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, width,
+                            height);
+  add_roi(frame, box);
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(out, &map, GST_MAP_READ));
+  const int stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
+  const auto at = [&](int x, int y) { return map.data[y * stride + x]; };
+  fail_unless_equals_int(at(20, 18), 255);  // the centre
+  fail_unless_equals_int(at(10, 8), 0);     // a corner of the box, outside the ellipse
+  fail_unless_equals_int(at(29, 27), 0);
+  // Just left of the ellipse's leftmost point: fading, between 0 and 255.
+  fail_unless(at(9, 18) > 0 && at(9, 18) < 255, "feather at (9, 18): %d", at(9, 18));
+  fail_unless(at(8, 18) < at(9, 18), "feather does not fade outwards");
+  fail_unless_equals_int(at(4, 18), 0);  // past the feather
+  gst_buffer_unmap(out, &map);
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
+// invert=true: everything but the box redacted.
+GST_START_TEST(test_invert) {
+  const cftest::TableFormat &format = cftest::table_format("NV12");
+  const int width = 36, height = 24;
+  const Rect box = {6, 4, 20, 14};
+  GstHarness *h =
+      redact_harness("method=fill invert=true post-messages=false", "NV12", width, height);
+  const GstVideoInfo info = cftest::video_info("NV12", width, height);
+  GstBuffer *frame = cftest::random_frame(h, info, 5, cftest::frame_pts(0));
+  add_roi(frame, box);
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(info, in, out,
+                [&](char c, int x, int y, const cftest::TableComponent &before) {
+                  return inside(format, c, box, x, y) ? before.value(x, y) : black(format, c);
+                },
+                "invert");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
+namespace {
+
+// The "cudaredact" element messages posted so far on the harness's bus, in order.
+std::vector<GstStructure *> redact_messages(GstHarness *h) {
+  std::vector<GstStructure *> messages;
+  GstBus *bus = gst_element_get_bus(h->element);
+  if (!bus) {
+    bus = gst_bus_new();
+    gst_element_set_bus(h->element, bus);
+  }
+  while (GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
+    const GstStructure *s = gst_message_get_structure(message);
+    if (gst_structure_has_name(s, "cudaredact"))
+      messages.push_back(gst_structure_copy(s));
+    gst_message_unref(message);
+  }
+  gst_object_unref(bus);
+  return messages;
+}
+
+GstHarness *harness_with_bus(const std::string &properties, const char *format, int width,
+                             int height) {
+  GstHarness *h = redact_harness(properties, format, width, height);
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  gst_object_unref(bus);
+  return h;
+}
+
+void check_message(const GstStructure *s, guint redacted, guint held, guint zones,
+                   gboolean whole_frame, GstClockTime pts) {
+  guint value;
+  gboolean whole;
+  guint64 timestamp;
+  fail_unless(gst_structure_get_uint(s, "redacted", &value));
+  fail_unless_equals_int(value, redacted);
+  fail_unless(gst_structure_get_uint(s, "held", &value));
+  fail_unless_equals_int(value, held);
+  fail_unless(gst_structure_get_uint(s, "zones", &value));
+  fail_unless_equals_int(value, zones);
+  fail_unless(gst_structure_get_boolean(s, "whole-frame", &whole));
+  fail_unless_equals_int(whole, whole_frame);
+  fail_unless(gst_structure_get_uint64(s, "timestamp", &timestamp));
+  fail_unless_equals_uint64(timestamp, pts);
+  fail_unless(gst_structure_has_field(s, "running-time"));
+  fail_unless(gst_structure_has_field(s, "stream-time"));
+  fail_unless(gst_structure_has_field(s, "duration"));
+}
+
+// Whether every processed sample inside `box` of `out` is black and every one
+// outside unchanged from `in`; where `redacted` is false, the box unchanged too.
+void check_box(const GstVideoInfo &info, GstBuffer *in, GstBuffer *out, const Rect &box,
+               bool redacted, const std::string &what) {
+  const cftest::TableFormat &format = cftest::table_format(info);
+  const Rect r = snapped(format, box, GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info));
+  check_samples(info, in, out,
+                [&](char c, int x, int y, const cftest::TableComponent &before) {
+                  return redacted && inside(format, c, r, x, y) ? black(format, c)
+                                                                : before.value(x, y);
+                },
+                what);
+}
+
+}  // namespace
+
+// zones: redacted on every frame, regions or none; clipped; one wholly outside
+// ignored. The messages count them, with the frame's times.
+GST_START_TEST(test_zones_and_messages) {
+  const int width = 32, height = 24;
+  GstHarness *h = harness_with_bus(
+      "method=fill zones=\"<<2,2,6,4>,<28,20,100,100>,<1000,1000,5,5>>\"", "GRAY8", width,
+      height);
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  for (int i = 0; i < 2; i++) {
+    GstBuffer *frame = cftest::random_frame(h, info, 20 + i, cftest::frame_pts(i));
+    if (i == 1)
+      add_roi(frame, {10, 10, 14, 14});
+    GstBuffer *in = nullptr;
+    GstBuffer *out = push_and_pull(h, frame, &in);
+    check_samples(info, in, out,
+                  [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+                    const bool zone = Rect{2, 2, 8, 6}.holds(x, y) || Rect{28, 20, 32, 24}.holds(x, y);
+                    const bool face = i == 1 && Rect{10, 10, 14, 14}.holds(x, y);
+                    return zone || face ? 0 : before.value(x, y);
+                  },
+                  "zones, frame " + std::to_string(i));
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+  }
+  std::vector<GstStructure *> messages = redact_messages(h);
+  fail_unless_equals_int(messages.size(), 2);
+  check_message(messages[0], 0, 0, 2, FALSE, cftest::frame_pts(0));
+  check_message(messages[1], 1, 0, 2, FALSE, cftest::frame_pts(1));
+  for (GstStructure *s : messages)
+    gst_structure_free(s);
+
+  GValue zones = G_VALUE_INIT;
+  g_value_init(&zones, GST_TYPE_ARRAY);
+  g_object_get_property(G_OBJECT(h->element), "zones", &zones);
+  gchar *text = gst_value_serialize(&zones);
+  fail_unless_equals_string(text, "< < 2, 2, 6, 4 >, < 28, 20, 100, 100 >, < 1000, 1000, 5, 5 > >");
+  g_free(text);
+  g_value_unset(&zones);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
+// hold: a face the detector stops finding stays redacted at its last box while the
+// frame is at most hold after the last frame that had it; then no more.
+GST_START_TEST(test_hold) {
+  const int width = 32, height = 24;
+  const Rect face = {4, 4, 12, 12};
+  // Frames 1/30 s apart: frame 3 is exactly 100 ms after frame 0.
+  GstHarness *h = harness_with_bus("method=fill hold=100000000", "I420", width, height);
+  const GstVideoInfo info = cftest::video_info("I420", width, height);
+  for (int i = 0; i < 5; i++) {
+    GstBuffer *frame = cftest::random_frame(h, info, 30 + i, cftest::frame_pts(i));
+    if (i == 0)
+      add_roi(frame, face);
+    GstBuffer *in = nullptr;
+    GstBuffer *out = push_and_pull(h, frame, &in);
+    check_box(info, in, out, face, i <= 3, "hold, frame " + std::to_string(i));
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+  }
+  std::vector<GstStructure *> messages = redact_messages(h);
+  fail_unless_equals_int(messages.size(), 5);
+  check_message(messages[0], 1, 0, 0, FALSE, cftest::frame_pts(0));
+  for (int i = 1; i <= 3; i++)
+    check_message(messages[i], 1, 1, 0, FALSE, cftest::frame_pts(i));
+  check_message(messages[4], 0, 0, 0, FALSE, cftest::frame_pts(4));
+  for (GstStructure *s : messages)
+    gst_structure_free(s);
+
+  // A flush forgets what was held.
+  GstBuffer *frame = cftest::random_frame(h, info, 40, cftest::frame_pts(5));
+  add_roi(frame, face);
+  gst_buffer_unref(gst_harness_push_and_pull(h, frame));
+  fail_unless(gst_harness_push_event(h, gst_event_new_flush_start()));
+  fail_unless(gst_harness_push_event(h, gst_event_new_flush_stop(TRUE)));
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  fail_unless(gst_harness_push_event(h, gst_event_new_segment(&segment)));
+  frame = cftest::random_frame(h, info, 41, cftest::frame_pts(6));
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_box(info, in, out, face, false, "hold after a flush");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+
+  // hold=0: nothing held.
+  h = redact_harness("method=fill hold=0 post-messages=false", "I420", width, height);
+  for (int i = 0; i < 2; i++) {
+    frame = cftest::random_frame(h, info, 50 + i, cftest::frame_pts(i));
+    if (i == 0)
+      add_roi(frame, face);
+    out = push_and_pull(h, frame, &in);
+    check_box(info, in, out, face, i == 0, "hold=0, frame " + std::to_string(i));
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+  }
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
+#ifdef CF_HAVE_GST_ANALYTICS
+namespace {
+
+// A frame with an analytics relation meta (a detector looked at it), with a face
+// detection of `confidence` where `box` is given.
+void add_detection(GstBuffer *frame, const Rect *box, float confidence = 0.9f) {
+  GstAnalyticsRelationMeta *meta = gst_buffer_add_analytics_relation_meta(frame);
+  fail_unless(meta != nullptr);
+  if (!box)
+    return;
+  GstAnalyticsODMtd detection;
+  fail_unless(gst_analytics_relation_meta_add_od_mtd(
+      meta, g_quark_from_static_string("face"), box->x0, box->y0, box->x1 - box->x0,
+      box->y1 - box->y0, confidence, &detection));
+}
+
+}  // namespace
+
+// whole-frame=unanalyzed: once frames carried analytics results, one without is
+// redacted whole (with one warning); whole-frame=never leaves it.
+GST_START_TEST(test_whole_frame) {
+  const int width = 32, height = 24;
+  const Rect face = {4, 4, 12, 12};
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  for (const char *mode : {"unanalyzed", "never"}) {
+    const bool whole = g_str_equal(mode, "unanalyzed");
+    GstHarness *h = harness_with_bus(std::string("method=fill hold=0 whole-frame=") + mode,
+                                     "GRAY8", width, height);
+    for (int i = 0; i < 3; i++) {
+      GstBuffer *frame = cftest::random_frame(h, info, 60 + i, cftest::frame_pts(i));
+      if (i == 0)
+        add_detection(frame, &face);
+      if (i == 2)
+        add_detection(frame, nullptr);
+      GstBuffer *in = nullptr;
+      GstBuffer *out = push_and_pull(h, frame, &in);
+      check_samples(info, in, out,
+                    [&](char, int x, int y, const cftest::TableComponent &before) {
+                      const bool redacted =
+                          (i == 0 && face.holds(x, y)) || (i == 1 && whole);
+                      return redacted ? 0u : before.value(x, y);
+                    },
+                    std::string("whole-frame=") + mode + ", frame " + std::to_string(i));
+      gst_buffer_unref(in);
+      gst_buffer_unref(out);
+    }
+    std::vector<GstStructure *> messages = redact_messages(h);
+    fail_unless_equals_int(messages.size(), 3);
+    check_message(messages[1], 0, 0, 0, whole, cftest::frame_pts(1));
+    check_message(messages[2], 0, 0, 0, FALSE, cftest::frame_pts(2));
+    for (GstStructure *s : messages)
+      gst_structure_free(s);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST;
+
+// min-confidence leaves out less confident detections.
+GST_START_TEST(test_min_confidence) {
+  const int width = 32, height = 24;
+  const Rect sure = {2, 2, 8, 8}, unsure = {20, 10, 28, 18};
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstHarness *h = redact_harness("method=fill min-confidence=0.5 post-messages=false", "GRAY8",
+                                 width, height);
+  GstBuffer *frame = cftest::random_frame(h, info, 70, cftest::frame_pts(0));
+  add_detection(frame, &sure, 0.9f);
+  add_detection(frame, &unsure, 0.2f);
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(info, in, out,
+                [&](char, int x, int y, const cftest::TableComponent &before) {
+                  return sure.holds(x, y) ? 0u : before.value(x, y);
+                },
+                "min-confidence");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+#endif
+
+GST_START_TEST(test_property_errors) {
+  GstElement *element = gst_element_factory_make("cudaredact", nullptr);
+  fail_unless(element != nullptr);
+  gst_util_set_object_arg(G_OBJECT(element), "zones", "<<1,2,3,4>>");
+  CF_ASSERT_REFUSED(gst_util_set_object_arg(G_OBJECT(element), "zones", "<<1,2,3>>"));
+  CF_ASSERT_REFUSED(gst_util_set_object_arg(G_OBJECT(element), "zones", "<<1,2,0,4>>"));
+  CF_ASSERT_REFUSED(g_object_set(element, "blocks", 0u, nullptr));
+  CF_ASSERT_REFUSED(g_object_set(element, "blocks", 65u, nullptr));
+  CF_ASSERT_REFUSED(g_object_set(element, "feather", 256u, nullptr));
+  CF_ASSERT_REFUSED(g_object_set(element, "min-confidence", 1.5, nullptr));
+  GValue zones = G_VALUE_INIT;
+  g_value_init(&zones, GST_TYPE_ARRAY);
+  g_object_get_property(G_OBJECT(element), "zones", &zones);
+  gchar *text = gst_value_serialize(&zones);
+  fail_unless_equals_string(text, "< < 1, 2, 3, 4 > >");
+  g_free(text);
+  g_value_unset(&zones);
+  guint blocks;
+  g_object_get(element, "blocks", &blocks, nullptr);
+  fail_unless_equals_int(blocks, 6);
+  gst_object_unref(element);
+
+  GError *error = nullptr;
+  GstElement *parsed = gst_parse_launch("cudaredact method=blur-ish", &error);
+  fail_unless(error != nullptr, "method=blur-ish accepted");
+  g_error_free(error);
+  gst_clear_object(&parsed);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_every_format) { cftest::check_every_format(kBackend, {kPlaneMean}); }
+GST_END_TEST;
+
+GST_START_TEST(test_large_frames) { cftest::check_large_frames(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_include_chroma) { cftest::check_include_chroma(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_foreign_input) { cftest::check_foreign_input(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_eos_drain) { cftest::check_eos_drain(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_flush) { cftest::check_flush(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_caps_change) { cftest::check_caps_change(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_state_cycles) { cftest::check_state_cycles(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_latency) { cftest::check_latency(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_live_source) { cftest::check_live_source(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_qos) { cftest::check_qos(kBackend, kPlaneMean); }
+GST_END_TEST;
+
+GST_START_TEST(test_changes_mid_stream) {
+  cftest::check_changes_mid_stream(kBackend, kUntouched, kPlaneMean);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_region_mistakes) {
+  cftest::check_region_mistakes(kBackend, "cudaredact", true);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_start_properties) { cftest::check_start_properties("cudaredact"); }
+GST_END_TEST;
+
+GST_START_TEST(test_refused_caps) { cftest::check_refused_caps("cudaredact"); }
+GST_END_TEST;
+
+GST_START_TEST(test_backend_cuda_demanded) { cftest::check_backend_cuda_demanded("cudaredact"); }
+GST_END_TEST;
+
+GST_START_TEST(test_missing_device_id) { cftest::check_missing_device_id("cudaredact"); }
+GST_END_TEST;
+
+GST_START_TEST(test_auto_backend) { cftest::check_auto_backend("cudaredact"); }
+GST_END_TEST;
+
+GST_START_TEST(test_device_messages) { cftest::check_device_messages("cudaredact"); }
+GST_END_TEST;
+
+int main(int argc, char **argv) {
+  return cftest::run_element_suite(
+      g_str_equal(kBackend, "cuda") ? "cudaredact_gpu" : "cudaredact", kBackend,
+      {
+          CF_TEST(test_fill_every_format),
+          CF_TEST(test_pixelate),
+          CF_TEST(test_ellipse_and_feather),
+          CF_TEST(test_invert),
+          CF_TEST(test_zones_and_messages),
+          CF_TEST(test_hold),
+#ifdef CF_HAVE_GST_ANALYTICS
+          CF_TEST(test_whole_frame),
+          CF_TEST(test_min_confidence),
+#endif
+          CF_TEST(test_property_errors),
+          CF_TEST(test_every_format),
+          CF_TEST(test_large_frames),
+          CF_TEST(test_include_chroma),
+          CF_TEST(test_foreign_input),
+          CF_TEST(test_eos_drain),
+          CF_TEST(test_flush),
+          CF_TEST(test_caps_change),
+          CF_TEST(test_state_cycles),
+          CF_TEST(test_latency), CF_TEST(test_live_source), CF_TEST(test_qos),
+          CF_TEST(test_changes_mid_stream),
+          CF_TEST(test_region_mistakes),
+          CF_TEST(test_start_properties),
+          CF_TEST(test_refused_caps),
+          CF_TEST(test_backend_cuda_demanded),
+          CF_TEST(test_missing_device_id),
+          CF_TEST(test_auto_backend), CF_TEST(test_device_messages),
+      },
+      argc, argv);
+}
