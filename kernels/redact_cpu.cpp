@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+// Redaction on the CPU (redact.h), scalar: per view, the redacted values of every
+// pixelate block are computed first from the untouched samples, then the rows are
+// written in parallel, each sample by its winning shape (or, with invert, by the view).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "cpu_parallel.h"
+#include "cpu_samples.h"
+#include "redact.h"
+#include "redact_math.h"
+
+namespace cf {
+
+bool is_valid(const RedactParams &params, const RedactView *views, int count,
+              SampleFormat format) {
+  if (views == nullptr || count < 1 || count > kRedactMaxViews || !is_valid(format))
+    return false;
+  const bool ellipse = params.outline == RedactOutline::Ellipse;
+  for (int v = 0; v < count; ++v) {
+    const RedactView &view = views[v];
+    if (!is_valid_plane(view.plane, format) || view.count < 0 || view.count > kRedactMaxShapes ||
+        (view.count > 0 && view.shapes == nullptr) || view.feather < 0 ||
+        view.feather > kRedactMaxFeather || view.invert_block_width < 1 ||
+        view.invert_block_height < 1)
+      return false;
+    for (int c = 0; c < view.plane.channels; ++c)
+      if ((view.plane.channel_mask & (1u << c)) && view.fill[c] > max_sample_value(format))
+        return false;
+    for (int s = 0; s < view.count; ++s) {
+      const RedactShape &shape = view.shapes[s];
+      if (!is_within(shape.box, view.plane) || shape.block_width < 1 || shape.block_height < 1)
+        return false;
+      if (ellipse && (shape.box.width > kRedactMaxEllipseSide ||
+                      shape.box.height > kRedactMaxEllipseSide))
+        return false;
+    }
+  }
+  return true;
+}
+
+std::vector<Box> redact_areas(const RedactParams &params, const RedactView &view) {
+  if (params.invert)
+    return {Box{0, 0, view.plane.width, view.plane.height}};
+  std::vector<Box> areas;
+  areas.reserve(view.count);
+  for (int s = 0; s < view.count; ++s) {
+    const Box &box = view.shapes[s].box;
+    const int x0 = std::max(0, box.x - view.feather);
+    const int y0 = std::max(0, box.y - view.feather);
+    const int x1 = int(std::min<int64_t>(view.plane.width, int64_t{box.x} + box.width + view.feather));
+    const int y1 = int(std::min<int64_t>(view.plane.height, int64_t{box.y} + box.height + view.feather));
+    areas.push_back({x0, y0, x1 - x0, y1 - y0});
+  }
+  return areas;
+}
+
+namespace {
+
+// Where pixelate blocks lie: a grid anchored at the area's top-left corner, cut by its
+// edges. Blocks larger than the area count as the area's size.
+struct BlockGrid {
+  RedactEdges area;
+  int block_width;
+  int block_height;
+  int columns;
+  int rows;
+  std::vector<uint32_t> values;  // per block, per channel: the rounded mean
+
+  BlockGrid(const RedactEdges &edges, int width, int height)
+      : area(edges), block_width(std::min(width, edges.x1 - edges.x0)),
+        block_height(std::min(height, edges.y1 - edges.y0)),
+        columns((edges.x1 - edges.x0 + block_width - 1) / block_width),
+        rows((edges.y1 - edges.y0 + block_height - 1) / block_height) {}
+
+  const uint32_t *value_at(int x, int y) const {
+    const int column = redact_block_index(x, area.x0, block_width, columns);
+    const int row = redact_block_index(y, area.y0, block_height, rows);
+    return &values[(size_t(row) * columns + column) * kMaxChannels];
+  }
+};
+
+template <typename Sample>
+uint32_t value_at(const Plane &plane, SampleFormat format, int x, int y, int c) {
+  const uint8_t *at = plane.data + y * plane.row_pitch + ptrdiff_t{x} * plane.pixel_stride +
+                      c * int(sizeof(Sample));
+  return sample_value(format, load_sample<Sample>(at));
+}
+
+// The means of every block of the grid, from the plane as it is now.
+template <typename Sample>
+void compute_means(const Plane &plane, SampleFormat format, BlockGrid &grid) {
+  grid.values.assign(size_t(grid.columns) * grid.rows * kMaxChannels, 0);
+  for (int row = 0; row < grid.rows; ++row)
+    for (int column = 0; column < grid.columns; ++column) {
+      const int x0 = grid.area.x0 + column * grid.block_width;
+      const int y0 = grid.area.y0 + row * grid.block_height;
+      const int x1 = std::min(grid.area.x1, x0 + grid.block_width);
+      const int y1 = std::min(grid.area.y1, y0 + grid.block_height);
+      const uint64_t count = uint64_t(x1 - x0) * uint64_t(y1 - y0);
+      for (int c = 0; c < plane.channels; ++c) {
+        if (!(plane.channel_mask & (1u << c)))
+          continue;
+        uint64_t sum = 0;
+        for (int y = y0; y < y1; ++y)
+          for (int x = x0; x < x1; ++x)
+            sum += value_at<Sample>(plane, format, x, y, c);
+        grid.values[(size_t(row) * grid.columns + column) * kMaxChannels + c] =
+            redact_mean(sum, count);
+      }
+    }
+}
+
+RedactEdges edges_of(const Box &box) {
+  return {box.x, box.y, box.x + box.width, box.y + box.height};
+}
+
+// One view's call: its shapes' edges, and the redacted values of each shape (or, with
+// invert, of the view).
+struct ViewJob {
+  const RedactView *view;
+  std::vector<RedactEdges> shapes;
+  std::vector<BlockGrid> grids;  // pixelate: per shape, or one for the view with invert
+};
+
+template <typename Sample>
+ViewJob prepare_view(const RedactView &view, SampleFormat format, const RedactParams &params,
+                     int threads) {
+  ViewJob job{&view, {}, {}};
+  for (int s = 0; s < view.count; ++s)
+    job.shapes.push_back(edges_of(view.shapes[s].box));
+  if (params.method != RedactMethod::Pixelate)
+    return job;
+  if (params.invert) {
+    job.grids.emplace_back(RedactEdges{0, 0, view.plane.width, view.plane.height},
+                           view.invert_block_width, view.invert_block_height);
+  } else {
+    for (int s = 0; s < view.count; ++s)
+      job.grids.emplace_back(job.shapes[s], view.shapes[s].block_width,
+                             view.shapes[s].block_height);
+  }
+  if (job.grids.empty())
+    return job;
+  long area = 0;
+  for (const BlockGrid &grid : job.grids)
+    area += long(grid.area.x1 - grid.area.x0) * (grid.area.y1 - grid.area.y0);
+  const long work = area / long(job.grids.size()) + 1;
+  parallel_ranges(int(job.grids.size()), threads, work, [&](int begin, int end) {
+    for (int g = begin; g < end; ++g)
+      compute_means<Sample>(view.plane, format, job.grids[g]);
+  });
+  return job;
+}
+
+// The weight a sample takes and which shape's values (-1: the view's, with invert).
+struct Decision {
+  int weight;
+  int shape;
+};
+
+Decision decide(const ViewJob &job, const std::vector<int> &row_shapes, bool ellipse,
+                bool invert, int x, int y) {
+  const int feather = job.view->feather;
+  Decision best{0, -1};
+  for (const int s : row_shapes) {
+    const int w = redact_shape_weight(job.shapes[s], ellipse, feather, x, y);
+    if (w > best.weight)  // ties keep the lower index: shapes come in index order
+      best = {w, s};
+  }
+  if (invert)
+    return {kRedactFullWeight - best.weight, -1};
+  return best;
+}
+
+template <typename Sample>
+void write_row(const ViewJob &job, SampleFormat format, const RedactParams &params, int y,
+               std::vector<int> &row_shapes) {
+  const RedactView &view = *job.view;
+  const Plane &plane = view.plane;
+  const int feather = view.feather;
+  row_shapes.clear();
+  int x_begin = params.invert ? 0 : plane.width, x_end = params.invert ? plane.width : 0;
+  for (int s = 0; s < view.count; ++s) {
+    const RedactEdges &e = job.shapes[s];
+    if (y < e.y0 - feather || y >= e.y1 + feather)
+      continue;
+    row_shapes.push_back(s);
+    x_begin = std::min(x_begin, std::max(0, e.x0 - feather));
+    x_end = std::max(x_end, std::min(plane.width, e.x1 + feather));
+  }
+  const bool ellipse = params.outline == RedactOutline::Ellipse;
+  const bool pixelate = params.method == RedactMethod::Pixelate;
+  for (int x = x_begin; x < x_end; ++x) {
+    const Decision decision = decide(job, row_shapes, ellipse, params.invert, x, y);
+    if (decision.weight == 0)
+      continue;
+    const uint32_t *redacted =
+        pixelate ? job.grids[params.invert ? 0 : decision.shape].value_at(x, y) : view.fill;
+    uint8_t *pixel = plane.data + y * plane.row_pitch + ptrdiff_t{x} * plane.pixel_stride;
+    for (int c = 0; c < plane.channels; ++c) {
+      if (!(plane.channel_mask & (1u << c)))
+        continue;
+      uint8_t *at = pixel + c * int(sizeof(Sample));
+      const uint32_t in = sample_value(format, load_sample<Sample>(at));
+      const uint32_t out = redact_blend(redacted[c], in, decision.weight);
+      store_sample<Sample>(at, Sample(stored_sample(format, out)));
+    }
+  }
+}
+
+template <typename Sample>
+void redact_view(const RedactView &view, SampleFormat format, const RedactParams &params,
+                 int threads) {
+  const ViewJob job = prepare_view<Sample>(view, format, params, threads);
+  const long work = long(view.plane.width) * (1 + view.count / 8);
+  parallel_ranges(view.plane.height, threads, work, [&](int begin, int end) {
+    std::vector<int> row_shapes;
+    for (int y = begin; y < end; ++y)
+      write_row<Sample>(job, format, params, y, row_shapes);
+  });
+}
+
+}  // namespace
+
+cudaError_t redact_cpu(const RedactView *views, int count, SampleFormat format,
+                       const RedactParams &params, int threads) {
+  if (!is_valid(params, views, count, format))
+    return cudaErrorInvalidValue;
+  for (int v = 0; v < count; ++v) {
+    if (format.depth == SampleDepth::U8)
+      redact_view<uint8_t>(views[v], format, params, threads);
+    else
+      redact_view<uint16_t>(views[v], format, params, threads);
+  }
+  return cudaSuccess;
+}
+
+}  // namespace cf

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Copyright (C) 2026 The gst-cudafilters authors
+
+// Redaction on CUDA (redact.h): one kernel launch per call, over every view and shape.
+//
+// Work units. Without invert, each shape's box is cut into cells: its pixelate blocks
+// (each at most the box's size), or for Fill tiles of kFillTileWidth x kFillTileHeight.
+// A unit is one cell of one shape of one view; it computes its block's means itself,
+// from its own samples only, and writes its cell, plus, on the box's edges, the part of
+// the feather band that clamps to it: so every sample of a shape's box grown by its
+// feather belongs to exactly one unit of that shape. With invert, the units are the
+// cells of each whole view (its invert blocks, or tiles for Fill).
+//
+// Winners. A unit first collects, in index order, the view's other shapes whose grown
+// box meets its write rectangle (into shared memory; past kListCapacity of them it
+// goes through all the view's shapes instead). Per sample it then writes only where its
+// own shape wins (greatest weight, ties to the lowest index); with invert it takes
+// 256 minus the greatest weight of them all. So each sample is written by one unit,
+// which reads the sample's input value before writing it.
+//
+// Means from the input before the call. A unit reads only its own block, inside its
+// shape's box, which no other unit of that shape writes; another shape's unit writes
+// there only if its grown box meets that box. The host checks for such a pair per view
+// (an O(n log n) sweep) and, only where one exists, first copies the view's bounding
+// box of all shapes into the workspace, from which that view's units take their means.
+// Invert units read and write only their own cell: no copy.
+//
+// Groups. A unit runs on one warp, or on a whole block of kThreads threads where some
+// unit writes more than kWarpUnitSamples samples (large blocks, wide feathers); the
+// host chooses per call.
+//
+// Tables. The views, and up to kInlineShapes shapes, travel by value in the kernel's
+// parameters; more shapes go to the workspace with one cudaMemcpyAsync.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "cuda_views.cuh"
+#include "redact.h"
+#include "redact_math.h"
+
+namespace cf {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarpSize = 32;
+constexpr int kWarps = kThreads / kWarpSize;
+constexpr int kInlineShapes = 64;
+constexpr int kListCapacity = 48;
+constexpr int kFillTileWidth = 32;
+constexpr int kFillTileHeight = 8;
+constexpr int kWarpUnitSamples = 4096;
+constexpr int kMaxGrid = 1 << 20;
+constexpr size_t kWorkspaceAlignment = 256;
+
+// One shape of the call (its view's shapes, in order, one after the other per view).
+struct DeviceShape {
+  RedactEdges box;
+  int cell_width;   // pixelate: the block, at most the box; fill: a tile
+  int cell_height;
+  int columns;      // cells across the box
+  int view;
+};
+
+struct DeviceView {
+  uint8_t *data;
+  ptrdiff_t row_pitch;
+  // Where the means are read: the plane itself, or a copy of it whose first sample is
+  // the plane's (mean_x, mean_y).
+  const uint8_t *mean_data;
+  ptrdiff_t mean_pitch;
+  int mean_x;
+  int mean_y;
+  int width;
+  int height;
+  int pixel_stride;
+  int channels;
+  unsigned channel_mask;
+  int feather;
+  int first_shape;  // of the call's shapes
+  int shape_count;
+  uint32_t fill[kMaxChannels];
+  // With invert: the view's cells and its first unit.
+  int cell_width;
+  int cell_height;
+  int columns;
+  long long first_unit;
+};
+
+struct LaunchTable {
+  DeviceView views[kRedactMaxViews];
+  int view_count;
+  int shape_count;
+  int padding_bits;
+  bool invert;
+  bool ellipse;
+  bool pixelate;
+  long long units;
+  // Null: the shapes are the inline ones below.
+  const DeviceShape *device_shapes;
+  const long long *device_first_units;
+  DeviceShape shapes[kInlineShapes];
+  long long first_units[kInlineShapes + 1];  // shape s's first unit; [count]: all
+};
+static_assert(sizeof(LaunchTable) <= 3800, "kernel parameters stay within 4 KiB");
+
+constexpr size_t kShapeTableBytes =
+    (size_t(kRedactMaxViews) * kRedactMaxShapes * sizeof(DeviceShape) +
+     (size_t(kRedactMaxViews) * kRedactMaxShapes + 1) * sizeof(long long) +
+     kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+
+__device__ __forceinline__ DeviceShape shape_at(const LaunchTable &table, int s) {
+  return table.device_shapes != nullptr ? table.device_shapes[s] : table.shapes[s];
+}
+
+__device__ __forceinline__ long long first_unit_of(const LaunchTable &table, int s) {
+  return table.device_first_units != nullptr ? table.device_first_units[s]
+                                             : table.first_units[s];
+}
+
+// What a unit does: its view, its shape (-1 with invert), the block whose means it
+// takes and the rectangle it writes.
+struct Unit {
+  int view;
+  int shape;
+  RedactEdges block;
+  RedactEdges write;
+};
+
+__device__ __forceinline__ Unit find_unit(const LaunchTable &table, long long unit) {
+  if (table.invert) {
+    int v = 0;
+    while (v + 1 < table.view_count && table.views[v + 1].first_unit <= unit)
+      ++v;
+    const DeviceView &view = table.views[v];
+    const long long cell = unit - view.first_unit;
+    const int x0 = int(cell % view.columns) * view.cell_width;
+    const int y0 = int(cell / view.columns) * view.cell_height;
+    const RedactEdges block{x0, y0, min(view.width, x0 + view.cell_width),
+                            min(view.height, y0 + view.cell_height)};
+    return {v, -1, block, block};
+  }
+  int low = 0, high = table.shape_count - 1;  // the last shape whose first unit <= unit
+  while (low < high) {
+    const int middle = (low + high + 1) / 2;
+    if (first_unit_of(table, middle) <= unit)
+      low = middle;
+    else
+      high = middle - 1;
+  }
+  const DeviceShape shape = shape_at(table, low);
+  const DeviceView &view = table.views[shape.view];
+  const int cell = int(unit - first_unit_of(table, low));
+  const int column = cell % shape.columns, row = cell / shape.columns;
+  const int rows = (shape.box.y1 - shape.box.y0 + shape.cell_height - 1) / shape.cell_height;
+  const RedactEdges block{shape.box.x0 + column * shape.cell_width,
+                          shape.box.y0 + row * shape.cell_height,
+                          min(shape.box.x1, shape.box.x0 + (column + 1) * shape.cell_width),
+                          min(shape.box.y1, shape.box.y0 + (row + 1) * shape.cell_height)};
+  const int f = view.feather;
+  const RedactEdges write{column == 0 ? max(0, block.x0 - f) : block.x0,
+                          row == 0 ? max(0, block.y0 - f) : block.y0,
+                          column == shape.columns - 1 ? min(view.width, block.x1 + f) : block.x1,
+                          row == rows - 1 ? min(view.height, block.y1 + f) : block.y1};
+  return {shape.view, low, block, write};
+}
+
+// Another shape a unit must weigh its samples against.
+struct OtherShape {
+  RedactEdges box;
+  int index;
+};
+
+template <int kGroupWarps>
+__device__ inline void group_sync() {
+  if constexpr (kGroupWarps == 1)
+    __syncwarp();
+  else
+    __syncthreads();
+}
+
+// Lists, in index order, the view's shapes other than the unit's own whose grown box
+// meets the unit's write rectangle; the group's first warp does it. Returns their
+// count to every thread of the group (above kListCapacity: only the count is kept).
+template <int kGroupWarps>
+__device__ __forceinline__ int collect_others(const LaunchTable &table, const Unit &unit,
+                                              OtherShape *list, int *count, int rank) {
+  if (rank < kWarpSize) {
+    const DeviceView &view = table.views[unit.view];
+    const int f = view.feather;
+    int found = 0;
+    for (int base = 0; base < view.shape_count; base += kWarpSize) {
+      const int s = view.first_shape + base + rank;
+      bool hit = false;
+      RedactEdges box{};
+      if (base + rank < view.shape_count && s != unit.shape) {
+        box = shape_at(table, s).box;
+        hit = box.x0 - f < unit.write.x1 && unit.write.x0 < box.x1 + f &&
+              box.y0 - f < unit.write.y1 && unit.write.y0 < box.y1 + f;
+      }
+      const unsigned hits = __ballot_sync(0xffffffffu, hit);
+      const int position = found + __popc(hits & ((1u << rank) - 1));
+      if (hit && position < kListCapacity)
+        list[position] = {box, s};
+      found += __popc(hits);
+    }
+    if (rank == 0)
+      *count = found;
+  }
+  group_sync<kGroupWarps>();
+  return *count;
+}
+
+// f(x, y) for each sample of the rectangle that falls to this thread of the group.
+template <int kGroupThreads, class Body>
+__device__ inline void for_each_sample(const RedactEdges &r, int rank, Body body) {
+  const int width = r.x1 - r.x0;
+  if (width >= kGroupThreads) {
+    for (int y = r.y0; y < r.y1; ++y)
+      for (int x = r.x0 + rank; x < r.x1; x += kGroupThreads)
+        body(x, y);
+    return;
+  }
+  const int rows_per_pass = kGroupThreads / width;
+  if (rank >= rows_per_pass * width)
+    return;
+  const int x = r.x0 + rank % width;
+  for (int y = r.y0 + rank / width; y < r.y1; y += rows_per_pass)
+    body(x, y);
+}
+
+// The rounded mean of each computed channel over the unit's block, in every thread.
+template <typename Sample, int kGroupWarps>
+__device__ void block_means(const DeviceView &view, int padding_bits, const RedactEdges &block,
+                            int rank, unsigned long long (*partials)[kMaxChannels],
+                            uint32_t *means) {
+  unsigned long long sums[kMaxChannels] = {0, 0, 0, 0};
+  for_each_sample<kGroupWarps * kWarpSize>(block, rank, [&](int x, int y) {
+    const uint8_t *pixel = view.mean_data + ptrdiff_t(y - view.mean_y) * view.mean_pitch +
+                           ptrdiff_t(x - view.mean_x) * view.pixel_stride;
+    CF_UNROLL
+    for (int c = 0; c < kMaxChannels; ++c)
+      if (c < view.channels && (view.channel_mask & (1u << c)))
+        sums[c] += reinterpret_cast<const Sample *>(pixel)[c] >> padding_bits;
+  });
+  CF_UNROLL
+  for (int c = 0; c < kMaxChannels; ++c)
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+      sums[c] += __shfl_xor_sync(0xffffffffu, sums[c], offset);
+  if constexpr (kGroupWarps > 1) {
+    if (rank % kWarpSize == 0)
+      for (int c = 0; c < kMaxChannels; ++c)
+        partials[rank / kWarpSize][c] = sums[c];
+    __syncthreads();
+    for (int c = 0; c < kMaxChannels; ++c) {
+      sums[c] = 0;
+      for (int w = 0; w < kGroupWarps; ++w)
+        sums[c] += partials[w][c];
+    }
+    __syncthreads();  // before the partials are written again
+  }
+  const unsigned long long count =
+      (unsigned long long)(block.x1 - block.x0) * (unsigned long long)(block.y1 - block.y0);
+  for (int c = 0; c < kMaxChannels; ++c)
+    means[c] = redact_mean(sums[c], count);
+}
+
+// The weight the unit writes at (x, y): its shape's where it wins, else 0; with invert
+// 256 minus the greatest weight.
+__device__ __forceinline__ int unit_weight(const LaunchTable &table, const DeviceView &view,
+                                           const Unit &unit, const OtherShape *list,
+                                           int others, int x, int y) {
+  const bool all = others > kListCapacity;  // the list overflowed: every shape of the view
+  const int n = all ? view.shape_count : others;
+  int weight = 0;
+  if (unit.shape >= 0) {
+    weight = redact_shape_weight(shape_at(table, unit.shape).box, table.ellipse, view.feather,
+                                 x, y);
+    if (weight == 0)
+      return 0;
+  }
+  for (int i = 0; i < n; ++i) {
+    const int index = all ? view.first_shape + i : list[i].index;
+    if (index == unit.shape)
+      continue;
+    const RedactEdges box = all ? shape_at(table, index).box : list[i].box;
+    const int other = redact_shape_weight(box, table.ellipse, view.feather, x, y);
+    if (unit.shape >= 0) {
+      if (other > weight || (other == weight && index < unit.shape))
+        return 0;
+    } else if (other > weight) {
+      weight = other;
+      if (weight == kRedactFullWeight)
+        break;
+    }
+  }
+  return unit.shape >= 0 ? weight : kRedactFullWeight - weight;
+}
+
+template <typename Sample, int kGroupWarps>
+__global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable table) {
+  constexpr int kGroups = kWarps / kGroupWarps;
+  constexpr int kGroupThreads = kGroupWarps * kWarpSize;
+  __shared__ OtherShape lists[kGroups][kListCapacity];
+  __shared__ int list_counts[kGroups];
+  __shared__ unsigned long long partials[kGroupWarps][kMaxChannels];
+  const int group = threadIdx.x / kGroupThreads;
+  const int rank = threadIdx.x % kGroupThreads;
+  const int padding = table.padding_bits;
+  for (long long u = (long long)blockIdx.x * kGroups + group; u < table.units;
+       u += (long long)gridDim.x * kGroups) {
+    const Unit unit = find_unit(table, u);
+    const DeviceView &view = table.views[unit.view];
+    const int others =
+        collect_others<kGroupWarps>(table, unit, lists[group], &list_counts[group], rank);
+    uint32_t redacted[kMaxChannels];
+    if (table.pixelate)
+      block_means<Sample, kGroupWarps>(view, padding, unit.block, rank, partials, redacted);
+    else
+      for (int c = 0; c < kMaxChannels; ++c)
+        redacted[c] = view.fill[c];
+    for_each_sample<kGroupThreads>(unit.write, rank, [&](int x, int y) {
+      const int weight = unit_weight(table, view, unit, lists[group], others, x, y);
+      if (weight == 0)
+        return;
+      Sample *pixel = reinterpret_cast<Sample *>(view.data + ptrdiff_t(y) * view.row_pitch +
+                                                 ptrdiff_t(x) * view.pixel_stride);
+      CF_UNROLL
+      for (int c = 0; c < kMaxChannels; ++c)
+        if (c < view.channels && (view.channel_mask & (1u << c))) {
+          const uint32_t in = uint32_t(pixel[c]) >> padding;
+          pixel[c] = Sample(redact_blend(redacted[c], in, weight) << padding);
+        }
+    });
+    group_sync<kGroupWarps>();  // before the next unit's list replaces this one
+  }
+}
+
+// ---- Host side ----
+
+// Whether some shape's box grown by the feather meets another shape's box. Box i
+// meets box j grown by F exactly when the two boxes, each grown by F to the right
+// and below only, meet (the condition is symmetric), so a sweep over x with the
+// active boxes ordered by y finds any such pair in O(n log n): while none is found
+// the active boxes are disjoint in y, and a new one meets one only if it meets a
+// neighbour.
+bool shapes_interfere(const RedactView &view) {
+  const int f = view.feather;
+  std::vector<std::pair<long long, int>> events;  // (x * 2 + insert, shape)
+  for (int s = 0; s < view.count; ++s) {
+    const Box &b = view.shapes[s].box;
+    events.push_back({2LL * b.x + 1, s});
+    events.push_back({2LL * (int64_t{b.x} + b.width + f), s});
+  }
+  std::sort(events.begin(), events.end());  // removals before insertions at one x
+  std::set<std::pair<long long, int>> active;  // (y0, shape)
+  for (const auto &[key, s] : events) {
+    const Box &b = view.shapes[s].box;
+    const long long y0 = b.y, y1 = int64_t{b.y} + b.height + f;
+    if (key % 2 == 0) {
+      active.erase({y0, s});
+      continue;
+    }
+    const auto next = active.lower_bound({y0, -1});
+    if (next != active.end() && next->first < y1)
+      return true;
+    if (next != active.begin()) {
+      const Box &p = view.shapes[std::prev(next)->second].box;
+      if (int64_t{p.y} + p.height + f > y0)
+        return true;
+    }
+    active.insert({y0, s});
+  }
+  return false;
+}
+
+size_t frame_bytes_of(const RedactView *views, int count, SampleFormat format) {
+  size_t bytes = 0;
+  for (int v = 0; v < count; ++v)
+    bytes += size_t(views[v].plane.height) * row_span_bytes(views[v].plane, format);
+  return bytes;
+}
+
+DeviceView device_view(const RedactView &view, const RedactParams &params, int first_shape) {
+  const Plane &plane = view.plane;
+  DeviceView d{};
+  d.data = plane.data;
+  d.row_pitch = plane.row_pitch;
+  d.mean_data = plane.data;
+  d.mean_pitch = plane.row_pitch;
+  d.width = plane.width;
+  d.height = plane.height;
+  d.pixel_stride = plane.pixel_stride;
+  d.channels = plane.channels;
+  d.channel_mask = plane.channel_mask;
+  d.feather = view.feather;
+  d.first_shape = first_shape;
+  d.shape_count = view.count;
+  for (int c = 0; c < kMaxChannels; ++c)
+    d.fill[c] = view.fill[c];
+  const bool pixelate = params.method == RedactMethod::Pixelate;
+  d.cell_width = std::min(plane.width, pixelate ? view.invert_block_width : kFillTileWidth);
+  d.cell_height = std::min(plane.height, pixelate ? view.invert_block_height : kFillTileHeight);
+  d.columns = ceil_div(plane.width, d.cell_width);
+  return d;
+}
+
+// The call's shapes and their units. Returns the most samples one unit writes.
+long long build_tables(const RedactView *views, int count, const RedactParams &params,
+                       LaunchTable &table, std::vector<DeviceShape> &shapes,
+                       std::vector<long long> &first_units) {
+  const bool pixelate = params.method == RedactMethod::Pixelate;
+  long long units = 0, largest = 0;
+  for (int v = 0; v < count; ++v) {
+    const RedactView &view = views[v];
+    DeviceView &d = table.views[v];
+    d = device_view(view, params, int(shapes.size()));
+    d.first_unit = units;
+    if (params.invert) {
+      units += (long long)d.columns * ceil_div(view.plane.height, d.cell_height);
+      largest = std::max(largest, (long long)d.cell_width * d.cell_height);
+    }
+    for (int s = 0; s < view.count; ++s) {
+      const RedactShape &shape = view.shapes[s];
+      const Box &b = shape.box;
+      DeviceShape e{{b.x, b.y, b.x + b.width, b.y + b.height}, 0, 0, 0, v};
+      e.cell_width = std::min(b.width, pixelate ? shape.block_width : kFillTileWidth);
+      e.cell_height = std::min(b.height, pixelate ? shape.block_height : kFillTileHeight);
+      e.columns = ceil_div(b.width, e.cell_width);
+      shapes.push_back(e);
+      first_units.push_back(units);
+      if (!params.invert) {
+        units += (long long)e.columns * ceil_div(b.height, e.cell_height);
+        largest = std::max(largest, (long long)(e.cell_width + 2 * view.feather) *
+                                        (e.cell_height + 2 * view.feather));
+      }
+    }
+  }
+  first_units.push_back(units);
+  table.units = units;
+  return largest;
+}
+
+// Where a view's shapes interfere, copies the bounding box of its shapes' boxes into
+// the workspace at `*offset` and points the view's means there.
+cudaError_t copy_read_area(const RedactView &view, SampleFormat format, DeviceView &d,
+                           uint8_t *workspace, size_t *offset, cudaStream_t stream) {
+  int x0 = INT_MAX, y0 = INT_MAX, x1 = 0, y1 = 0;
+  for (int s = 0; s < view.count; ++s) {
+    const Box &b = view.shapes[s].box;
+    x0 = std::min(x0, b.x);
+    y0 = std::min(y0, b.y);
+    x1 = std::max(x1, b.x + b.width);
+    y1 = std::max(y1, b.y + b.height);
+  }
+  Plane area = view.plane;
+  area.data += y0 * view.plane.row_pitch + ptrdiff_t{x0} * view.plane.pixel_stride;
+  area.width = x1 - x0;
+  const size_t span = row_span_bytes(area, format);
+  uint8_t *copy = workspace + *offset;
+  *offset += (span * size_t(y1 - y0) + kWorkspaceAlignment - 1) / kWorkspaceAlignment *
+             kWorkspaceAlignment;
+  const cudaError_t e =
+      y1 - y0 == 1
+          ? cudaMemcpyAsync(copy, area.data, span, cudaMemcpyDeviceToDevice, stream)
+          : cudaMemcpy2DAsync(copy, span, area.data, size_t(view.plane.row_pitch), span,
+                              size_t(y1 - y0), cudaMemcpyDeviceToDevice, stream);
+  d.mean_data = copy;
+  d.mean_pitch = ptrdiff_t(span);
+  d.mean_x = x0;
+  d.mean_y = y0;
+  return e;
+}
+
+template <typename Sample>
+cudaError_t launch_kernel(const LaunchTable &table, bool whole_block_units,
+                          cudaStream_t stream) {
+  const int groups = whole_block_units ? 1 : kWarps;
+  const long long blocks = std::min<long long>(kMaxGrid, (table.units + groups - 1) / groups);
+  if (whole_block_units)
+    redact_kernel<Sample, kWarps><<<unsigned(blocks), kThreads, 0, stream>>>(table);
+  else
+    redact_kernel<Sample, 1><<<unsigned(blocks), kThreads, 0, stream>>>(table);
+  return cudaGetLastError();
+}
+
+bool is_valid_cuda_call(const RedactView *views, int count, SampleFormat format,
+                        const RedactParams &params, void *workspace, size_t workspace_bytes) {
+  if (!is_valid(params, views, count, format))
+    return false;
+  for (int v = 0; v < count; ++v)
+    if (!are_samples_aligned(views[v].plane, format))
+      return false;
+  return workspace != nullptr &&
+         workspace_bytes >= redact_cuda_workspace_bytes(frame_bytes_of(views, count, format));
+}
+
+}  // namespace
+
+size_t redact_cuda_workspace_bytes(size_t frame_bytes) {
+  return kShapeTableBytes + frame_bytes + kRedactMaxViews * kWorkspaceAlignment;
+}
+
+cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
+                        const RedactParams &params, void *workspace, size_t workspace_bytes,
+                        cudaStream_t stream) {
+  if (!is_valid_cuda_call(views, count, format, params, workspace, workspace_bytes))
+    return cudaErrorInvalidValue;
+  LaunchTable table{};
+  table.view_count = count;
+  table.padding_bits = format.padding_bits;
+  table.invert = params.invert;
+  table.ellipse = params.outline == RedactOutline::Ellipse;
+  table.pixelate = params.method == RedactMethod::Pixelate;
+  std::vector<DeviceShape> shapes;
+  std::vector<long long> first_units;
+  const long long largest = build_tables(views, count, params, table, shapes, first_units);
+  if (table.units == 0)
+    return cudaSuccess;
+  table.shape_count = int(shapes.size());
+  uint8_t *base = static_cast<uint8_t *>(workspace);
+  size_t offset = kShapeTableBytes;
+  for (int v = 0; v < count && table.pixelate && !params.invert; ++v)
+    if (views[v].count > 1 && shapes_interfere(views[v]))
+      if (const cudaError_t e =
+              copy_read_area(views[v], format, table.views[v], base, &offset, stream);
+          e != cudaSuccess)
+        return e;
+  if (shapes.size() <= size_t(kInlineShapes)) {
+    std::copy(shapes.begin(), shapes.end(), table.shapes);
+    std::copy(first_units.begin(), first_units.end(), table.first_units);
+  } else {
+    const size_t shape_bytes = shapes.size() * sizeof(DeviceShape);
+    // Pageable memory: the copy is staged before the call returns.
+    std::vector<uint8_t> staged(shape_bytes + first_units.size() * sizeof(long long));
+    std::copy_n(reinterpret_cast<const uint8_t *>(shapes.data()), shape_bytes, staged.data());
+    std::copy_n(reinterpret_cast<const uint8_t *>(first_units.data()),
+                first_units.size() * sizeof(long long), staged.data() + shape_bytes);
+    if (const cudaError_t e =
+            cudaMemcpyAsync(base, staged.data(), staged.size(), cudaMemcpyHostToDevice, stream);
+        e != cudaSuccess)
+      return e;
+    table.device_shapes = reinterpret_cast<const DeviceShape *>(base);
+    table.device_first_units = reinterpret_cast<const long long *>(base + shape_bytes);
+  }
+  const bool whole_block_units = largest > kWarpUnitSamples;
+  return format.depth == SampleDepth::U8 ? launch_kernel<uint8_t>(table, whole_block_units, stream)
+                                         : launch_kernel<uint16_t>(table, whole_block_units, stream);
+}
+
+}  // namespace cf
