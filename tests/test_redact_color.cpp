@@ -164,6 +164,13 @@ GST_START_TEST(test_yuv_alpha) {
                            0x40);
     fail_unless_equals_int(cf::fill_component_value(kRed, info, GST_VIDEO_COMP_A), 255);
   }
+  // 10-bit alpha: 0x40 x 1023 / 255 = 256.75 -> 257.
+  const GstVideoInfo a420_10 = video_info(GST_VIDEO_FORMAT_A420_10LE,
+                                          GST_VIDEO_COLOR_MATRIX_BT601,
+                                          GST_VIDEO_COLOR_RANGE_16_235);
+  expect_yuv(a420_10, 0x40ffffff, 940, 512, 512);
+  fail_unless_equals_int(cf::fill_component_value(0x40ffffff, a420_10, GST_VIDEO_COMP_A),
+                         257);
 }
 GST_END_TEST;
 
@@ -203,6 +210,9 @@ GST_START_TEST(test_rgb) {
   // No 16-bit RGB format is in the plugin's list; the rule holds for one all the
   // same: round (v x 65535 / 255) = 257 v.
   expect_rgba(video_info(GST_VIDEO_FORMAT_ARGB64), 0x80ff0001, 65535, 0, 257, 32896);
+  // And at depths 255 does not divide: 10-bit R, G, B and 2-bit A, round (v x 1023
+  // / 255) and round (v x 3 / 255): 0x80 is 513.51 -> 514 and 1.51 -> 2.
+  expect_rgba(video_info(GST_VIDEO_FORMAT_BGR10A2_LE), 0x80ff8000, 1023, 514, 0, 2);
 }
 GST_END_TEST;
 

@@ -132,6 +132,8 @@ GST_START_TEST(test_overlap_boundary) {
   // Either way round: 3 x 10 inside 10 x 10 is 30 / 100.
   fail_unless(found_again({0, 0, 3, 10}, {0, 0, 10, 10}));
   fail_unless(!found_again({0, 0, 10, 10}, {0, 0, 3, 9}));
+  // 3 x 11 over 10 x 10: 30 / 103 = 0.291, though 30 is 3 x 103 / 10 rounded down.
+  fail_unless(!found_again({0, 0, 10, 10}, {0, 0, 3, 11}));
   // Areas past 2^32 (10^5 x 10^5): 3 x 10^9 / 10^10 exactly, and one column less.
   fail_unless(found_again({0, 0, 100000, 100000}, {0, 0, 30000, 100000}));
   fail_unless(!found_again({0, 0, 100000, 100000}, {0, 0, 29999, 100000}));
@@ -199,6 +201,10 @@ GST_START_TEST(test_time_going_back) {
   expect_held(hold.update(kNone, ms(1050), kHold), {face}, "held");
   // The same time again is not going back.
   expect_held(hold.update(kNone, ms(1050), kHold), {face}, "same time");
+  // Back to 1020 ms, still after the face's frame: another timeline all the same.
+  expect_held(hold.update(kNone, ms(1020), kHold), kNone, "went back a little");
+  fail_unless_equals_int(hold.size(), 0);
+  hold.update({face}, ms(1000), kHold);
   // Back to 500 ms (a loop without a flush): another timeline, nothing held.
   expect_held(hold.update(kNone, ms(500), kHold), kNone, "went back");
   fail_unless_equals_int(hold.size(), 0);
