@@ -601,13 +601,14 @@ install_look_properties (GObjectClass * klass, GParamFlags flags)
 static void
 install_coverage_properties (GObjectClass * klass, GParamFlags flags)
 {
+  const auto item_flags = static_cast<GParamFlags> (G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS);
   g_object_class_install_property (klass, PROP_ZONES,
       gst_param_spec_array ("zones", "Zones", "Boxes redacted on every frame, "
           "in pixels: <<x, y, width, height>, ...> (at most 64)",
           gst_param_spec_array ("zone", "Zone", "<x, y, width, height>",
               g_param_spec_int ("value", "Value", "A coordinate or size",
-                  G_MININT, G_MAXINT, 0, G_PARAM_STATIC_STRINGS),
-              G_PARAM_STATIC_STRINGS), flags));
+                  G_MININT, G_MAXINT, 0, item_flags), item_flags), flags));
   g_object_class_install_property (klass, PROP_HOLD,
       g_param_spec_uint64 ("hold", "Hold", "Nanoseconds a region the detector "
           "stops finding stays redacted at its last box (0: none)", 0,
