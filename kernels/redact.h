@@ -115,6 +115,8 @@ cudaError_t redact_cpu(const RedactView *views, int count, SampleFormat format,
 inline cudaError_t redact(const Executor &exec, const RedactView *views, int count,
                           SampleFormat format, const RedactParams &params, void *workspace,
                           size_t workspace_bytes) {
+  (void)workspace;  // used on the device only
+  (void)workspace_bytes;
   if (exec.on_device)
 #ifdef CF_HAVE_CUDA
     return redact_cuda(views, count, format, params, workspace, workspace_bytes, exec.stream);
