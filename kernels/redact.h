@@ -85,8 +85,11 @@ struct RedactParams {
 
 // Whether both backends take the call: 1..kRedactMaxViews views, each a valid plane
 // (is_valid_plane) of the format with shapes within it, positive block sizes, a
-// feather in range, fill values within the format, ellipse boxes no wider or taller
-// than kRedactMaxEllipseSide. The CUDA backend also needs are_samples_aligned.
+// feather in range, fill values within the format (those of the channels of
+// channel_mask: the others are never used), ellipse boxes no wider or taller than
+// kRedactMaxEllipseSide. The CUDA backend also needs are_samples_aligned, and a
+// workspace (not null) of at least redact_cuda_workspace_bytes of the views' frame
+// bytes on every call, whether or not its shapes overlap.
 bool is_valid(const RedactParams &params, const RedactView *views, int count,
               SampleFormat format);
 
