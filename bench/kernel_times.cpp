@@ -7,7 +7,7 @@
 // has the case) and the project's own CPU backend (host copies, std::chrono).
 //
 //   kernel-times [--sizes WxH,...] [--runs N] [--cpu-runs N] [--no-cpu] [--json FILE]
-//                [--formats F,...] [--kernels median,gauss,histogram] [--quick]
+//                [--formats F,...] [--kernels median,gauss,histogram,redact] [--quick]
 //                [--windows W,...] [--median-data random,constant]
 //   kernel-times WIDTH HEIGHT [RUNS]        (the older form: one size)
 //
@@ -57,6 +57,7 @@
 #include "gauss.h"
 #include "histogram.h"
 #include "median.h"
+#include "redact.h"
 
 namespace {
 
@@ -175,6 +176,8 @@ struct FrameLayout {
     bytes += planes.back().bytes;
   }
 };
+
+int ceil_div_int(int a, int b) { return (a + b - 1) / b; }
 
 double median_of(std::vector<double> values) {
   if (values.empty())
@@ -316,7 +319,7 @@ struct Options {
   bool quick = false;
   std::string json;
   std::vector<std::string> formats;  // empty: every format
-  std::vector<std::string> kernels;  // empty: median, gauss and histogram
+  std::vector<std::string> kernels;  // empty: median, gauss, histogram and redact
   std::vector<int> windows = {3, 5, 7, 9, 15};
   std::vector<std::string> median_data = {"random"};
 
@@ -358,7 +361,8 @@ void usage() {
                "--runs: GPU runs per case, at least 50 (default 50); --quick: 1920x1080,\n"
                "10 GPU runs, 1 CPU run, for smoke tests. --formats: of GRAY8, GRAY16_LE, RGBA,\n"
                "NV12, P010_10LE (whole frames: luma and the UV plane, timed together; GRAY8 and\n"
-               "GRAY16_LE are the luma-only cases); --kernels: of median, gauss, histogram\n"
+               "GRAY16_LE are the luma-only cases); --kernels: of median, gauss, histogram,\n"
+               "redact (NV12 and P010_10LE only)\n"
                "(default: all of each); --windows: median windows, odd, 3 to 31 (default\n"
                "3,5,7,9,15); --median-data: the medians' frames, random (default) and/or\n"
                "constant (a cost that depends on the data shows between the two).\n");
@@ -999,6 +1003,77 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       return false;
   }
 
+  // Redaction in place of 16 shapes of 64x64 luma samples (a 4x4 grid; their chroma
+  // halves at half the position), every plane in one call as the element makes it:
+  // pixelate blocks of ceil(64 / 6) rounded to even luma samples and half that in
+  // chroma. Frames with a chroma plane only (NV12, P010_10LE).
+  if (options.wants(options.kernels, "redact") && layout.planes.size() == 2) {
+    uint8_t *workspace = nullptr;
+    size_t workspace_bytes = 0;
+    {
+      size_t frame_bytes = 0;
+      for (const Layout &plane : layout.planes)
+        frame_bytes += static_cast<size_t>(plane.height) * plane.pitch;
+      workspace_bytes = cf::redact_cuda_workspace_bytes(frame_bytes);
+      workspace = memory.allocate(workspace_bytes);
+      if (workspace == nullptr)
+        return false;
+    }
+    const int luma_block = (ceil_div_int(64, 6) + 1) / 2 * 2;
+    std::vector<cf::RedactShape> shapes[2];
+    for (int j = 0; j < 4; j++)
+      for (int i = 0; i < 4; i++) {
+        const int x = std::clamp((2 * i + 1) * width / 8 - 32, 0, std::max(0, width - 64));
+        const int y = std::clamp((2 * j + 1) * height / 8 - 32, 0, std::max(0, height - 64));
+        shapes[0].push_back({{x, y, std::min(64, width), std::min(64, height)}, luma_block,
+                             luma_block});
+        const Layout &uv = layout.planes[1];
+        shapes[1].push_back({{std::min(x / 2, uv.width - 1), std::min(y / 2, uv.height - 1),
+                              std::min(32, uv.width - std::min(x / 2, uv.width - 1)),
+                              std::min(32, uv.height - std::min(y / 2, uv.height - 1))},
+                             luma_block / 2, luma_block / 2});
+      }
+    const auto views_of = [&](uint8_t *base, int feather) {
+      std::vector<cf::RedactView> views;
+      for (size_t p = 0; p < 2; p++) {
+        cf::RedactView view;
+        view.plane = layout.planes[p].plane(base);
+        view.shapes = shapes[p].data();
+        view.count = static_cast<int>(shapes[p].size());
+        view.feather = p == 0 ? feather : feather / 2;
+        view.fill[0] = view.fill[1] = cf::max_sample_value(sample) / 2;
+        views.push_back(view);
+      }
+      return views;
+    };
+    for (const bool ellipse : {false, true})
+      for (const cf::RedactMethod method : {cf::RedactMethod::Fill, cf::RedactMethod::Pixelate}) {
+        const int feather = ellipse ? 8 : 0;
+        cf::RedactParams params;
+        params.method = method;
+        params.outline = ellipse ? cf::RedactOutline::Ellipse : cf::RedactOutline::Box;
+        char text[96];
+        std::snprintf(text, sizeof text, "%s, %s, feather %d, 16 shapes 64x64",
+                      method == cf::RedactMethod::Fill ? "fill" : "pixelate",
+                      ellipse ? "ellipse" : "box", feather);
+        Result r = make_result("redact", text);
+        r.npp_note = "no redaction";
+        r.ours_us = timer.run(
+            count,
+            [&](int frame) {
+              const std::vector<cf::RedactView> views = views_of(inputs[frame], feather);
+              return check(cf::redact_cuda(views.data(), 2, sample, params, workspace,
+                                           workspace_bytes, stream),
+                           "redact_cuda");
+            },
+            "redact_cuda");
+        if (!finish(r, [&] {
+              const std::vector<cf::RedactView> views = views_of(host_in.data(), feather);
+              cf::redact_cpu(views.data(), 2, sample, params);
+            }))
+          return false;
+      }
+  }
   if (!options.wants(options.kernels, "histogram"))
     return true;
   // Histograms: on the random frames, then on constant ones (every atomic on one bin).

@@ -85,8 +85,11 @@ struct RedactParams {
 
 // Whether both backends take the call: 1..kRedactMaxViews views, each a valid plane
 // (is_valid_plane) of the format with shapes within it, positive block sizes, a
-// feather in range, fill values within the format, ellipse boxes no wider or taller
-// than kRedactMaxEllipseSide. The CUDA backend also needs are_samples_aligned.
+// feather in range, fill values within the format (those of the channels of
+// channel_mask: the others are never used), ellipse boxes no wider or taller than
+// kRedactMaxEllipseSide. The CUDA backend also needs are_samples_aligned, and a
+// workspace (not null) of at least redact_cuda_workspace_bytes of the views' frame
+// bytes on every call, whether or not its shapes overlap.
 bool is_valid(const RedactParams &params, const RedactView *views, int count,
               SampleFormat format);
 
@@ -115,6 +118,8 @@ cudaError_t redact_cpu(const RedactView *views, int count, SampleFormat format,
 inline cudaError_t redact(const Executor &exec, const RedactView *views, int count,
                           SampleFormat format, const RedactParams &params, void *workspace,
                           size_t workspace_bytes) {
+  (void)workspace;  // used on the device only
+  (void)workspace_bytes;
   if (exec.on_device)
 #ifdef CF_HAVE_CUDA
     return redact_cuda(views, count, format, params, workspace, workspace_bytes, exec.stream);
