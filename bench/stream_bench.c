@@ -1191,7 +1191,8 @@ write_device_json (const gchar * path, const gchar * device,
 /* --kernel-us "ELEMENT:FORMAT:WxH=US,...": ELEMENT cudamedian, cudagauss,
  * cudahist, cudahist-meta (post-messages=false), cudahist-regions-16 and -64
  * (regions=meta, 16 and 64 faces a frame), cudagauss-sigma-8,
- * cudagauss-regions-16 or chain. */
+ * cudagauss-regions-16, cudaredact-regions-16 (pixelate) and
+ * cudaredact-fill-16 (16 faces a frame) or chain. */
 static gboolean
 parse_kernel_us (Options * opts)
 {
@@ -1433,6 +1434,12 @@ device_main (Options * opts)
     {"cudagauss sigma=8 regions, 16 faces", "cudagauss-regions-16",
           "cudagauss name=f sigma=8 regions=meta", "cudagauss", FALSE,
         RUN_REGIONS (16)},
+    {"cudaredact pixelate, 16 faces", "cudaredact-regions-16",
+          "cudaredact name=f post-messages=false", "cudaredact", FALSE,
+        RUN_REGIONS (16)},
+    {"cudaredact fill, 16 faces", "cudaredact-fill-16",
+          "cudaredact name=f post-messages=false method=fill", "cudaredact",
+          FALSE, RUN_REGIONS (16)},
     {"cudamedian ! cudagauss ! cudahist", "chain",
           "cudamedian name=f ! cudagauss name=f1 ! cudahist name=f2",
         "cudamedian", FALSE, 0},
