@@ -228,6 +228,8 @@ __device__ inline void for_each_sample(const RedactEdges &r, int rank, Body body
   if (rank >= rows_per_pass * width)
     return;
   const int x = r.x0 + rank % width;
+  // Unrolled, so that several samples' loads are in flight at once.
+#pragma unroll 4
   for (int y = r.y0 + rank / width; y < r.y1; y += rows_per_pass)
     body(x, y);
 }
@@ -328,10 +330,13 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
         return;
       Sample *pixel = reinterpret_cast<Sample *>(view.data + ptrdiff_t(y) * view.row_pitch +
                                                  ptrdiff_t(x) * view.pixel_stride);
+      // Wholly redacted samples are only stored: no load waits before each store
+      // (in place, a store could alias the next sample's load).
+      const bool whole = weight == kRedactFullWeight;
       CF_UNROLL
       for (int c = 0; c < kMaxChannels; ++c)
         if (c < view.channels && (view.channel_mask & (1u << c))) {
-          const uint32_t in = uint32_t(pixel[c]) >> padding;
+          const uint32_t in = whole ? 0 : uint32_t(pixel[c]) >> padding;
           pixel[c] = Sample(redact_blend(redacted[c], in, weight) << padding);
         }
     });

@@ -30,4 +30,6 @@ bool works_in_place(const std::string &element) {
   return element == "cudahist" || element == "cudaredact";
 }
 
+bool edits_frames(const std::string &element) { return element == "cudaredact"; }
+
 }  // namespace cftest

@@ -25,6 +25,9 @@ inline constexpr const char *kPluginElements[] = {CF_PLUGIN_ELEMENTS};
 // Whether the element works in place: its frames leave in the memory they came in
 // (an analysis, or an edit of part of the frame), never converted to another.
 bool works_in_place(const std::string &element);
+// Whether it writes into the frames it is given: GStreamer gives it its own copy of a
+// buffer that someone else holds too.
+bool edits_frames(const std::string &element);
 
 // Fails the running test where `names` (the elements a test has data of, e.g. its
 // properties for each) lack an element of the list, naming it, or name one the list

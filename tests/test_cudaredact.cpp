@@ -90,31 +90,43 @@ uint32_t black(const cftest::TableFormat &format, char c) {
   return c == 'Y' ? 16u << shift : 128u << shift;
 }
 
-// One frame through a fresh harness: what went in (a copy) and what came out.
-struct Run {
-  GstBuffer *in = nullptr;
-  GstBuffer *out = nullptr;
-  GstVideoInfo info;
-  ~Run() {
-    gst_clear_buffer(&in);
-    gst_clear_buffer(&out);
-  }
-};
-
+// A harness around cudaredact with `properties`, on a bus of its own.
 GstHarness *redact_harness(const std::string &properties, const char *format, int width,
                            int height) {
   GstHarness *h = gst_harness_new_parse(
       ("cudaredact backend=" + std::string(kBackend) + " " + properties).c_str());
+  GstBus *bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  gst_object_unref(bus);
   gst_harness_set_caps_str(h, cftest::caps_string(format, width, height).c_str(),
                            cftest::caps_string(format, width, height).c_str());
   return h;
+}
+
+// The error messages on the harness's bus, one a line.
+std::string bus_errors(GstHarness *h) {
+  std::string errors;
+  GstBus *bus = gst_element_get_bus(h->element);
+  while (GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
+    GError *error = nullptr;
+    gchar *debug = nullptr;
+    gst_message_parse_error(message, &error, &debug);
+    errors += std::string(error->message) + " (" + (debug ? debug : "") + ")\n";
+    g_clear_error(&error);
+    g_free(debug);
+    gst_message_unref(message);
+  }
+  gst_object_unref(bus);
+  return errors;
 }
 
 // Pushes `frame` (with whatever metas it carries) and pulls it back, keeping a copy
 // of what went in.
 GstBuffer *push_and_pull(GstHarness *h, GstBuffer *frame, GstBuffer **in_copy) {
   *in_copy = gst_buffer_copy_deep(frame);
-  fail_unless_equals_int(gst_harness_push(h, frame), GST_FLOW_OK);
+  const GstFlowReturn pushed = gst_harness_push(h, frame);
+  fail_unless(pushed == GST_FLOW_OK, "pushing a frame: %s, %s", gst_flow_get_name(pushed),
+              bus_errors(h).c_str());
   GstBuffer *out = gst_harness_pull(h);
   fail_unless(out != nullptr);
   return out;
@@ -163,6 +175,8 @@ bool inside(const cftest::TableFormat &format, char c, const Rect &box, int x, i
 void check_fill(const char *format_name, int width, int height, const Rect &box) {
   const cftest::TableFormat &format = cftest::table_format(format_name);
   GstHarness *h = redact_harness("method=fill post-messages=false", format_name, width, height);
+  const std::string what = std::string("fill ") + format_name + " " + std::to_string(width) +
+                           "x" + std::to_string(height);
   const GstVideoInfo info = cftest::video_info(format_name, width, height);
   GstBuffer *frame = cftest::random_frame(h, info, 7, cftest::frame_pts(0));
   add_roi(frame, box);
@@ -174,7 +188,7 @@ void check_fill(const char *format_name, int width, int height, const Rect &box)
                   return inside(format, c, redacted, x, y) ? black(format, c)
                                                            : before.value(x, y);
                 },
-                "fill " + std::to_string(width) + "x" + std::to_string(height));
+                what);
   gst_buffer_unref(in);
   gst_buffer_unref(out);
   gst_harness_teardown(h);
@@ -299,10 +313,6 @@ namespace {
 std::vector<GstStructure *> redact_messages(GstHarness *h) {
   std::vector<GstStructure *> messages;
   GstBus *bus = gst_element_get_bus(h->element);
-  if (!bus) {
-    bus = gst_bus_new();
-    gst_element_set_bus(h->element, bus);
-  }
   while (GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
     const GstStructure *s = gst_message_get_structure(message);
     if (gst_structure_has_name(s, "cudaredact"))
@@ -311,15 +321,6 @@ std::vector<GstStructure *> redact_messages(GstHarness *h) {
   }
   gst_object_unref(bus);
   return messages;
-}
-
-GstHarness *harness_with_bus(const std::string &properties, const char *format, int width,
-                             int height) {
-  GstHarness *h = redact_harness(properties, format, width, height);
-  GstBus *bus = gst_bus_new();
-  gst_element_set_bus(h->element, bus);
-  gst_object_unref(bus);
-  return h;
 }
 
 // The zones property of the harness's cudaredact, as numbers.
@@ -378,7 +379,7 @@ void check_box(const GstVideoInfo &info, GstBuffer *in, GstBuffer *out, const Re
 // ignored. The messages count them, with the frame's times.
 GST_START_TEST(test_zones_and_messages) {
   const int width = 32, height = 24;
-  GstHarness *h = harness_with_bus(
+  GstHarness *h = redact_harness(
       "method=fill zones=\"<<2,2,6,4>,<28,20,100,100>,<1000,1000,5,5>>\"", "GRAY8", width,
       height);
   const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
@@ -419,7 +420,7 @@ GST_START_TEST(test_hold) {
   const int width = 32, height = 24;
   const Rect face = {4, 4, 12, 12};
   // Frames 1/30 s apart: frame 3 is exactly 100 ms after frame 0.
-  GstHarness *h = harness_with_bus("method=fill hold=100000000", "I420", width, height);
+  GstHarness *h = redact_harness("method=fill hold=100000000", "I420", width, height);
   const GstVideoInfo info = cftest::video_info("I420", width, height);
   for (int i = 0; i < 5; i++) {
     GstBuffer *frame = cftest::random_frame(h, info, 30 + i, cftest::frame_pts(i));
@@ -498,7 +499,7 @@ GST_START_TEST(test_whole_frame) {
   const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
   for (const char *mode : {"unanalyzed", "never"}) {
     const bool whole = g_str_equal(mode, "unanalyzed");
-    GstHarness *h = harness_with_bus(std::string("method=fill hold=0 whole-frame=") + mode,
+    GstHarness *h = redact_harness(std::string("method=fill hold=0 whole-frame=") + mode,
                                      "GRAY8", width, height);
     for (int i = 0; i < 3; i++) {
       GstBuffer *frame = cftest::random_frame(h, info, 60 + i, cftest::frame_pts(i));
