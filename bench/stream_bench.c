@@ -164,6 +164,10 @@ enum
   /* Host input: the pipeline shares opts->context, as an application that
    * runs several pipelines can make them. */
   RUN_SHARE_CONTEXT = 1 << 2,
+  /* INPUT_CUDA: each frame a buffer of the pool that the pipeline alone
+   * holds, as a decoder's output (the prepared frames, recycled): an element
+   * that edits frames in place would first copy a shared one. */
+  RUN_WRITABLE = 1 << 3,
 };
 /* Every frame carries n region-of-interest metas of type "face" (for
  * regions=meta): boxes of a grid over the frame, together a tenth of it. */
@@ -188,6 +192,7 @@ typedef struct
   GstBuffer *prepared[PREPARED];
   GstBuffer **fresh;            /* INPUT_FRESH: one per frame, each pushed once */
   guint regions;                /* boxes on every frame (RUN_REGIONS) */
+  gboolean writable;            /* RUN_WRITABLE */
   gboolean setup_failed;
   gint pushed;
   GstClockTime duration;
@@ -467,21 +472,36 @@ start_device_accounting (Run * run)
     run->census_started = bench_gpu_activity_start (&run->census_note);
 }
 
-/* run->regions boxes on each prepared frame, which its copies keep: a square
- * grid of them, each box a tenth of its cell's area. */
+/* run->regions boxes on `frame`: a square grid of them, each box a tenth of
+ * its cell's area. */
 static void
-attach_regions (Run * run)
+attach_regions (Run * run, GstBuffer * frame)
 {
   guint side = 1;
   while (side * side < run->regions)
     side++;
   const gint cell_w = GST_VIDEO_INFO_WIDTH (&run->info) / side;
   const gint cell_h = GST_VIDEO_INFO_HEIGHT (&run->info) / side;
-  for (guint i = 0; i < PREPARED; i++)
-    for (guint r = 0; r < run->regions; r++)
-      gst_buffer_add_video_region_of_interest_meta (run->prepared[i], "face",
-          (r % side) * cell_w + cell_w / 4, (r / side) * cell_h + cell_h / 4,
-          cell_w * 10 / 32, cell_h * 10 / 32);
+  for (guint r = 0; r < run->regions; r++)
+    gst_buffer_add_video_region_of_interest_meta (frame, "face",
+        (r % side) * cell_w + cell_w / 4, (r / side) * cell_h + cell_h / 4,
+        cell_w * 10 / 32, cell_h * 10 / 32);
+}
+
+/* RUN_WRITABLE: the next frame from the pool, which the prepared frames went
+ * back to at the first push; the pool gives its metas back with it. */
+static GstBuffer *
+writable_frame (Run * run)
+{
+  GstBuffer *frame = NULL;
+  if (run->pushed == 0)
+    for (guint i = 0; i < PREPARED; i++)
+      gst_clear_buffer (&run->prepared[i]);
+  if (gst_buffer_pool_acquire_buffer (run->pool, &frame, NULL) != GST_FLOW_OK)
+    return NULL;
+  if (run->regions > 0)
+    attach_regions (run, frame);
+  return frame;
 }
 
 /* appsrc's need-data: one more frame, or the end. */
@@ -499,8 +519,9 @@ feed_frame (GstAppSrc * appsrc, G_GNUC_UNUSED guint length, gpointer data)
         ("Could not prepare the input frames"), (NULL));
     return;
   }
-  if (run->pushed == 0 && run->regions > 0)
-    attach_regions (run);
+  if (run->pushed == 0 && run->regions > 0 && !run->writable)
+    for (guint i = 0; i < PREPARED; i++)
+      attach_regions (run, run->prepared[i]);
   if (run->latency_mode && run->pushed > 0) {
     /* One frame at a time: the previous one must have left the pipeline. */
     const gint64 deadline = g_get_monotonic_time () + 5 * G_TIME_SPAN_SECOND;
@@ -527,6 +548,14 @@ feed_frame (GstAppSrc * appsrc, G_GNUC_UNUSED guint length, gpointer data)
   if (run->input == INPUT_FRESH) {
     buffer = run->fresh[run->pushed];
     run->fresh[run->pushed] = NULL;
+  } else if (run->writable) {
+    buffer = writable_frame (run);
+    if (!buffer) {
+      GST_ELEMENT_ERROR (appsrc, RESOURCE, FAILED,
+          ("No frame from the CUDA pool"), (NULL));
+      run->setup_failed = TRUE;
+      return;
+    }
   } else {
     buffer = gst_buffer_copy (run->prepared[run->pushed % PREPARED]);
   }
@@ -585,7 +614,8 @@ run_case (const gchar * middle, const Shape * shape, gint depth,
   Run run = {.input = input,.latency_mode = latency_mode,.frames = frames,
     .context = opts->context,.census = census,
     .map_at_sink = (flags & RUN_MAP_AT_SINK) != 0,
-    .regions = RUN_REGIONS_OF (flags)
+    .regions = RUN_REGIONS_OF (flags),
+    .writable = input == INPUT_CUDA && (flags & RUN_WRITABLE) != 0
   };
   gchar *description = g_strdup_printf ("appsrc name=src format=time "
       "stream-type=stream ! %s ! fakesink name=sink sync=false "
@@ -1434,12 +1464,17 @@ device_main (Options * opts)
     {"cudagauss sigma=8 regions, 16 faces", "cudagauss-regions-16",
           "cudagauss name=f sigma=8 regions=meta", "cudagauss", FALSE,
         RUN_REGIONS (16)},
-    {"cudaredact pixelate, 16 faces", "cudaredact-regions-16",
+    /* Frames the pipeline alone holds, as a decoder gives them: the in-place
+     * editor's case, and the blur of the same boxes beside it. */
+    {"cudagauss sigma=8 regions, 16 faces, writable", NULL,
+          "cudagauss name=f sigma=8 regions=meta", "cudagauss", FALSE,
+        RUN_REGIONS (16) | RUN_WRITABLE},
+    {"cudaredact pixelate, 16 faces, writable", "cudaredact-regions-16",
           "cudaredact name=f post-messages=false", "cudaredact", FALSE,
-        RUN_REGIONS (16)},
-    {"cudaredact fill, 16 faces", "cudaredact-fill-16",
+        RUN_REGIONS (16) | RUN_WRITABLE},
+    {"cudaredact fill, 16 faces, writable", "cudaredact-fill-16",
           "cudaredact name=f post-messages=false method=fill", "cudaredact",
-          FALSE, RUN_REGIONS (16)},
+          FALSE, RUN_REGIONS (16) | RUN_WRITABLE},
     {"cudamedian ! cudagauss ! cudahist", "chain",
           "cudamedian name=f ! cudagauss name=f1 ! cudahist name=f2",
         "cudamedian", FALSE, 0},

@@ -51,7 +51,7 @@ constexpr int kWarps = kThreads / kWarpSize;
 constexpr int kInlineShapes = 64;
 constexpr int kListCapacity = 48;
 constexpr int kFillTileWidth = 32;
-constexpr int kFillTileHeight = 8;
+constexpr int kFillTileHeight = 4;
 constexpr int kWarpUnitSamples = 4096;
 constexpr int kMaxGrid = 1 << 20;
 constexpr size_t kWorkspaceAlignment = 256;
@@ -188,9 +188,27 @@ __device__ inline void group_sync() {
 template <int kGroupWarps>
 __device__ __forceinline__ int collect_others(const LaunchTable &table, const Unit &unit,
                                               OtherShape *list, int *count, int rank) {
-  if (rank < kWarpSize) {
-    const DeviceView &view = table.views[unit.view];
-    const int f = view.feather;
+  const DeviceView &view = table.views[unit.view];
+  const int f = view.feather;
+  const auto meets = [&](const RedactEdges &box) {
+    return box.x0 - f < unit.write.x1 && unit.write.x0 < box.x1 + f &&
+           box.y0 - f < unit.write.y1 && unit.write.y0 < box.y1 + f;
+  };
+  if (table.device_shapes == nullptr && rank < kWarpSize) {
+    // Shapes in the parameters: one shape at a time for the whole warp, as the
+    // parameter space serves one address at a time.
+    int found = 0;
+    for (int s = view.first_shape; s < view.first_shape + view.shape_count; ++s) {
+      const RedactEdges box = table.shapes[s].box;
+      if (s == unit.shape || !meets(box))
+        continue;
+      if (rank == 0 && found < kListCapacity)
+        list[found] = {box, s};
+      ++found;
+    }
+    if (rank == 0)
+      *count = found;
+  } else if (rank < kWarpSize) {
     int found = 0;
     for (int base = 0; base < view.shape_count; base += kWarpSize) {
       const int s = view.first_shape + base + rank;
@@ -198,8 +216,7 @@ __device__ __forceinline__ int collect_others(const LaunchTable &table, const Un
       RedactEdges box{};
       if (base + rank < view.shape_count && s != unit.shape) {
         box = shape_at(table, s).box;
-        hit = box.x0 - f < unit.write.x1 && unit.write.x0 < box.x1 + f &&
-              box.y0 - f < unit.write.y1 && unit.write.y0 < box.y1 + f;
+        hit = meets(box);
       }
       const unsigned hits = __ballot_sync(0xffffffffu, hit);
       const int position = found + __popc(hits & ((1u << rank) - 1));
@@ -250,8 +267,9 @@ __device__ void block_means(const DeviceView &view, int padding_bits, const Reda
   });
   CF_UNROLL
   for (int c = 0; c < kMaxChannels; ++c)
-    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-      sums[c] += __shfl_xor_sync(0xffffffffu, sums[c], offset);
+    if (c < view.channels)
+      for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        sums[c] += __shfl_xor_sync(0xffffffffu, sums[c], offset);
   if constexpr (kGroupWarps > 1) {
     if (rank % kWarpSize == 0)
       for (int c = 0; c < kMaxChannels; ++c)
@@ -267,7 +285,8 @@ __device__ void block_means(const DeviceView &view, int padding_bits, const Reda
   const unsigned long long count =
       (unsigned long long)(block.x1 - block.x0) * (unsigned long long)(block.y1 - block.y0);
   for (int c = 0; c < kMaxChannels; ++c)
-    means[c] = redact_mean(sums[c], count);
+    if (c < view.channels)
+      means[c] = redact_mean(sums[c], count);
 }
 
 // The weight the unit writes at (x, y): its shape's where it wins, else 0; with invert
@@ -318,7 +337,7 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
     const DeviceView &view = table.views[unit.view];
     const int others =
         collect_others<kGroupWarps>(table, unit, lists[group], &list_counts[group], rank);
-    uint32_t redacted[kMaxChannels];
+    uint32_t redacted[kMaxChannels] = {};
     if (table.pixelate)
       block_means<Sample, kGroupWarps>(view, padding, unit.block, rank, partials, redacted);
     else

@@ -71,6 +71,7 @@
  */
 #include "gstcudaredact.h"
 
+#include <cstdint>
 #include <string>
 
 #include "framemessage.h"
@@ -199,13 +200,36 @@ gst_cuda_redact_whole_frame_get_type (void)
 
 /* ---- frames ---- */
 
+/* The bytes of samples the views of a frame of `info` span, summed as the CUDA
+ * kernels count them: views of components interleaved in one plane (YUY2's Y,
+ * U and V) overlap, so that the sum may pass the frame's size. Only the views'
+ * geometry is used: the planes' addresses stand at their offsets from an
+ * address no frame has. */
+static gsize
+view_bytes (const GstVideoInfo & info)
+{
+  FramePlanes frame;
+  frame.info = &info;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    frame.data[p] = reinterpret_cast<guint8 *> (uintptr_t {4096} +
+        GST_VIDEO_INFO_PLANE_OFFSET (&info, p));
+    frame.stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (&info, p);
+  }
+  gsize bytes = 0;
+  for (const ComponentView & view : ProcessedComponents (info, true,
+          false).views (frame, nullptr))
+    bytes += (gsize) view.src.height * cf::row_span_bytes (view.src,
+        view.format);
+  return bytes;
+}
+
 static gboolean
 gst_cuda_redact_size_frames (CfBaseFilter * base, const GstVideoInfo & info,
     bool on_device, FrameSizes * sizes)
 {
   RedactStream & stream = *GST_CUDA_REDACT (base)->stream;
   stream.workspace_bytes = on_device ?
-      cf::redact_cuda_workspace_bytes (GST_VIDEO_INFO_SIZE (&info)) : 0;
+      cf::redact_cuda_workspace_bytes (view_bytes (info)) : 0;
   sizes->workspace = stream.workspace_bytes;
   /* Boxes remembered from frames of another size. */
   stream.hold.clip_to (GST_VIDEO_INFO_WIDTH (&info),
