@@ -1221,8 +1221,9 @@ write_device_json (const gchar * path, const gchar * device,
 /* --kernel-us "ELEMENT:FORMAT:WxH=US,...": ELEMENT cudamedian, cudagauss,
  * cudahist, cudahist-meta (post-messages=false), cudahist-regions-16 and -64
  * (regions=meta, 16 and 64 faces a frame), cudagauss-sigma-8,
- * cudagauss-regions-16, cudaredact-regions-16 (pixelate) and
- * cudaredact-fill-16 (16 faces a frame) or chain. */
+ * cudagauss-regions-16 (and -writable: frames the pipeline alone holds),
+ * cudaredact-regions-16 (pixelate) and cudaredact-fill-16 (16 faces a
+ * writable frame) or chain. */
 static gboolean
 parse_kernel_us (Options * opts)
 {
@@ -1466,7 +1467,8 @@ device_main (Options * opts)
         RUN_REGIONS (16)},
     /* Frames the pipeline alone holds, as a decoder gives them: the in-place
      * editor's case, and the blur of the same boxes beside it. */
-    {"cudagauss sigma=8 regions, 16 faces, writable", NULL,
+    {"cudagauss sigma=8 regions, 16 faces, writable",
+          "cudagauss-regions-16-writable",
           "cudagauss name=f sigma=8 regions=meta", "cudagauss", FALSE,
         RUN_REGIONS (16) | RUN_WRITABLE},
     {"cudaredact pixelate, 16 faces, writable", "cudaredact-regions-16",
