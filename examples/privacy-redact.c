@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-/* region-blur: privacy masking, blurring only what a detector found.
+/* privacy-redact: faces redacted on a live stream, even where the detector
+ * misses them.
  *
  * A pad probe stands in for a face detector: on every frame of videotestsrc it
  * attaches a GstVideoRegionOfInterestMeta of type "face" to each of three
- * boxes that move across the picture, and one of type "logo" that stays. The
- * frames go through
+ * boxes that move across the picture, and one of type "logo" that stays; like
+ * a real detector, it misses face 1 on every fourth frame. The frames go
+ * through
  *
- *   cudagauss regions=meta region-types=face region-padding=4 sigma=6
+ *   cudaredact region-types=face region-padding=8
  *
- * which blurs the faces, their colour too (the filters process chroma by
- * default), and nothing else. The example writes the last frame before and
- * after as two PNG pictures, and with --check compares every frame: outside the
- * padded faces each sample is unchanged (the logo included), inside each face
- * luma and both chroma planes are blurred.
+ * which pixelates (or, with --method fill, fills) the faces and nothing else,
+ * holding a face the detector missed at its last box (its hold, 1 s by
+ * default). The example writes the last frame before and after as two PNG
+ * pictures, and with --check (and --method fill) checks every frame: no sample
+ * of a face's own box survives, the missed frames included, and every sample
+ * away from the faces' padded boxes, the logo's too, is unchanged. With
+ * --hold 0 the missed face shows, and --check fails.
  *
- *   GST_PLUGIN_PATH=build/plugin build/examples/region-blur --output-dir /tmp
+ *   GST_PLUGIN_PATH=build/plugin build/examples/privacy-redact --output-dir /tmp
  *
  * A real detector attaches the same metas: Debian's facedetect (gstreamer1.0-
  * opencv) in place of the probe, or any element adding GstVideoRegionOfInterestMeta
@@ -29,7 +33,9 @@
 #include <stdlib.h>
 
 #define FACES 3
-#define PADDING 4
+#define PADDING 8
+/* The face the stand-in detector misses on every fourth frame. */
+#define MISSED_FACE 1
 
 typedef struct
 {
@@ -37,14 +43,18 @@ typedef struct
   gint height;
   gint frames;
   gchar *backend;
+  gchar *method;
+  gint64 hold;
   gchar *output_dir;
   gboolean check;
 } Options;
 
 /* ---- the stand-in detector ---- */
 
-/* Box k of frame n: faces sweep right, one a third of the width behind the
- * other, each on its own row; k == FACES is the logo in the top right corner. */
+/* Box k of frame n: faces sweep right, 2 pixels a frame (less than the
+ * padding: the box of the frame before still covers a face), one a third of
+ * the width behind the other, each on its own row; k == FACES is the logo in
+ * the top right corner. */
 static GstVideoRectangle
 box_of (gint k, guint64 n, gint width, gint height)
 {
@@ -54,9 +64,15 @@ box_of (gint k, guint64 n, gint width, gint height)
     box.y = 2;
     return box;
   }
-  box.x = (gint) ((n * 7 + k * width / 3) % (guint64) (width - box.w));
+  box.x = (gint) ((n * 2 + k * width / 3) % (guint64) (width - box.w));
   box.y = height / 6 + k * height / 4;
   return box;
+}
+
+static gboolean
+missed (gint k, guint64 n)
+{
+  return k == MISSED_FACE && n % 4 == 3;
 }
 
 static GstPadProbeReturn
@@ -65,9 +81,11 @@ attach_detections (GstPad * pad G_GNUC_UNUSED, GstPadProbeInfo * info,
 {
   const Options *opts = user_data;
   GstBuffer *buffer = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
+  const guint64 n = GST_BUFFER_OFFSET (buffer);
   for (gint k = 0; k <= FACES; k++) {
-    const GstVideoRectangle box = box_of (k, GST_BUFFER_OFFSET (buffer),
-        opts->width, opts->height);
+    if (missed (k, n))
+      continue;
+    const GstVideoRectangle box = box_of (k, n, opts->width, opts->height);
     gst_buffer_add_video_region_of_interest_meta (buffer,
         k == FACES ? "logo" : "face", box.x, box.y, box.w, box.h);
   }
@@ -77,74 +95,77 @@ attach_detections (GstPad * pad G_GNUC_UNUSED, GstPadProbeInfo * info,
 
 /* ---- checking a frame ---- */
 
+/* Whether luma pixel (x, y) lies within `margin` of face k's box in frame n. */
 static gboolean
-in_face (gint x, gint y, guint64 n, const Options * opts)
-{
-  for (gint k = 0; k < FACES; k++) {
-    const GstVideoRectangle box = box_of (k, n, opts->width, opts->height);
-    if (x >= box.x - PADDING && x < box.x + box.w + PADDING &&
-        y >= box.y - PADDING && y < box.y + box.h + PADDING)
-      return TRUE;
-  }
-  return FALSE;
-}
-
-/* Whether chroma sample (x, y) of I420 covers a luma pixel of a face. */
-static gboolean
-chroma_in_face (gint x, gint y, guint64 n, const Options * opts)
-{
-  for (gint dy = 0; dy < 2; dy++)
-    for (gint dx = 0; dx < 2; dx++)
-      if (in_face (2 * x + dx, 2 * y + dy, n, opts))
-        return TRUE;
-  return FALSE;
-}
-
-/* Whether sample (x, y) of component c (I420: chroma at half size) lies in
- * face k's box. */
-static gboolean
-in_box (guint c, gint x, gint y, gint k, guint64 n, const Options * opts)
+near_face (gint x, gint y, gint k, guint64 n, gint margin, const Options * opts)
 {
   const GstVideoRectangle box = box_of (k, n, opts->width, opts->height);
-  const gint scale = c == 0 ? 1 : 2;
-  return x * scale >= box.x && x * scale < box.x + box.w &&
-      y * scale >= box.y && y * scale < box.y + box.h;
+  return x >= box.x - margin && x < box.x + box.w + margin &&
+      y >= box.y - margin && y < box.y + box.h + margin;
 }
 
-/* Frame n of I420 before and after: the same outside the faces, and luma and
- * both chroma components blurred inside each. */
+/* Whether sample (x, y) of component c (I420: chroma at half size) covers a
+ * pixel within `margin` of a face of frame n, or of frame n - 1 (a face held
+ * at its last box). */
+static gboolean
+may_change (guint c, gint x, gint y, guint64 n, gint margin,
+    const Options * opts)
+{
+  const gint scale = c == 0 ? 1 : 2;
+  for (gint k = 0; k < FACES; k++)
+    for (gint dy = 0; dy < scale; dy++)
+      for (gint dx = 0; dx < scale; dx++)
+        if (near_face (x * scale + dx, y * scale + dy, k, n, margin, opts) ||
+            (n > 0 && near_face (x * scale + dx, y * scale + dy, k, n - 1,
+                    margin, opts)))
+          return TRUE;
+  return FALSE;
+}
+
+/* Whether every pixel that sample (x, y) of component c covers lies in a
+ * face's own box in frame n. */
+static gboolean
+in_face (guint c, gint x, gint y, guint64 n, const Options * opts)
+{
+  const gint scale = c == 0 ? 1 : 2;
+  for (gint k = 0; k < FACES; k++)
+    if (near_face (x * scale, y * scale, k, n, 0, opts) &&
+        near_face (x * scale + scale - 1, y * scale + scale - 1, k, n, 0, opts))
+      return TRUE;
+  return FALSE;
+}
+
+/* Frame n of I420 (limited range) before and after method=fill in black:
+ * every sample of each face's own box black, luma 16 and chroma 128, the
+ * missed face too; unchanged away from the faces' padded boxes (grown by a
+ * pixel: boxes grow to whole chroma samples). */
 static gboolean
 check_frame (GstVideoFrame * before, GstVideoFrame * after, guint64 n,
     const Options * opts)
 {
-  gint changed[3][FACES] = { {0} };
+  static const gchar *const names[] = { "luma", "U", "V" };
   for (guint c = 0; c < 3; c++) {
     const guint8 *in = GST_VIDEO_FRAME_COMP_DATA (before, c);
     const guint8 *out = GST_VIDEO_FRAME_COMP_DATA (after, c);
     const gint in_stride = GST_VIDEO_FRAME_COMP_STRIDE (before, c);
     const gint out_stride = GST_VIDEO_FRAME_COMP_STRIDE (after, c);
+    const guint8 black = c == 0 ? 16 : 128;
     for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (before, c); y++)
       for (gint x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (before, c); x++) {
-        if (in[y * in_stride + x] == out[y * out_stride + x])
-          continue;
-        if (c == 0 ? !in_face (x, y, n, opts) : !chroma_in_face (x, y, n,
-                opts)) {
-          g_printerr ("frame %" G_GUINT64_FORMAT ": component %u changed at "
-              "(%d, %d), outside every face\n", n, c, x, y);
+        const guint8 was = in[y * in_stride + x], is = out[y * out_stride + x];
+        if (in_face (c, x, y, n, opts) && is != black) {
+          g_printerr ("frame %" G_GUINT64_FORMAT ": %s at (%d, %d) of a face "
+              "shows (%u)%s\n", n, names[c], x, y, is, n % 4 == 3 ?
+              ", on a frame the detector missed a face" : "");
           return FALSE;
         }
-        for (gint k = 0; k < FACES; k++)
-          changed[c][k] += in_box (c, x, y, k, n, opts);
+        if (was != is && !may_change (c, x, y, n, PADDING + 1, opts)) {
+          g_printerr ("frame %" G_GUINT64_FORMAT ": %s changed at (%d, %d), "
+              "away from every face\n", n, names[c], x, y);
+          return FALSE;
+        }
       }
   }
-  static const gchar *const names[] = { "luma", "U", "V" };
-  for (guint c = 0; c < 3; c++)
-    for (gint k = 0; k < FACES; k++)
-      if (changed[c][k] == 0) {
-        g_printerr ("frame %" G_GUINT64_FORMAT ": the %s of face %d is not "
-            "blurred\n", n, names[c], k);
-        return FALSE;
-      }
   return TRUE;
 }
 
@@ -212,9 +233,10 @@ make_pipeline (const Options * opts)
       "pattern=smpte ! video/x-raw,format=I420,width=%d,height=%d,"
       "framerate=30/1 ! tee name=split "
       "split. ! queue ! appsink name=before sync=false "
-      "split. ! queue ! cudagauss name=blur regions=meta region-types=face "
-      "region-padding=%d sigma=6 backend=%s ! appsink name=after sync=false",
-      opts->frames, opts->width, opts->height, PADDING, opts->backend);
+      "split. ! queue ! cudaredact name=redact region-types=face "
+      "region-padding=%d method=%s hold=%" G_GINT64_FORMAT " backend=%s ! "
+      "appsink name=after sync=false", opts->frames, opts->width, opts->height,
+      PADDING, opts->method, opts->hold, opts->backend);
   GstElement *pipeline = gst_parse_launch (line, &err);
   g_free (line);
   if (err) {
@@ -273,7 +295,8 @@ pull_frames (GstElement * pipeline, const Options * opts, GstSample ** before,
     return FALSE;
   }
   if (ok && opts->check)
-    g_print ("%d frames checked: faces blurred, the rest unchanged\n", frames);
+    g_print ("%d frames checked: every face redacted, the missed ones too; "
+        "the rest unchanged\n", frames);
   return ok;
 }
 
@@ -302,16 +325,21 @@ parse_options (int *argc, char ***argv, Options * opts)
     {"height", 0, 0, G_OPTION_ARG_INT, &opts->height, "Frame height", "H"},
     {"frames", 0, 0, G_OPTION_ARG_INT, &opts->frames, "Frames", "N"},
     {"backend", 0, 0, G_OPTION_ARG_STRING, &opts->backend,
-        "cudagauss's backend: auto, cuda or cpu", "B"},
+        "cudaredact's backend: auto, cuda or cpu", "B"},
+    {"method", 0, 0, G_OPTION_ARG_STRING, &opts->method,
+        "cudaredact's method: pixelate (default) or fill", "M"},
+    {"hold", 0, 0, G_OPTION_ARG_INT64, &opts->hold,
+        "cudaredact's hold, in nanoseconds (default 1 s)", "NS"},
     {"output-dir", 0, 0, G_OPTION_ARG_FILENAME, &opts->output_dir,
-        "Where region-blur-before.png and region-blur-after.png go", "DIR"},
+        "Where privacy-redact-before.png and privacy-redact-after.png go", "DIR"},
     {"check", 0, 0, G_OPTION_ARG_NONE, &opts->check,
-        "Check every frame: faces blurred, everything else unchanged", NULL},
+        "With --method fill: check every frame, faces filled (the missed ones "
+          "too), everything else unchanged", NULL},
     {NULL},
   };
   GError *err = NULL;
-  GOptionContext *context = g_option_context_new ("- blur the faces a "
-      "stand-in detector finds");
+  GOptionContext *context = g_option_context_new ("- redact the faces a "
+      "stand-in detector finds, and those it misses");
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_group (context, gst_init_get_option_group ());
   const gboolean ok = g_option_context_parse (context, argc, argv, &err);
@@ -325,13 +353,17 @@ parse_options (int *argc, char ***argv, Options * opts)
     g_printerr ("--width and --height must be at least 64, --frames positive\n");
     return FALSE;
   }
+  if (opts->check && g_strcmp0 (opts->method, "fill") != 0) {
+    g_printerr ("--check needs --method fill\n");
+    return FALSE;
+  }
   return TRUE;
 }
 
 int
 main (int argc, char *argv[])
 {
-  Options opts = {.width = 640,.height = 360,.frames = 60 };
+  Options opts = {.width = 640,.height = 360,.frames = 60,.hold = GST_SECOND };
   GstElement *pipeline = NULL;
   GstSample *before = NULL, *after = NULL;
   int status = 1;
@@ -340,6 +372,8 @@ main (int argc, char *argv[])
     goto done;
   if (!opts.backend)
     opts.backend = g_strdup ("auto");
+  if (!opts.method)
+    opts.method = g_strdup ("pixelate");
   if (!opts.output_dir)
     opts.output_dir = g_strdup (".");
   pipeline = make_pipeline (&opts);
@@ -352,8 +386,8 @@ main (int argc, char *argv[])
     goto done;
   }
   if (pull_frames (pipeline, &opts, &before, &after) && no_error (pipeline) &&
-      write_png (before, opts.output_dir, "region-blur-before.png") &&
-      write_png (after, opts.output_dir, "region-blur-after.png"))
+      write_png (before, opts.output_dir, "privacy-redact-before.png") &&
+      write_png (after, opts.output_dir, "privacy-redact-after.png"))
     status = 0;
 
 done:
@@ -366,6 +400,7 @@ done:
     gst_object_unref (pipeline);
   }
   g_free (opts.backend);
+  g_free (opts.method);
   g_free (opts.output_dir);
   return status;
 }
