@@ -56,8 +56,10 @@ FrameSelector::select (GstElement * element, GstBuffer * buffer,
   selection.analyzed = found.analyzed;
   check_types (element, settings, found.types);
   warn_if_over (element, found.found, max_regions);
-  if (max_regions > 0)
+  if (max_regions > 0) {
+    selection.regions_left_out = found.found - found.kept.size ();
     selection.regions = std::move (found.kept);
+  }
   return selection;
 }
 

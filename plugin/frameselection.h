@@ -45,6 +45,8 @@ struct FrameSelection
   std::optional<std::vector<FrameRegion>> regions;
   /* regions=meta: the buffer carried analytics results (FoundRegions). */
   bool analyzed = false;
+  /* regions=meta: regions of the frame beyond the most it takes, left out. */
+  gsize regions_left_out = 0;
   /* An in-place element edits the whole frame, whatever the regions (it
    * decides so in amend_selection). */
   bool whole_frame = false;

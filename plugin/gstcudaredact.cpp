@@ -16,9 +16,10 @@
  * and (GStreamer 1.24 and later) of its analytics object detections, of the
  * types in #CfInPlace:region-types, detections at least
  * #GstCudaRedact:min-confidence confident, grown by
- * #CfInPlace:region-padding and clipped to the frame (at most 256 a frame);
- * and the #GstCudaRedact:zones, on every frame. With
- * #GstCudaRedact:invert, everything except those.
+ * #CfInPlace:region-padding and clipped to the frame; and the
+ * #GstCudaRedact:zones, on every frame. With #GstCudaRedact:invert,
+ * everything except those. A frame of more regions than the 256 it takes is
+ * redacted whole: the ones left out are hidden too.
  *
  * It fails closed:
  * - a region the detector found but misses in a later frame is still
@@ -324,13 +325,15 @@ gst_cuda_redact_amend_selection (CfBaseFilter * base, GstBuffer * frame,
       self->stream->hold.update (regions, time, hold);
   regions.insert (regions.end (), held.begin (), held.end ());
   add_zones (zones, info, &regions);
+  /* More regions than a frame takes: those left out are hidden too. */
   selection->whole_frame = redacts_unanalyzed (self, mode,
-      selection->analyzed);
+      selection->analyzed) || selection->regions_left_out > 0;
   GST_DEBUG_OBJECT (self, "frame at %" GST_TIME_FORMAT ": %" G_GSIZE_FORMAT
       " regions found, %" G_GSIZE_FORMAT " held, %" G_GSIZE_FORMAT " zones%s",
       GST_TIME_ARGS (time), found, held.size (),
       regions.size () - found - held.size (),
-      selection->whole_frame ? ", no analytics results: the whole frame" : "");
+      selection->whole_frame ? ", the whole frame (no analytics results, or "
+      "regions left out)" : "");
   for (const FrameRegion & region : held)
     GST_LOG_OBJECT (self, "held: %d,%d %dx%d%s", region.box.x, region.box.y,
         region.box.width, region.box.height, region.tracked ? " (tracked)" :

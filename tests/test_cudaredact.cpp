@@ -554,6 +554,34 @@ GST_START_TEST(test_min_confidence) {
 GST_END_TEST;
 #endif
 
+// More regions than a frame takes (256): the frame is redacted whole, so that the
+// regions left out are hidden too; 256 are redacted as boxes.
+GST_START_TEST(test_too_many_regions) {
+  const int width = 64, height = 48;
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  for (int count : {256, 300}) {
+    GstHarness *h = redact_harness("method=fill", "GRAY8", width, height);
+    GstBuffer *frame = cftest::random_frame(h, info, 80, cftest::frame_pts(0));
+    for (int i = 0; i < count; i++)  // one-pixel boxes on the first rows
+      add_roi(frame, {i % width, i / width, i % width + 1, i / width + 1});
+    GstBuffer *in = nullptr;
+    GstBuffer *out = push_and_pull(h, frame, &in);
+    check_samples(info, in, out,
+                  [&](char, int x, int y, const cftest::TableComponent &before) {
+                    return count > 256 || y * width + x < count ? 0u : before.value(x, y);
+                  },
+                  std::to_string(count) + " regions");
+    std::vector<GstStructure *> messages = redact_messages(h);
+    fail_unless_equals_int(messages.size(), 1);
+    check_message(messages[0], 256, 0, 0, count > 256, cftest::frame_pts(0));
+    gst_structure_free(messages[0]);
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST;
+
 GST_START_TEST(test_property_errors) {
   GstElement *element = gst_element_factory_make("cudaredact", nullptr);
   fail_unless(element != nullptr);
@@ -655,6 +683,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_whole_frame),
           CF_TEST(test_min_confidence),
 #endif
+          CF_TEST(test_too_many_regions),
           CF_TEST(test_property_errors),
           CF_TEST(test_every_format),
           CF_TEST(test_large_frames),
