@@ -100,8 +100,12 @@ std::vector<Box> redact_areas(const RedactParams &params, const RedactView &view
 
 // Device memory the CUDA backend needs for views of `frame_bytes` bytes of samples in
 // all (the sum over views of height * row span): a copy of what overlapping shapes
-// read, and the shape tables.
+// read, and the shape tables. Built without CUDA: none.
+#ifdef CF_HAVE_CUDA
 size_t redact_cuda_workspace_bytes(size_t frame_bytes);
+#else
+inline size_t redact_cuda_workspace_bytes(size_t) { return 0; }
+#endif
 
 // CUDA: device memory, queued on `stream`, `workspace` (device memory of
 // workspace_bytes, at least redact_cuda_workspace_bytes of the views) used by the

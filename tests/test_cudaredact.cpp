@@ -173,11 +173,11 @@ bool inside(const cftest::TableFormat &format, char c, const Rect &box, int x, i
 // Frames of `format` with a face box, method=fill in black: the snapped box black,
 // every other sample as it came.
 void check_fill(const char *format_name, int width, int height, const Rect &box) {
-  const cftest::TableFormat &format = cftest::table_format(format_name);
+  const GstVideoInfo info = cftest::video_info(format_name, width, height);
+  const cftest::TableFormat &format = cftest::table_format(info);
   GstHarness *h = redact_harness("method=fill post-messages=false", format_name, width, height);
   const std::string what = std::string("fill ") + format_name + " " + std::to_string(width) +
                            "x" + std::to_string(height);
-  const GstVideoInfo info = cftest::video_info(format_name, width, height);
   GstBuffer *frame = cftest::random_frame(h, info, 7, cftest::frame_pts(0));
   add_roi(frame, box);
   GstBuffer *in = nullptr;
@@ -210,11 +210,11 @@ GST_END_TEST;
 GST_START_TEST(test_pixelate) {
   for (const char *format_name : {"GRAY8", "NV12", "I420", "YUY2", "RGBA", "P010_10LE",
                                   "GRAY16_LE", "Y444"}) {
-    const cftest::TableFormat &format = cftest::table_format(format_name);
     const int width = 40, height = 30;
+    const GstVideoInfo info = cftest::video_info(format_name, width, height);
+    const cftest::TableFormat &format = cftest::table_format(info);
     const Rect box = {7, 5, 27, 18};
     GstHarness *h = redact_harness("blocks=3 post-messages=false", format_name, width, height);
-    const GstVideoInfo info = cftest::video_info(format_name, width, height);
     GstBuffer *frame = cftest::random_frame(h, info, 11, cftest::frame_pts(0));
     add_roi(frame, box);
     GstBuffer *in = nullptr;
@@ -286,12 +286,12 @@ GST_END_TEST;
 
 // invert=true: everything but the box redacted.
 GST_START_TEST(test_invert) {
-  const cftest::TableFormat &format = cftest::table_format("NV12");
   const int width = 36, height = 24;
+  const GstVideoInfo info = cftest::video_info("NV12", width, height);
+  const cftest::TableFormat &format = cftest::table_format(info);
   const Rect box = {6, 4, 20, 14};
   GstHarness *h =
       redact_harness("method=fill invert=true post-messages=false", "NV12", width, height);
-  const GstVideoInfo info = cftest::video_info("NV12", width, height);
   GstBuffer *frame = cftest::random_frame(h, info, 5, cftest::frame_pts(0));
   add_roi(frame, box);
   GstBuffer *in = nullptr;
