@@ -337,6 +337,20 @@ bool choose_value(Choices &in, GParamSpec *pspec, GValue *value) {
         bytes += char(1 + in.below(255));
       g_value_set_string(value, bytes.c_str());
     }
+  } else if (GST_IS_PARAM_SPEC_ARRAY_LIST(pspec)) {
+    // zones: arrays of up to 70 arrays of numbers, mostly of four (a box), any of
+    // them out of the frame or negative, now and then of another length or empty.
+    for (int n = in.below(71); n > 0; n--) {
+      GValue box = G_VALUE_INIT;
+      gst_value_array_init(&box, 4);
+      for (int k = in.flag() ? 4 : in.below(6); k > 0; k--) {
+        GValue number = G_VALUE_INIT;
+        g_value_init(&number, G_TYPE_INT);
+        g_value_set_int(&number, choose_number(in, -16, 128, 8));
+        gst_value_array_append_and_take_value(&box, &number);
+      }
+      gst_value_array_append_and_take_value(value, &box);
+    }
   } else if (G_IS_PARAM_SPEC_ENUM(pspec)) {
     GEnumClass *enums = G_PARAM_SPEC_ENUM(pspec)->enum_class;
     const guint pick = in.below(enums->n_values + 1);  // one past: not a value
