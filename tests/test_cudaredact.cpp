@@ -284,6 +284,46 @@ GST_START_TEST(test_ellipse_and_feather) {
 }
 GST_END_TEST;
 
+// Interlaced frames (interlace-mode=interleaved): each field a picture of its own,
+// boxes grown to whole rows of both fields (twice the format's vertical
+// subsampling), so that both fields of the box are redacted alike.
+GST_START_TEST(test_interlaced) {
+  for (const char *format_name : {"GRAY8", "NV12", "I420", "YUY2"}) {
+    const int width = 32, height = 24;
+    const std::string caps =
+        cftest::caps_string(format_name, width, height) + ",interlace-mode=interleaved";
+    GstCaps *parsed = gst_caps_from_string(caps.c_str());
+    GstVideoInfo info;
+    fail_unless(gst_video_info_from_caps(&info, parsed));
+    gst_caps_unref(parsed);
+    const cftest::TableFormat &format = cftest::table_format(info);
+    GstHarness *h = gst_harness_new_parse(
+        ("cudaredact backend=" + std::string(kBackend) + " method=fill post-messages=false")
+            .c_str());
+    gst_harness_set_caps_str(h, caps.c_str(), caps.c_str());
+    GstBuffer *frame = cftest::random_frame(h, info, 90, cftest::frame_pts(0));
+    const Rect box = {5, 3, 18, 13};
+    add_roi(frame, box);
+    GstBuffer *in = nullptr;
+    GstBuffer *out = push_and_pull(h, frame, &in);
+    Rect r = snapped(format, box, width, height);
+    int gy = 1;
+    for (char c : format.components())
+      gy = std::max(gy, cftest::y_factor(format, c));
+    r.y0 = box.y0 / (2 * gy) * (2 * gy);
+    r.y1 = std::min(height, (box.y1 + 2 * gy - 1) / (2 * gy) * (2 * gy));
+    check_samples(info, in, out,
+                  [&](char c, int x, int y, const cftest::TableComponent &before) {
+                    return inside(format, c, r, x, y) ? black(format, c) : before.value(x, y);
+                  },
+                  std::string("interlaced ") + format_name);
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST;
+
 // invert=true: everything but the box redacted.
 GST_START_TEST(test_invert) {
   const int width = 36, height = 24;
@@ -469,6 +509,31 @@ GST_START_TEST(test_hold) {
     gst_buffer_unref(in);
     gst_buffer_unref(out);
   }
+  gst_harness_teardown(h);
+}
+GST_END_TEST;
+
+// New caps mid-stream: a region held over is clipped to the new frames, and
+// redacted there.
+GST_START_TEST(test_hold_across_caps) {
+  GstHarness *h = redact_harness("method=fill post-messages=false", "GRAY8", 64, 48);
+  const GstVideoInfo large = cftest::video_info("GRAY8", 64, 48);
+  GstBuffer *frame = cftest::random_frame(h, large, 100, cftest::frame_pts(0));
+  add_roi(frame, {20, 10, 50, 40});
+  gst_buffer_unref(gst_harness_push_and_pull(h, frame));
+  gst_harness_set_caps_str(h, cftest::caps_string("GRAY8", 32, 24).c_str(),
+                           cftest::caps_string("GRAY8", 32, 24).c_str());
+  const GstVideoInfo small = cftest::video_info("GRAY8", 32, 24);
+  frame = cftest::random_frame(h, small, 101, cftest::frame_pts(1));
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(small, in, out,
+                [&](char, int x, int y, const cftest::TableComponent &before) {
+                  return Rect{20, 10, 32, 24}.holds(x, y) ? 0u : before.value(x, y);
+                },
+                "held across caps");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
   gst_harness_teardown(h);
 }
 GST_END_TEST;
@@ -677,8 +742,10 @@ int main(int argc, char **argv) {
           CF_TEST(test_pixelate),
           CF_TEST(test_ellipse_and_feather),
           CF_TEST(test_invert),
+          CF_TEST(test_interlaced),
           CF_TEST(test_zones_and_messages),
           CF_TEST(test_hold),
+          CF_TEST(test_hold_across_caps),
 #ifdef CF_HAVE_GST_ANALYTICS
           CF_TEST(test_whole_frame),
           CF_TEST(test_min_confidence),
