@@ -5,7 +5,9 @@
 // pixelate block are computed first from the untouched samples, then the rows are
 // written in parallel, each sample by its winning shape (or, with invert, by the view).
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "cpu_parallel.h"
@@ -81,6 +83,12 @@ struct BlockGrid {
     const int row = redact_block_index(y, area.y0, block_height, rows);
     return &values[(size_t(row) * columns + column) * kMaxChannels];
   }
+  // The first column of samples past x's block (INT_MAX past the last block, which
+  // the feather beyond the area also takes).
+  int block_end(int x) const {
+    const int column = redact_block_index(x, area.x0, block_width, columns);
+    return column + 1 < columns ? area.x0 + (column + 1) * block_width : INT_MAX;
+  }
 };
 
 template <typename Sample>
@@ -90,28 +98,26 @@ uint32_t value_at(const Plane &plane, SampleFormat format, int x, int y, int c) 
   return sample_value(format, load_sample<Sample>(at));
 }
 
-// The means of every block of the grid, from the plane as it is now.
+// The means of the blocks of one row of the grid, from the plane as it is now.
 template <typename Sample>
-void compute_means(const Plane &plane, SampleFormat format, BlockGrid &grid) {
-  grid.values.assign(size_t(grid.columns) * grid.rows * kMaxChannels, 0);
-  for (int row = 0; row < grid.rows; ++row)
-    for (int column = 0; column < grid.columns; ++column) {
+void compute_means(const Plane &plane, SampleFormat format, BlockGrid &grid, int row) {
+  for (int column = 0; column < grid.columns; ++column) {
       const int x0 = grid.area.x0 + column * grid.block_width;
       const int y0 = grid.area.y0 + row * grid.block_height;
       const int x1 = std::min(grid.area.x1, x0 + grid.block_width);
       const int y1 = std::min(grid.area.y1, y0 + grid.block_height);
-      const uint64_t count = uint64_t(x1 - x0) * uint64_t(y1 - y0);
-      for (int c = 0; c < plane.channels; ++c) {
-        if (!(plane.channel_mask & (1u << c)))
-          continue;
-        uint64_t sum = 0;
-        for (int y = y0; y < y1; ++y)
-          for (int x = x0; x < x1; ++x)
-            sum += value_at<Sample>(plane, format, x, y, c);
-        grid.values[(size_t(row) * grid.columns + column) * kMaxChannels + c] =
-            redact_mean(sum, count);
-      }
+    const uint64_t count = uint64_t(x1 - x0) * uint64_t(y1 - y0);
+    for (int c = 0; c < plane.channels; ++c) {
+      if (!(plane.channel_mask & (1u << c)))
+        continue;
+      uint64_t sum = 0;
+      for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x)
+          sum += value_at<Sample>(plane, format, x, y, c);
+      grid.values[(size_t(row) * grid.columns + column) * kMaxChannels + c] =
+          redact_mean(sum, count);
     }
+  }
 }
 
 RedactEdges edges_of(const Box &box) {
@@ -144,13 +150,21 @@ ViewJob prepare_view(const RedactView &view, SampleFormat format, const RedactPa
   }
   if (job.grids.empty())
     return job;
+  // Every row of blocks of every grid, spread over the threads: one grid (the whole
+  // view, with invert) is most of the work where there is one.
+  std::vector<std::pair<int, int>> rows;  // (grid, row)
   long area = 0;
-  for (const BlockGrid &grid : job.grids)
+  for (int g = 0; g < int(job.grids.size()); ++g) {
+    BlockGrid &grid = job.grids[g];
+    grid.values.assign(size_t(grid.columns) * grid.rows * kMaxChannels, 0);
+    for (int row = 0; row < grid.rows; ++row)
+      rows.push_back({g, row});
     area += long(grid.area.x1 - grid.area.x0) * (grid.area.y1 - grid.area.y0);
-  const long work = area / long(job.grids.size()) + 1;
-  parallel_ranges(int(job.grids.size()), threads, work, [&](int begin, int end) {
-    for (int g = begin; g < end; ++g)
-      compute_means<Sample>(view.plane, format, job.grids[g]);
+  }
+  const long work = area / long(rows.size()) + 1;
+  parallel_ranges(int(rows.size()), threads, work, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i)
+      compute_means<Sample>(view.plane, format, job.grids[rows[i].first], rows[i].second);
   });
   return job;
 }
@@ -175,6 +189,28 @@ Decision decide(const ViewJob &job, const std::vector<int> &row_shapes, bool ell
   return best;
 }
 
+// Samples [x_begin, x_end) of row y wholly redacted by the view's own values (invert,
+// no shape on the row): stores alone, a block's values looked up once.
+template <typename Sample>
+void store_redacted(const ViewJob &job, SampleFormat format, bool pixelate, int y,
+                    int x_begin, int x_end) {
+  const Plane &plane = job.view->plane;
+  uint8_t *row = plane.data + y * plane.row_pitch;
+  for (int x = x_begin; x < x_end;) {
+    const uint32_t *values = pixelate ? job.grids[0].value_at(x, y) : job.view->fill;
+    const int end = pixelate ? std::min(x_end, job.grids[0].block_end(x)) : x_end;
+    for (int c = 0; c < plane.channels; ++c) {
+      if (!(plane.channel_mask & (1u << c)))
+        continue;
+      const Sample stored = Sample(stored_sample(format, values[c]));
+      uint8_t *at = row + ptrdiff_t{x} * plane.pixel_stride + c * int(sizeof(Sample));
+      for (int i = x; i < end; ++i, at += plane.pixel_stride)
+        store_sample<Sample>(at, stored);
+    }
+    x = end;
+  }
+}
+
 template <typename Sample>
 void write_row(const ViewJob &job, SampleFormat format, const RedactParams &params, int y,
                std::vector<int> &row_shapes) {
@@ -193,18 +229,32 @@ void write_row(const ViewJob &job, SampleFormat format, const RedactParams &para
   }
   const bool ellipse = params.outline == RedactOutline::Ellipse;
   const bool pixelate = params.method == RedactMethod::Pixelate;
+  if (params.invert && row_shapes.empty()) {
+    store_redacted<Sample>(job, format, pixelate, y, 0, plane.width);
+    return;
+  }
+  // A block's values serve every sample up to the block's end: looked up once.
+  const uint32_t *redacted = view.fill;
+  int values_shape = -2, values_end = 0;
   for (int x = x_begin; x < x_end; ++x) {
     const Decision decision = decide(job, row_shapes, ellipse, params.invert, x, y);
     if (decision.weight == 0)
       continue;
-    const uint32_t *redacted =
-        pixelate ? job.grids[params.invert ? 0 : decision.shape].value_at(x, y) : view.fill;
+    if (pixelate && (decision.shape != values_shape || x >= values_end)) {
+      const BlockGrid &grid = job.grids[params.invert ? 0 : decision.shape];
+      redacted = grid.value_at(x, y);
+      values_shape = decision.shape;
+      values_end = grid.block_end(x);
+    }
     uint8_t *pixel = plane.data + y * plane.row_pitch + ptrdiff_t{x} * plane.pixel_stride;
     for (int c = 0; c < plane.channels; ++c) {
       if (!(plane.channel_mask & (1u << c)))
         continue;
       uint8_t *at = pixel + c * int(sizeof(Sample));
-      const uint32_t in = sample_value(format, load_sample<Sample>(at));
+      // Wholly redacted: the input does not count.
+      const uint32_t in = decision.weight == kRedactFullWeight
+                              ? 0
+                              : sample_value(format, load_sample<Sample>(at));
       const uint32_t out = redact_blend(redacted[c], in, decision.weight);
       store_sample<Sample>(at, Sample(stored_sample(format, out)));
     }
