@@ -110,8 +110,6 @@ enum
 /* The properties' values, under the object lock. */
 struct RedactSettings
 {
-  GstCudaRedactMethod method = DEFAULT_METHOD;
-  GstCudaRedactShape shape = DEFAULT_SHAPE;
   RedactLook look;
   std::vector<cf::Box> zones;
   GstClockTime hold = DEFAULT_HOLD;
@@ -508,9 +506,9 @@ gst_cuda_redact_set_property (GObject * object, guint prop_id,
   RedactSettings & settings = *self->settings;
   switch (prop_id) {
     case PROP_METHOD:
-      settings.method = (GstCudaRedactMethod) g_value_get_enum (value);
-      settings.look.method = settings.method == GST_CUDA_REDACT_METHOD_FILL ?
-          cf::RedactMethod::Fill : cf::RedactMethod::Pixelate;
+      settings.look.method = g_value_get_enum (value) ==
+          GST_CUDA_REDACT_METHOD_FILL ? cf::RedactMethod::Fill :
+          cf::RedactMethod::Pixelate;
       break;
     case PROP_BLOCKS:
       settings.look.blocks = g_value_get_uint (value);
@@ -519,9 +517,9 @@ gst_cuda_redact_set_property (GObject * object, guint prop_id,
       settings.look.fill_argb = g_value_get_uint (value);
       break;
     case PROP_SHAPE:
-      settings.shape = (GstCudaRedactShape) g_value_get_enum (value);
-      settings.look.outline = settings.shape == GST_CUDA_REDACT_SHAPE_ELLIPSE ?
-          cf::RedactOutline::Ellipse : cf::RedactOutline::Box;
+      settings.look.outline = g_value_get_enum (value) ==
+          GST_CUDA_REDACT_SHAPE_ELLIPSE ? cf::RedactOutline::Ellipse :
+          cf::RedactOutline::Box;
       break;
     case PROP_FEATHER:
       settings.look.feather = g_value_get_uint (value);
@@ -558,7 +556,8 @@ gst_cuda_redact_get_property (GObject * object, guint prop_id, GValue * value,
   const RedactSettings & settings = *self->settings;
   switch (prop_id) {
     case PROP_METHOD:
-      g_value_set_enum (value, settings.method);
+      g_value_set_enum (value, settings.look.method == cf::RedactMethod::Fill ?
+          GST_CUDA_REDACT_METHOD_FILL : GST_CUDA_REDACT_METHOD_PIXELATE);
       break;
     case PROP_BLOCKS:
       g_value_set_uint (value, settings.look.blocks);
@@ -567,7 +566,9 @@ gst_cuda_redact_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_uint (value, settings.look.fill_argb);
       break;
     case PROP_SHAPE:
-      g_value_set_enum (value, settings.shape);
+      g_value_set_enum (value, settings.look.outline ==
+          cf::RedactOutline::Ellipse ? GST_CUDA_REDACT_SHAPE_ELLIPSE :
+          GST_CUDA_REDACT_SHAPE_BOX);
       break;
     case PROP_FEATHER:
       g_value_set_uint (value, settings.look.feather);
