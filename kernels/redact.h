@@ -33,6 +33,13 @@
 //   takes the mean of the samples of its block, the block index clamped to the box's
 //   blocks (so that the feather outside the box takes its nearest block), rounded
 //   half up: (2 * sum + count) / (2 * count).
+//   Blur: the view's Gaussian blur at the sample, as gauss.h computes it for the
+//   whole view (make_gauss_params(sigma_x, sigma_y) with automatic kernel sizes and
+//   BorderMode::Reflect101; samples outside every shape feed it as usual), with the
+//   sigmas of the shape whose (sigma_x, sigma_y) is greatest (compared as pairs, x
+//   first) among those whose written area (its box grown by F, clipped: redact_areas)
+//   holds the sample: where shapes meet, the stronger blur hides both. With invert,
+//   the view's invert_sigma_*.
 //
 // What a call writes: with invert, the whole view; without, each shape's box grown by
 // F, clipped to the view (redact_areas).
@@ -50,7 +57,7 @@
 
 namespace cf {
 
-enum class RedactMethod { Pixelate, Fill };
+enum class RedactMethod { Pixelate, Fill, Blur };
 enum class RedactOutline { Box, Ellipse };
 
 constexpr int kRedactMaxFeather = 255;
@@ -58,13 +65,16 @@ constexpr int kRedactMaxViews = 8;         // a call's views (4 planes, 2 fields
 constexpr int kRedactMaxShapes = 1024;     // a view's shapes
 constexpr int kRedactMaxEllipseSide = 32768;  // the bound the 64-bit inside test needs
 
-// One shape of a view: its box (within the view, non-empty) and, for Pixelate, the
-// size of its blocks (1 up to the box's own size is meaningful; larger ones count as
-// the box's size).
+// One shape of a view: its box (within the view, non-empty); for Pixelate, the size
+// of its blocks (1 up to the box's own size is meaningful; larger ones count as the
+// box's size); for Blur, its Gaussian's sigmas in the view's samples
+// (kGaussMinSigma..kGaussMaxSigma, gauss.h).
 struct RedactShape {
   Box box;
   int block_width = 1;
   int block_height = 1;
+  double sigma_x = 1.0;
+  double sigma_y = 1.0;
 };
 
 struct RedactView {
@@ -74,6 +84,8 @@ struct RedactView {
   int feather = 0;                  // 0..kRedactMaxFeather samples of this view
   int invert_block_width = 1;       // Pixelate with invert: the whole view's blocks
   int invert_block_height = 1;
+  double invert_sigma_x = 1.0;      // Blur with invert: the whole view's sigmas
+  double invert_sigma_y = 1.0;
   uint32_t fill[kMaxChannels] = {};  // Fill: a value per channel, within the format
 };
 
@@ -87,9 +99,11 @@ struct RedactParams {
 // (is_valid_plane) of the format with shapes within it, positive block sizes, a
 // feather in range, fill values within the format (those of the channels of
 // channel_mask: the others are never used), ellipse boxes no wider or taller than
-// kRedactMaxEllipseSide. The CUDA backend also needs are_samples_aligned, and a
-// workspace (not null) of at least redact_cuda_workspace_bytes of the views' frame
-// bytes on every call, whether or not its shapes overlap.
+// kRedactMaxEllipseSide, Blur sigmas in range (the shapes', and the view's with
+// invert). The CUDA backend also needs are_samples_aligned, for Blur on packed planes
+// with channels not computed pixels of nothing but their channels (as gauss_cuda),
+// and a workspace (not null) of at least redact_cuda_workspace_bytes of the views'
+// frame bytes on every call, whether or not its shapes overlap.
 bool is_valid(const RedactParams &params, const RedactView *views, int count,
               SampleFormat format);
 
@@ -99,8 +113,9 @@ bool is_valid(const RedactParams &params, const RedactView *views, int count,
 std::vector<Box> redact_areas(const RedactParams &params, const RedactView &view);
 
 // Device memory the CUDA backend needs for views of `frame_bytes` bytes of samples in
-// all (the sum over views of height * row span): a copy of what overlapping shapes
-// read, and the shape tables. Built without CUDA: none.
+// all (the sum over views of height * row span): the shape tables, and a copy of what
+// overlapping shapes read (Pixelate) or the blurred views (Blur). Built without CUDA:
+// none.
 #ifdef CF_HAVE_CUDA
 size_t redact_cuda_workspace_bytes(size_t frame_bytes);
 #else
@@ -110,7 +125,8 @@ inline size_t redact_cuda_workspace_bytes(size_t) { return 0; }
 // CUDA: device memory, queued on `stream`, `workspace` (device memory of
 // workspace_bytes, at least redact_cuda_workspace_bytes of the views) used by the
 // call's work until it is done; returns the launch error. CPU: host memory, any
-// alignment, `threads` threads (0: one per core), cudaSuccess once done. Both return
+// alignment, `threads` threads (0: one per core), cudaSuccess once done (Blur: host
+// memory of the views' size, allocated for the call). Both return
 // cudaErrorInvalidValue, having written nothing, for calls that are not valid (and
 // the CUDA backend: a workspace too small).
 cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,

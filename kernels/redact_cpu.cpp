@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// Redaction on the CPU (redact.h), scalar: per view, the redacted values of every
-// pixelate block are computed first from the untouched samples, then the rows are
-// written in parallel, each sample by its winning shape (or, with invert, by the view).
+// Redaction on the CPU (redact.h), scalar: per view, the redacted values (every
+// pixelate block's means, or the blurred view) are computed first from the untouched
+// samples, then the rows are written in parallel, each sample by its winning shape
+// (or, with invert, by the view).
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "cpu_parallel.h"
 #include "cpu_samples.h"
 #include "redact.h"
+#include "redact_blur.h"
 #include "redact_math.h"
 
 namespace cf {
@@ -39,7 +41,14 @@ bool is_valid(const RedactParams &params, const RedactView *views, int count,
       if (ellipse && (shape.box.width > kRedactMaxEllipseSide ||
                       shape.box.height > kRedactMaxEllipseSide))
         return false;
+      if (params.method == RedactMethod::Blur &&
+          !(is_valid_redact_sigma(shape.sigma_x) && is_valid_redact_sigma(shape.sigma_y)))
+        return false;
     }
+    if (params.method == RedactMethod::Blur && params.invert &&
+        !(is_valid_redact_sigma(view.invert_sigma_x) &&
+          is_valid_redact_sigma(view.invert_sigma_y)))
+      return false;
   }
   return true;
 }
@@ -130,14 +139,38 @@ struct ViewJob {
   const RedactView *view;
   std::vector<RedactEdges> shapes;
   std::vector<BlockGrid> grids;  // pixelate: per shape, or one for the view with invert
+  std::vector<uint8_t> blurred_bytes;  // blur: the view blurred where it is written
+  Plane blurred;
+  cudaError_t status = cudaSuccess;
 };
+
+// The view blurred into job.blurred, every pass in order.
+void blur_view(ViewJob &job, SampleFormat format, const RedactParams &params, int threads) {
+  const RedactView &view = *job.view;
+  job.blurred_bytes.resize(size_t(view.plane.height) * row_span_bytes(view.plane, format));
+  job.blurred = redact_blur_plane(view, format, job.blurred_bytes.data());
+  for (const RedactBlurPass &pass : redact_blur_passes(params, view, format))
+    if ((job.status = gauss_cpu(view.plane, job.blurred, format, pass.params, threads)) !=
+        cudaSuccess)
+      return;
+}
+
+// The redacted values of sample (x, y), per channel, where they come from a plane (blur).
+template <typename Sample>
+void values_at(const Plane &plane, SampleFormat format, int x, int y, uint32_t *values) {
+  for (int c = 0; c < plane.channels; ++c)
+    if (plane.channel_mask & (1u << c))
+      values[c] = value_at<Sample>(plane, format, x, y, c);
+}
 
 template <typename Sample>
 ViewJob prepare_view(const RedactView &view, SampleFormat format, const RedactParams &params,
                      int threads) {
-  ViewJob job{&view, {}, {}};
+  ViewJob job{&view, {}, {}, {}, {}};
   for (int s = 0; s < view.count; ++s)
     job.shapes.push_back(edges_of(view.shapes[s].box));
+  if (params.method == RedactMethod::Blur)
+    blur_view(job, format, params, threads);
   if (params.method != RedactMethod::Pixelate)
     return job;
   if (params.invert) {
@@ -192,13 +225,19 @@ Decision decide(const ViewJob &job, const std::vector<int> &row_shapes, bool ell
 // Samples [x_begin, x_end) of row y wholly redacted by the view's own values (invert,
 // no shape on the row): stores alone, a block's values looked up once.
 template <typename Sample>
-void store_redacted(const ViewJob &job, SampleFormat format, bool pixelate, int y,
+void store_redacted(const ViewJob &job, SampleFormat format, RedactMethod method, int y,
                     int x_begin, int x_end) {
   const Plane &plane = job.view->plane;
   uint8_t *row = plane.data + y * plane.row_pitch;
+  const bool pixelate = method == RedactMethod::Pixelate;
+  const bool blur = method == RedactMethod::Blur;
+  uint32_t blurred[kMaxChannels] = {};
   for (int x = x_begin; x < x_end;) {
-    const uint32_t *values = pixelate ? job.grids[0].value_at(x, y) : job.view->fill;
-    const int end = pixelate ? std::min(x_end, job.grids[0].block_end(x)) : x_end;
+    if (blur)
+      values_at<Sample>(job.blurred, format, x, y, blurred);
+    const uint32_t *values =
+        pixelate ? job.grids[0].value_at(x, y) : blur ? blurred : job.view->fill;
+    const int end = pixelate ? std::min(x_end, job.grids[0].block_end(x)) : blur ? x + 1 : x_end;
     for (int c = 0; c < plane.channels; ++c) {
       if (!(plane.channel_mask & (1u << c)))
         continue;
@@ -229,17 +268,21 @@ void write_row(const ViewJob &job, SampleFormat format, const RedactParams &para
   }
   const bool ellipse = params.outline == RedactOutline::Ellipse;
   const bool pixelate = params.method == RedactMethod::Pixelate;
+  const bool blur = params.method == RedactMethod::Blur;
   if (params.invert && row_shapes.empty()) {
-    store_redacted<Sample>(job, format, pixelate, y, 0, plane.width);
+    store_redacted<Sample>(job, format, params.method, y, 0, plane.width);
     return;
   }
   // A block's values serve every sample up to the block's end: looked up once.
-  const uint32_t *redacted = view.fill;
+  uint32_t blurred[kMaxChannels] = {};
+  const uint32_t *redacted = blur ? blurred : view.fill;
   int values_shape = -2, values_end = 0;
   for (int x = x_begin; x < x_end; ++x) {
     const Decision decision = decide(job, row_shapes, ellipse, params.invert, x, y);
     if (decision.weight == 0)
       continue;
+    if (blur)
+      values_at<Sample>(job.blurred, format, x, y, blurred);
     if (pixelate && (decision.shape != values_shape || x >= values_end)) {
       const BlockGrid &grid = job.grids[params.invert ? 0 : decision.shape];
       redacted = grid.value_at(x, y);
@@ -262,15 +305,18 @@ void write_row(const ViewJob &job, SampleFormat format, const RedactParams &para
 }
 
 template <typename Sample>
-void redact_view(const RedactView &view, SampleFormat format, const RedactParams &params,
-                 int threads) {
+cudaError_t redact_view(const RedactView &view, SampleFormat format, const RedactParams &params,
+                        int threads) {
   const ViewJob job = prepare_view<Sample>(view, format, params, threads);
+  if (job.status != cudaSuccess)
+    return job.status;
   const long work = long(view.plane.width) * (1 + view.count / 8);
   parallel_ranges(view.plane.height, threads, work, [&](int begin, int end) {
     std::vector<int> row_shapes;
     for (int y = begin; y < end; ++y)
       write_row<Sample>(job, format, params, y, row_shapes);
   });
+  return cudaSuccess;
 }
 
 }  // namespace
@@ -280,10 +326,11 @@ cudaError_t redact_cpu(const RedactView *views, int count, SampleFormat format,
   if (!is_valid(params, views, count, format))
     return cudaErrorInvalidValue;
   for (int v = 0; v < count; ++v) {
-    if (format.depth == SampleDepth::U8)
-      redact_view<uint8_t>(views[v], format, params, threads);
-    else
-      redact_view<uint16_t>(views[v], format, params, threads);
+    const cudaError_t e = format.depth == SampleDepth::U8
+                              ? redact_view<uint8_t>(views[v], format, params, threads)
+                              : redact_view<uint16_t>(views[v], format, params, threads);
+    if (e != cudaSuccess)
+      return e;
   }
   return cudaSuccess;
 }

@@ -4,7 +4,8 @@
 // Redaction on CUDA (redact.h): one kernel launch per call, over every view and shape.
 //
 // Work units. Without invert, each shape's box is cut into cells: its pixelate blocks
-// (each at most the box's size), or for Fill tiles of kFillTileWidth x kFillTileHeight.
+// (each at most the box's size), or for Fill and Blur tiles of kFillTileWidth x
+// kFillTileHeight.
 // A unit is one cell of one shape of one view; it computes its block's means itself,
 // from its own samples only, and writes its cell, plus, on the box's edges, the part of
 // the feather band that clamps to it: so every sample of a shape's box grown by its
@@ -31,6 +32,9 @@
 //
 // Tables. The views, and up to kInlineShapes shapes, travel by value in the kernel's
 // parameters; more shapes go to the workspace with one cudaMemcpyAsync.
+//
+// Blur. Before the launch, gauss_cuda blurs each view into the workspace, pass after
+// pass (redact_blur.h); the units take each sample's R from there.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -39,7 +43,9 @@
 #include <vector>
 
 #include "cuda_views.cuh"
+#include "packed_cuda.h"
 #include "redact.h"
+#include "redact_blur.h"
 #include "redact_math.h"
 
 namespace cf {
@@ -74,6 +80,9 @@ struct DeviceView {
   ptrdiff_t mean_pitch;
   int mean_x;
   int mean_y;
+  // Blur: the view blurred, with the view's pixel stride.
+  const uint8_t *blurred;
+  ptrdiff_t blurred_pitch;
   int width;
   int height;
   int pixel_stride;
@@ -98,6 +107,7 @@ struct LaunchTable {
   bool invert;
   bool ellipse;
   bool pixelate;
+  bool blur;
   long long units;
   // Null: the shapes are the inline ones below.
   const DeviceShape *device_shapes;
@@ -349,6 +359,18 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
         return;
       Sample *pixel = reinterpret_cast<Sample *>(view.data + ptrdiff_t(y) * view.row_pitch +
                                                  ptrdiff_t(x) * view.pixel_stride);
+      uint32_t values[kMaxChannels];
+      CF_UNROLL
+      for (int c = 0; c < kMaxChannels; ++c)
+        values[c] = redacted[c];
+      if (table.blur) {
+        const Sample *blurred = reinterpret_cast<const Sample *>(
+            view.blurred + ptrdiff_t(y) * view.blurred_pitch + ptrdiff_t(x) * view.pixel_stride);
+        CF_UNROLL
+        for (int c = 0; c < kMaxChannels; ++c)
+          if (c < view.channels && (view.channel_mask & (1u << c)))
+            values[c] = uint32_t(blurred[c]) >> padding;
+      }
       // Wholly redacted samples are only stored: no load waits before each store
       // (in place, a store could alias the next sample's load).
       const bool whole = weight == kRedactFullWeight;
@@ -356,7 +378,7 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
       for (int c = 0; c < kMaxChannels; ++c)
         if (c < view.channels && (view.channel_mask & (1u << c))) {
           const uint32_t in = whole ? 0 : uint32_t(pixel[c]) >> padding;
-          pixel[c] = Sample(redact_blend(redacted[c], in, weight) << padding);
+          pixel[c] = Sample(redact_blend(values[c], in, weight) << padding);
         }
     });
     group_sync<kGroupWarps>();  // before the next unit's list replaces this one
@@ -515,11 +537,37 @@ bool is_valid_cuda_call(const RedactView *views, int count, SampleFormat format,
                         const RedactParams &params, void *workspace, size_t workspace_bytes) {
   if (!is_valid(params, views, count, format))
     return false;
-  for (int v = 0; v < count; ++v)
-    if (!are_samples_aligned(views[v].plane, format))
+  for (int v = 0; v < count; ++v) {
+    const Plane &plane = views[v].plane;
+    if (!are_samples_aligned(plane, format))
       return false;
+    // The blurred view takes the view's pixel stride: gauss_cuda's own condition.
+    if (params.method == RedactMethod::Blur && !can_copy_pixels_whole(plane, plane, format))
+      return false;
+  }
   return workspace != nullptr &&
          workspace_bytes >= redact_cuda_workspace_bytes(frame_bytes_of(views, count, format));
+}
+
+// Each view blurred into the workspace at `*offset`, pass after pass.
+cudaError_t blur_views(const RedactView *views, int count, SampleFormat format,
+                       const RedactParams &params, LaunchTable &table, uint8_t *workspace,
+                       size_t *offset, cudaStream_t stream) {
+  for (int v = 0; v < count; ++v) {
+    const RedactView &view = views[v];
+    if (view.count == 0 && !params.invert)
+      continue;
+    const Plane blurred = redact_blur_plane(view, format, workspace + *offset);
+    *offset += (size_t(view.plane.height) * size_t(blurred.row_pitch) + kWorkspaceAlignment - 1) /
+               kWorkspaceAlignment * kWorkspaceAlignment;
+    for (const RedactBlurPass &pass : redact_blur_passes(params, view, format))
+      if (const cudaError_t e = gauss_cuda(view.plane, blurred, format, pass.params, stream);
+          e != cudaSuccess)
+        return e;
+    table.views[v].blurred = blurred.data;
+    table.views[v].blurred_pitch = blurred.row_pitch;
+  }
+  return cudaSuccess;
 }
 
 }  // namespace
@@ -539,6 +587,7 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
   table.invert = params.invert;
   table.ellipse = params.outline == RedactOutline::Ellipse;
   table.pixelate = params.method == RedactMethod::Pixelate;
+  table.blur = params.method == RedactMethod::Blur;
   std::vector<DeviceShape> shapes;
   std::vector<long long> first_units;
   const long long largest = build_tables(views, count, params, table, shapes, first_units);
@@ -553,6 +602,11 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
               copy_read_area(views[v], format, table.views[v], base, &offset, stream);
           e != cudaSuccess)
         return e;
+  if (table.blur)
+    if (const cudaError_t e =
+            blur_views(views, count, format, params, table, base, &offset, stream);
+        e != cudaSuccess)
+      return e;
   if (shapes.size() <= size_t(kInlineShapes)) {
     std::copy(shapes.begin(), shapes.end(), table.shapes);
     std::copy(first_units.begin(), first_units.end(), table.first_units);

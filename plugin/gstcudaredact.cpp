@@ -7,10 +7,10 @@
  *
  * Privacy redaction of live video on NVIDIA GPUs, in place: faces, licence
  * plates, screens or windows that a detector upstream marks, and fixed privacy
- * zones, are pixelated or filled before the video is stored or leaves the
- * site. Only the redacted pixels are written; the rest of each frame passes as
- * it came, in host memory or in CUDA memory alike. The CUDA and the CPU
- * backend give the same result, bit for bit.
+ * zones, are pixelated, blurred or filled before the video is stored or
+ * leaves the site. Only the redacted pixels are written; the rest of each
+ * frame passes as it came, in host memory or in CUDA memory alike. The CUDA
+ * and the CPU backend give the same result, bit for bit.
  *
  * What is redacted: the boxes of each buffer's GstVideoRegionOfInterestMeta
  * and (GStreamer 1.24 and later) of its analytics object detections, of the
@@ -45,7 +45,14 @@
  *   samples and blocks to a multiple of the subsampling, so that the chroma
  *   blocks cover exactly the luma blocks;
  * - fill: one colour, #GstCudaRedact:fill-color (ARGB, as textoverlay's
- *   `color`), converted by the caps' colorimetry: irreversible.
+ *   `color`), converted by the caps' colorimetry: irreversible;
+ * - blur: a Gaussian blur whose sigma is #GstCudaRedact:strength times each
+ *   box's shorter side (rounded up to the next of 8 steps per octave), so
+ *   that a large face is blurred as much as a small one, computed as the
+ *   whole frame's blur there (the pixels around a box feed it). Its cap is
+ *   the kernels' sigma of 20 pixels: a box whose shorter side passes
+ *   20 / strength is blurred at 20 only, less for its size, and the element
+ *   warns once per stream; pixelate does not weaken so.
  * #GstCudaRedact:shape=ellipse redacts the ellipse inscribed in each box;
  * #GstCudaRedact:feather fades the redaction into the picture over that many
  * pixels outside the shape, never inside it.
@@ -76,6 +83,7 @@
 #include <string>
 
 #include "framemessage.h"
+#include "gauss.h"
 #include "redactplan.h"
 #include "regionhold.h"
 
@@ -88,6 +96,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_redact_debug);
 #define DEFAULT_FILL_COLOR 0xff000000
 #define DEFAULT_SHAPE GST_CUDA_REDACT_SHAPE_BOX
 #define DEFAULT_FEATHER 0
+#define DEFAULT_STRENGTH 0.15
+#define MIN_STRENGTH 0.01
+#define MAX_STRENGTH 1.0
 #define DEFAULT_HOLD GST_SECOND
 #define DEFAULT_WHOLE_FRAME GST_CUDA_REDACT_WHOLE_FRAME_UNANALYZED
 #define DEFAULT_POST_MESSAGES TRUE
@@ -101,6 +112,7 @@ enum
   PROP_SHAPE,
   PROP_FEATHER,
   PROP_INVERT,
+  PROP_STRENGTH,
   PROP_ZONES,
   PROP_HOLD,
   PROP_WHOLE_FRAME,
@@ -124,6 +136,7 @@ struct RedactStream
   /* A frame of the stream carried analytics results. */
   bool analyzed = false;
   bool warned_whole_frame = false;
+  bool warned_blur_cap = false;
   GstClockTime last_time = GST_CLOCK_TIME_NONE;
   gsize workspace_bytes = 0;
 
@@ -132,6 +145,7 @@ struct RedactStream
     hold.reset ();
     analyzed = false;
     warned_whole_frame = false;
+    warned_blur_cap = false;
     last_time = GST_CLOCK_TIME_NONE;
   }
 };
@@ -164,6 +178,8 @@ gst_cuda_redact_method_get_type (void)
     {GST_CUDA_REDACT_METHOD_PIXELATE, "Square blocks, each the mean of its "
           "pixels", "pixelate"},
     {GST_CUDA_REDACT_METHOD_FILL, "One colour, fill-color", "fill"},
+    {GST_CUDA_REDACT_METHOD_BLUR, "A Gaussian blur of sigma strength x the "
+          "box's shorter side", "blur"},
     {0, nullptr, nullptr},
   };
   return register_enum (&type, "GstCudaRedactMethod", values);
@@ -338,6 +354,22 @@ gst_cuda_redact_amend_selection (CfBaseFilter * base, GstBuffer * frame,
         "");
 }
 
+/* A region too large for the blur's cap is blurred less for its size: said
+ * once per stream. */
+static void
+warn_blur_cap (GstCudaRedact * self, const RedactPlan & plan)
+{
+  const int side = plan.blur_capped_side ();
+  if (side == 0 || self->stream->warned_blur_cap)
+    return;
+  self->stream->warned_blur_cap = true;
+  GST_ELEMENT_WARNING (self, STREAM, FAILED, ("A region of %d pixels' shorter "
+          "side needs a blur past the cap (sigma %.0f): it is blurred at the "
+          "cap, less for its size than smaller regions. Lower strength or use "
+          "method=pixelate, which hides large regions as well as small ones",
+          side, cf::kGaussMaxSigma), (nullptr));
+}
+
 static cudaError_t
 gst_cuda_redact_edit_frame (CfInPlace * in_place,
     const std::vector<ComponentView> & views,
@@ -356,6 +388,7 @@ gst_cuda_redact_edit_frame (CfInPlace * in_place,
     any = any || target.count > 0;
   if (!any)
     return cudaSuccess;
+  warn_blur_cap (self, plan);
   const cudaError_t err = cf::redact (exec, targets.data (),
       (int) targets.size (), plan.format (), plan.params (), workspace,
       self->stream->workspace_bytes);
@@ -419,6 +452,32 @@ gst_cuda_redact_start (GstBaseTransform * trans)
 }
 
 /* ---- properties ---- */
+
+static cf::RedactMethod
+redact_method_of (GstCudaRedactMethod method)
+{
+  switch (method) {
+    case GST_CUDA_REDACT_METHOD_FILL:
+      return cf::RedactMethod::Fill;
+    case GST_CUDA_REDACT_METHOD_BLUR:
+      return cf::RedactMethod::Blur;
+    default:
+      return cf::RedactMethod::Pixelate;
+  }
+}
+
+static GstCudaRedactMethod
+method_property_of (cf::RedactMethod method)
+{
+  switch (method) {
+    case cf::RedactMethod::Fill:
+      return GST_CUDA_REDACT_METHOD_FILL;
+    case cf::RedactMethod::Blur:
+      return GST_CUDA_REDACT_METHOD_BLUR;
+    default:
+      return GST_CUDA_REDACT_METHOD_PIXELATE;
+  }
+}
 
 /* `value`, a GstValueArray of <x, y, width, height> arrays of ints, as
  * zones; false, with the reason, where it is not one. */
@@ -506,9 +565,8 @@ gst_cuda_redact_set_property (GObject * object, guint prop_id,
   RedactSettings & settings = *self->settings;
   switch (prop_id) {
     case PROP_METHOD:
-      settings.look.method = g_value_get_enum (value) ==
-          GST_CUDA_REDACT_METHOD_FILL ? cf::RedactMethod::Fill :
-          cf::RedactMethod::Pixelate;
+      settings.look.method = redact_method_of ((GstCudaRedactMethod)
+          g_value_get_enum (value));
       break;
     case PROP_BLOCKS:
       settings.look.blocks = g_value_get_uint (value);
@@ -526,6 +584,9 @@ gst_cuda_redact_set_property (GObject * object, guint prop_id,
       break;
     case PROP_INVERT:
       settings.look.invert = g_value_get_boolean (value);
+      break;
+    case PROP_STRENGTH:
+      settings.look.strength = g_value_get_double (value);
       break;
     case PROP_HOLD:
       settings.hold = g_value_get_uint64 (value);
@@ -556,8 +617,7 @@ gst_cuda_redact_get_property (GObject * object, guint prop_id, GValue * value,
   const RedactSettings & settings = *self->settings;
   switch (prop_id) {
     case PROP_METHOD:
-      g_value_set_enum (value, settings.look.method == cf::RedactMethod::Fill ?
-          GST_CUDA_REDACT_METHOD_FILL : GST_CUDA_REDACT_METHOD_PIXELATE);
+      g_value_set_enum (value, method_property_of (settings.look.method));
       break;
     case PROP_BLOCKS:
       g_value_set_uint (value, settings.look.blocks);
@@ -575,6 +635,9 @@ gst_cuda_redact_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_INVERT:
       g_value_set_boolean (value, settings.look.invert);
+      break;
+    case PROP_STRENGTH:
+      g_value_set_double (value, settings.look.strength);
       break;
     case PROP_ZONES:
       set_zones_value (settings.zones, value);
@@ -595,8 +658,8 @@ gst_cuda_redact_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* How regions are redacted: method, blocks, fill-color, shape, feather,
- * invert. */
+/* How regions are redacted: method, blocks, fill-color, strength, shape,
+ * feather, invert. */
 static void
 install_look_properties (GObjectClass * klass, GParamFlags flags)
 {
@@ -612,6 +675,12 @@ install_look_properties (GObjectClass * klass, GParamFlags flags)
           "big-endian ARGB (0xAARRGGBB; alpha is the alpha channel's, where "
           "the format has one), converted by the caps' colorimetry", 0,
           G_MAXUINT32, DEFAULT_FILL_COLOR, flags));
+  g_object_class_install_property (klass, PROP_STRENGTH,
+      g_param_spec_double ("strength", "Strength", "method=blur: the blur's "
+          "sigma as a fraction of a region's shorter side (rounded up to the "
+          "next of 8 steps per octave; at most 20 pixels: larger regions are "
+          "blurred less for their size)", MIN_STRENGTH, MAX_STRENGTH,
+          DEFAULT_STRENGTH, flags));
   g_object_class_install_property (klass, PROP_SHAPE,
       g_param_spec_enum ("shape", "Shape", "The shape redacted in each box",
           GST_TYPE_CUDA_REDACT_SHAPE, DEFAULT_SHAPE, flags));
@@ -682,7 +751,7 @@ gst_cuda_redact_class_init (GstCudaRedactClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA privacy redaction", "Filter/Effect/Video",
-      "Pixelates or fills detected regions and privacy zones in place on "
+      "Pixelates, blurs or fills detected regions and privacy zones in place on "
       "NVIDIA GPUs, failing closed where the detector misses, with a CPU "
       "fallback", "gst-cudafilters developers");
 

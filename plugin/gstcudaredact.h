@@ -15,6 +15,7 @@ typedef enum
 {
   GST_CUDA_REDACT_METHOD_PIXELATE,
   GST_CUDA_REDACT_METHOD_FILL,
+  GST_CUDA_REDACT_METHOD_BLUR,
 } GstCudaRedactMethod;
 
 typedef enum

@@ -3,7 +3,10 @@
 
 #include "redactplan.h"
 
+#include <cmath>
+
 #include "formatlayout.h"
+#include "gauss.h"
 #include "redactcolor.h"
 
 static int
@@ -66,10 +69,32 @@ RedactPlan::block_side (const cf::Box & box, const Grid & grid) const
   return round_up ((longer + blocks - 1) / blocks, MAX (grid.x, grid.y));
 }
 
+/* A box's blur sigma in frame pixels (see the header), noting a cap. */
+gdouble
+RedactPlan::blur_sigma (const cf::Box & box)
+{
+  const int side = MIN (box.width, box.height);
+  const gdouble wanted = look_.strength * side;
+  const gdouble stepped = std::exp2 (std::ceil (std::log2 (wanted) *
+          kBlurStepsPerOctave) / kBlurStepsPerOctave);
+  if (stepped > cf::kGaussMaxSigma) {
+    blur_capped_side_ = MAX (blur_capped_side_, side);
+    return cf::kGaussMaxSigma;
+  }
+  return MAX (stepped, cf::kGaussMinSigma);
+}
+
+/* A sigma of frame pixels in samples `sub` times subsampled (and halved
+ * again for a field's rows), within what the kernels take. */
+static gdouble
+sigma_in_samples (gdouble sigma, int sub, bool field)
+{
+  return MAX (sigma / (1 << sub) / (field ? 2 : 1), cf::kGaussMinSigma);
+}
+
 cf::RedactView
 RedactPlan::view_of (const ComponentView & view, const Grid & grid,
     const std::vector<cf::Box> & boxes, std::vector<cf::RedactShape> * shapes)
-    const
 {
   const ComponentLayout & component =
       FormatLayout::of (info_).component (view.first_component ());
@@ -87,6 +112,13 @@ RedactPlan::view_of (const ComponentView & view, const Grid & grid,
           GST_VIDEO_INFO_WIDTH (&info_), cf::picture_height (&info_)}, grid);
   out.invert_block_width = frame_side >> x_sub;
   out.invert_block_height = rows (frame_side) >> y_sub;
+  const bool blur = look_.method == cf::RedactMethod::Blur;
+  /* The whole picture's blur, with invert: the cap is what it takes. */
+  const gdouble frame_sigma = MIN (look_.strength *
+      MIN (GST_VIDEO_INFO_WIDTH (&info_), cf::picture_height (&info_)),
+      cf::kGaussMaxSigma);
+  out.invert_sigma_x = sigma_in_samples (frame_sigma, x_sub, false);
+  out.invert_sigma_y = sigma_in_samples (frame_sigma, y_sub, field);
   for (int c = 0; c < view.src.channels; c++) {
     const int comp = view.channel_components[c];
     out.fill[c] = comp < 0 ? 0 :
@@ -108,7 +140,13 @@ RedactPlan::view_of (const ComponentView & view, const Grid & grid,
     if (samples.width <= 0 || samples.height <= 0)
       continue;
     const int side = block_side (box, grid);
-    shapes->push_back ({samples, side >> x_sub, rows (side) >> y_sub});
+    cf::RedactShape shape {samples, side >> x_sub, rows (side) >> y_sub};
+    if (blur) {
+      const gdouble sigma = blur_sigma (box);
+      shape.sigma_x = sigma_in_samples (sigma, x_sub, false);
+      shape.sigma_y = sigma_in_samples (sigma, y_sub, field);
+    }
+    shapes->push_back (shape);
   }
   out.shapes = shapes->data ();
   out.count = (int) shapes->size ();

@@ -9,7 +9,12 @@
  * samples (and, for interlaced frames, to whole rows of both fields), and the
  * pixelation's block side to a multiple of the subsampling, so that every
  * chroma block covers exactly the pixels of its luma block: a mosaic whose
- * colours do not bleed across its blocks. Growing only ever redacts more. */
+ * colours do not bleed across its blocks. Growing only ever redacts more.
+ *
+ * The blur's sigma is strength times a box's shorter side, rounded up to the
+ * next of kBlurStepsPerOctave steps per octave (boxes of about the same size
+ * share one pass of the kernels, and a box that jitters by a pixel keeps its
+ * blur), and at most the kernels' cap; in each view's own samples. */
 #pragma once
 
 #include <gst/video/video.h>
@@ -29,7 +34,10 @@ struct RedactLook
   cf::RedactOutline outline = cf::RedactOutline::Box;
   guint feather = 0;            /* pixels of the frame */
   bool invert = false;
+  gdouble strength = 0.15;      /* blur: sigma / a box's shorter side */
 };
+
+constexpr int kBlurStepsPerOctave = 8;
 
 class RedactPlan
 {
@@ -48,6 +56,9 @@ public:
   const cf::RedactParams & params () const { return params_; }
   /* The samples' format, the same for every view of a format. */
   cf::SampleFormat format () const { return format_; }
+  /* Blur: the shorter side, in pixels, of the largest box whose sigma the cap
+   * (cf::kGaussMaxSigma) cut; 0 where none. */
+  int blur_capped_side () const { return blur_capped_side_; }
 
 private:
   /* Multiples of frame pixels that shapes and blocks snap to. */
@@ -58,9 +69,9 @@ private:
   };
   cf::Box snap (const cf::Box & box, const Grid & grid) const;
   int block_side (const cf::Box & box, const Grid & grid) const;
+  gdouble blur_sigma (const cf::Box & box);
   cf::RedactView view_of (const ComponentView & view, const Grid & grid,
-      const std::vector<cf::Box> & boxes, std::vector<cf::RedactShape> * shapes)
-      const;
+      const std::vector<cf::Box> & boxes, std::vector<cf::RedactShape> * shapes);
 
   const GstVideoInfo & info_;
   RedactLook look_;
@@ -68,4 +79,5 @@ private:
   cf::RedactParams params_;
   std::vector<std::vector<cf::RedactShape>> shapes_;    /* views_ point here */
   std::vector<cf::RedactView> views_;
+  int blur_capped_side_ = 0;
 };

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "filter_cases.h"
+#include "reference_gauss.h"
 
 // Last: Check defines macros (fail, ...) that break C++ headers.
 #include <gst/check/gstcheck.h>
@@ -31,6 +32,8 @@ struct ViewSpec {
   int invert_block_width;
   int invert_block_height;
   std::vector<cf::RedactShape> shapes;
+  double invert_sigma_x = 2.2;
+  double invert_sigma_y = 1.1;
 };
 
 struct RedactCase {
@@ -79,6 +82,8 @@ Frame make_frame(const RedactCase &test) {
     view.feather = spec.feather;
     view.invert_block_width = spec.invert_block_width;
     view.invert_block_height = spec.invert_block_height;
+    view.invert_sigma_x = spec.invert_sigma_x;
+    view.invert_sigma_y = spec.invert_sigma_y;
     for (int c = 0; c < cf::kMaxChannels; ++c)
       view.fill[c] = uint32_t(random() % (cf::max_sample_value(test.format) + 1));
     frame.views.push_back(view);
@@ -171,6 +176,61 @@ private:
   std::map<std::tuple<int, int, int, int, int>, uint32_t> means_;
 };
 
+// Blur's values: the whole original view blurred once per pair of sigmas, on demand.
+class ReferenceBlurs {
+public:
+  ReferenceBlurs(const cf::Plane &original, cf::SampleFormat format)
+      : original_(original), format_(format) {}
+
+  uint32_t at(double sigma_x, double sigma_y, int x, int y, int c) {
+    auto known = blurred_.find({sigma_x, sigma_y});
+    if (known == blurred_.end()) {
+      std::vector<uint8_t> bytes(size_t(original_.row_pitch) * original_.height +
+                                 original_.pixel_stride);
+      const cf::GaussParams params = cf::make_gauss_params(sigma_x, sigma_y, 0, 0, format_,
+                                                           {cf::BorderMode::Reflect101, 0});
+      // The reference blurs one channel at a time: each channel as a plane of its own.
+      for (int c = 0; c < original_.channels; ++c) {
+        const auto channel = [&](const cf::Plane &plane, uint8_t *data) {
+          cf::Plane one = plane;
+          one.data = data + c * cf::bytes_per_sample(format_);
+          one.channels = 1;
+          one.channel_mask = 1;
+          return one;
+        };
+        reference_gauss(channel(original_, original_.data), channel(original_, bytes.data()),
+                        format_, params);
+      }
+      known = blurred_.emplace(std::make_pair(sigma_x, sigma_y), std::move(bytes)).first;
+    }
+    cf::Plane plane = original_;
+    plane.data = known->second.data();
+    return read_whole(sample_address(plane, format_, x, y, c), format_) >> format_.padding_bits;
+  }
+
+private:
+  cf::Plane original_;
+  cf::SampleFormat format_;
+  std::map<std::pair<double, double>, std::vector<uint8_t>> blurred_;
+};
+
+// Blur's sigmas at (x, y): the greatest pair of the shapes whose box grown by the
+// feather holds it, or the view's with invert.
+std::pair<double, double> reference_sigmas(const cf::RedactView &view,
+                                           const cf::RedactParams &params, int x, int y) {
+  if (params.invert)
+    return {view.invert_sigma_x, view.invert_sigma_y};
+  std::pair<double, double> greatest{0, 0};
+  const int f = view.feather;
+  for (int s = 0; s < view.count; ++s) {
+    const cf::RedactShape &shape = view.shapes[s];
+    if (x >= shape.box.x - f && x < shape.box.x + shape.box.width + f && y >= shape.box.y - f &&
+        y < shape.box.y + shape.box.height + f)
+      greatest = std::max(greatest, std::make_pair(shape.sigma_x, shape.sigma_y));
+  }
+  return greatest;
+}
+
 // Writes into `expected` (laid out as `view`'s plane) what the call must make of the
 // view, reading `original` only.
 void reference_view(const cf::RedactView &view, const cf::Plane &original,
@@ -178,6 +238,7 @@ void reference_view(const cf::RedactView &view, const cf::Plane &original,
                     const cf::RedactParams &params) {
   const bool ellipse = params.outline == cf::RedactOutline::Ellipse;
   ReferenceMeans means(original, format);
+  ReferenceBlurs blurs(original, format);
   for (int y = 0; y < view.plane.height; ++y)
     for (int x = 0; x < view.plane.width; ++x) {
       int best = 0, winner = -1;
@@ -202,6 +263,9 @@ void reference_view(const cf::RedactView &view, const cf::Plane &original,
           else
             redacted = means.at(view.shapes[winner].box, view.shapes[winner].block_width,
                                 view.shapes[winner].block_height, x, y, c);
+        } else if (params.method == cf::RedactMethod::Blur) {
+          const auto [sigma_x, sigma_y] = reference_sigmas(view, params, x, y);
+          redacted = blurs.at(sigma_x, sigma_y, x, y, c);
         }
         const uint32_t in =
             read_whole(sample_address(original, format, x, y, c), format) >> format.padding_bits;
@@ -220,8 +284,9 @@ cf::Plane rebased(const cf::Plane &plane, const uint8_t *from, uint8_t *to) {
 
 std::string describe_case(const RedactCase &test) {
   char text[200];
+  const char *const methods[] = {"pixelate", "fill", "blur"};
   std::snprintf(text, sizeof text, "%s: %s %s feather %d%s, %s%s, seed %u", test.name.c_str(),
-                test.params.method == cf::RedactMethod::Fill ? "fill" : "pixelate",
+                methods[int(test.params.method)],
                 test.params.outline == cf::RedactOutline::Box ? "box" : "ellipse",
                 test.views.empty() ? 0 : test.views[0].feather,
                 test.params.invert ? " invert" : "",
@@ -294,6 +359,15 @@ void run_redact_cases(const char *name, const RedactRunner &run,
 
 // ---- The cases ----
 
+// Blur sigmas, taken by shape index so that some shapes share a pass and others not
+// (and the random shapes stay as they were before Blur came).
+constexpr double kSigmas[] = {1.5, 0.6, 2.8, 4.1};
+
+void set_sigmas(cf::RedactShape &shape, int index) {
+  shape.sigma_x = kSigmas[index % 4];
+  shape.sigma_y = kSigmas[(index + index / 4) % 4];
+}
+
 // `count` shapes within a width x height plane, sides up to max_side, blocks 1..12.
 std::vector<cf::RedactShape> random_shapes(std::mt19937 &random, int width, int height,
                                            int count, int max_side) {
@@ -306,6 +380,7 @@ std::vector<cf::RedactShape> random_shapes(std::mt19937 &random, int width, int 
     shape.box.y = int(random() % (height - shape.box.height + 1));
     shape.block_width = 1 + int(random() % 12);
     shape.block_height = 1 + int(random() % 12);
+    set_sigmas(shape, i);
     shapes.push_back(shape);
   }
   return shapes;
@@ -326,7 +401,8 @@ const RedactLayout kLayouts[] = {
 // Every method, outline, feather and invert, for `make(params, feather)`.
 template <typename Make>
 void for_each_params(const Make &make, const std::vector<int> &feathers = {0, 1, 5, 40}) {
-  for (const cf::RedactMethod method : {cf::RedactMethod::Fill, cf::RedactMethod::Pixelate})
+  for (const cf::RedactMethod method :
+       {cf::RedactMethod::Fill, cf::RedactMethod::Pixelate, cf::RedactMethod::Blur})
     for (const cf::RedactOutline outline : {cf::RedactOutline::Box, cf::RedactOutline::Ellipse})
       for (const int feather : feathers)
         for (const bool invert : {false, true})
@@ -335,7 +411,7 @@ void for_each_params(const Make &make, const std::vector<int> &feathers = {0, 1,
 
 ViewSpec view_spec(int width, int height, int channels, unsigned mask, int row_padding,
                    int feather, std::vector<cf::RedactShape> shapes) {
-  return {width, height, channels, mask, row_padding, feather, 3, 5, std::move(shapes)};
+  return {width, height, channels, mask, row_padding, feather, 3, 5, std::move(shapes), 2.2, 1.1};
 }
 
 }  // namespace
@@ -367,8 +443,10 @@ namespace {
 std::vector<cf::RedactShape> shapes_of(const std::vector<cf::Box> &boxes, int block_width,
                                        int block_height) {
   std::vector<cf::RedactShape> shapes;
-  for (const cf::Box &box : boxes)
+  for (const cf::Box &box : boxes) {
     shapes.push_back({box, block_width, block_height});
+    set_sigmas(shapes.back(), int(shapes.size()) - 1);
+  }
   return shapes;
 }
 
@@ -395,8 +473,10 @@ std::vector<std::pair<std::string, std::vector<ViewSpec>>> edge_views() {
       shapes_of({{2, 3, 8, 8}, {12, 4, 6, 9}, {20, 10, 7, 6}, {29, 2, 9, 16}}, 3, 3));
   std::mt19937 random(99);
   std::vector<cf::RedactShape> spot;
-  for (int i = 0; i < 80; ++i)
+  for (int i = 0; i < 80; ++i) {
     spot.push_back({{10 + i % 3, 8 + i % 2, 12, 10}, 1 + i % 5, 1 + i % 4});
+    set_sigmas(spot.back(), i);
+  }
   one("80 on one spot", 40, 30, spot);
   one("300 shapes", 97, 61, random_shapes(random, 97, 61, 300, 14));
   one("large block", 140, 90, shapes_of({{10, 5, 120, 80}}, 100, 70));
@@ -468,6 +548,14 @@ void check_redact_invalid_calls(const RedactRunner &run) {
   refused("invert block 0", u8, {}, [](Views &v) { v[0].invert_block_height = 0; });
   refused("fill 256", u8, fill, [](Views &v) { v[0].fill[0] = 256; });
   refused("P010 fill 1024", kP010, fill, [](Views &v) { v[0].fill[0] = 1024; });
+  const cf::RedactParams blur{cf::RedactMethod::Blur, cf::RedactOutline::Box, false};
+  const cf::RedactParams blur_invert{cf::RedactMethod::Blur, cf::RedactOutline::Box, true};
+  std::vector<cf::RedactShape> no_sigma = shapes, wide_sigma = shapes;
+  no_sigma[0].sigma_y = 0;
+  wide_sigma[0].sigma_x = cf::kGaussMaxSigma * 1.01;
+  refused("blur sigma 0", u8, blur, [&](Views &v) { v[0].shapes = no_sigma.data(); });
+  refused("blur sigma past the cap", u8, blur, [&](Views &v) { v[0].shapes = wide_sigma.data(); });
+  refused("blur invert sigma 0.05", u8, blur_invert, [](Views &v) { v[0].invert_sigma_x = 0.05; });
   // An ellipse wider than the 64-bit inside test takes, on a plane of one row.
   RedactCase wide = base;
   wide.views = {view_spec(cf::kRedactMaxEllipseSide + 1, 1, 1, 1, 0, 0,

@@ -6,6 +6,7 @@
 // the tests' own format table and from what the element documents, worked out here
 // sample by sample (the kernels' own semantics are test_redact_*'s).
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -258,6 +259,109 @@ GST_START_TEST(test_pixelate) {
     gst_buffer_unref(out);
     redact_teardown(h);
   }
+}
+GST_END_TEST;
+
+// A Gaussian's integer taps as cudagauss documents them: exp(-i^2 / (2 sigma^2)) over
+// 2 ceil(3 sigma) + 1 samples, normalised, scaled by 2^bits and rounded (halves away
+// from zero), the centre taking what makes them sum to 2^bits.
+std::vector<int64_t> documented_taps(double sigma, int bits) {
+  const int radius = int(std::ceil(3 * sigma));
+  double total = 0;
+  for (int i = -radius; i <= radius; i++)
+    total += std::exp(-double(i * i) / (2 * sigma * sigma));
+  std::vector<int64_t> taps(2 * radius + 1);
+  int64_t outer = 0;
+  for (int i = 1; i <= radius; i++) {
+    taps[radius - i] = taps[radius + i] =
+        std::llround(std::exp(-double(i * i) / (2 * sigma * sigma)) / total * double(1 << bits));
+    outer += 2 * taps[radius + i];
+  }
+  taps[radius] = (int64_t{1} << bits) - outer;
+  return taps;
+}
+
+// The Gaussian blur of a component at (x, y), mirrored at the edges without repeating
+// the edge sample (reflect-101), rounded half up once.
+uint32_t documented_blur(const cftest::TableComponent &in, double sigma_x, double sigma_y,
+                         int bits, int x, int y) {
+  const std::vector<int64_t> tx = documented_taps(sigma_x, bits), ty = documented_taps(sigma_y, bits);
+  const int rx = int(tx.size()) / 2, ry = int(ty.size()) / 2;
+  const auto mirror = [](int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; };
+  int64_t sum = 0;
+  for (int j = -ry; j <= ry; j++)
+    for (int i = -rx; i <= rx; i++)
+      sum += ty[j + ry] * tx[i + rx] *
+             in.value(mirror(x + i, in.width()), mirror(y + j, in.height()));
+  return uint32_t((sum + (int64_t{1} << (2 * bits - 1))) >> (2 * bits));
+}
+
+// method=blur: inside the snapped box, each component's whole-plane Gaussian blur of
+// sigma = strength x the box's shorter side, rounded up to the next of 8 steps per
+// octave, in the component's samples (halved where it is subsampled).
+GST_START_TEST(test_blur) {
+  for (const char *format_name : {"GRAY8", "NV12", "I420", "YUY2", "RGBA", "P010_10LE",
+                                  "GRAY16_LE", "Y444"})
+    for (const double strength : {0.15, 0.3}) {
+      const int width = 40, height = 30;
+      const GstVideoInfo info = cftest::video_info(format_name, width, height);
+      const cftest::TableFormat &format = cftest::table_format(info);
+      const Rect box = {7, 5, 27, 18};
+      GstHarness *h = redact_harness("method=blur strength=" + std::to_string(strength) +
+                                         " post-messages=false",
+                                     format_name, width, height);
+      GstBuffer *frame = cftest::random_frame(h, info, 13, cftest::frame_pts(0));
+      add_roi(frame, box);
+      GstBuffer *in = nullptr;
+      GstBuffer *out = push_and_pull(h, frame, &in);
+      const Rect r = snapped(format, box, width, height);
+      const double wanted = strength * std::min(r.x1 - r.x0, r.y1 - r.y0);
+      const double sigma = std::exp2(std::ceil(std::log2(wanted) * 8) / 8);
+      const int bits = format.sample_bytes == 1 ? 12 : 20;
+      check_samples(
+          info, in, out,
+          [&](char c, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+            if (!inside(format, c, r, x, y))
+              return before.value(x, y);
+            return documented_blur(before, sigma / cftest::x_factor(format, c),
+                                   sigma / cftest::y_factor(format, c), bits, x, y);
+          },
+          std::string("blur ") + format_name + " strength " + std::to_string(strength));
+      gst_buffer_unref(in);
+      gst_buffer_unref(out);
+      redact_teardown(h);
+    }
+}
+GST_END_TEST;
+
+// A region whose blur would pass the cap: one warning for the stream, naming the way
+// out, and the frames still leave.
+GST_START_TEST(test_blur_cap_warning) {
+  const int width = 64, height = 48;
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstHarness *h = redact_harness("method=blur strength=1", "GRAY8", width, height);
+  for (int i = 0; i < 3; i++) {
+    GstBuffer *frame = cftest::random_frame(h, info, 21 + i, cftest::frame_pts(i));
+    add_roi(frame, {4, 4, 60, 44});
+    GstBuffer *in = nullptr;
+    GstBuffer *out = push_and_pull(h, frame, &in);
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+  }
+  GstBus *bus = gst_element_get_bus(h->element);
+  int warnings = 0;
+  while (GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING)) {
+    GError *error = nullptr;
+    gst_message_parse_warning(message, &error, nullptr);
+    fail_unless(std::string(error->message).find("method=pixelate") != std::string::npos,
+                "the warning names no way out: %s", error->message);
+    g_clear_error(&error);
+    gst_message_unref(message);
+    warnings++;
+  }
+  gst_object_unref(bus);
+  fail_unless_equals_int(warnings, 1);
+  redact_teardown(h);
 }
 GST_END_TEST;
 
@@ -751,6 +855,8 @@ int main(int argc, char **argv) {
       {
           CF_TEST(test_fill_every_format),
           CF_TEST(test_pixelate),
+          CF_TEST(test_blur),
+          CF_TEST(test_blur_cap_warning),
           CF_TEST(test_ellipse_and_feather),
           CF_TEST(test_invert),
           CF_TEST(test_interlaced),
