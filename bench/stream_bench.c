@@ -1222,8 +1222,8 @@ write_device_json (const gchar * path, const gchar * device,
  * cudahist, cudahist-meta (post-messages=false), cudahist-regions-16 and -64
  * (regions=meta, 16 and 64 faces a frame), cudagauss-sigma-8,
  * cudagauss-regions-16 (and -writable: frames the pipeline alone holds),
- * cudaredact-regions-16 (pixelate) and cudaredact-fill-16 (16 faces a
- * writable frame) or chain. */
+ * cudaredact-regions-16 (pixelate), cudaredact-fill-16 and
+ * cudaredact-blur-16 (16 faces a writable frame) or chain. */
 static gboolean
 parse_kernel_us (Options * opts)
 {
@@ -1477,6 +1477,11 @@ device_main (Options * opts)
     {"cudaredact fill, 16 faces, writable", "cudaredact-fill-16",
           "cudaredact name=f post-messages=false method=fill", "cudaredact",
           FALSE, RUN_REGIONS (16) | RUN_WRITABLE},
+    /* At 1080p the faces' shorter side is 84 pixels: this strength makes the
+     * blur's sigma 8, cudagauss's above. */
+    {"cudaredact blur sigma=8, 16 faces, writable", "cudaredact-blur-16",
+          "cudaredact name=f post-messages=false method=blur strength=0.0952",
+          "cudaredact", FALSE, RUN_REGIONS (16) | RUN_WRITABLE},
     {"cudamedian ! cudagauss ! cudahist", "chain",
           "cudamedian name=f ! cudagauss name=f1 ! cudahist name=f2",
         "cudamedian", FALSE, 0},
