@@ -14,7 +14,8 @@
 //
 // Winners. A unit first collects, in index order, the view's other shapes whose grown
 // box meets its write rectangle (into shared memory; past kListCapacity of them it
-// goes through all the view's shapes instead). Per sample it then writes only where its
+// goes through all the view's shapes instead); where the host found no two grown
+// boxes of the view meeting, there is none to collect and it skips the search. Per sample it then writes only where its
 // own shape wins (greatest weight, ties to the lowest index); with invert it takes
 // 256 minus the greatest weight of them all. So each sample is written by one unit,
 // which reads the sample's input value before writing it.
@@ -28,7 +29,9 @@
 //
 // Groups. A unit runs on one warp, or on a whole block of kThreads threads where some
 // unit writes more than kWarpUnitSamples samples (large blocks, wide feathers); the
-// host chooses per call.
+// host chooses per call. The grid's rows are the shapes (with invert, the views), its
+// columns their cells: a block finds its unit from its own indices, with no search
+// through the tables, whose first reads on each multiprocessor wait on memory.
 //
 // Tables. The views, and up to kInlineShapes shapes, travel by value in the kernel's
 // parameters; more shapes go to the workspace with one cudaMemcpyAsync.
@@ -68,6 +71,7 @@ struct DeviceShape {
   int cell_width;   // pixelate: the block, at most the box; fill: a tile
   int cell_height;
   int columns;      // cells across the box
+  int rows;         // and down
   int view;
 };
 
@@ -91,12 +95,14 @@ struct DeviceView {
   int feather;
   int first_shape;  // of the call's shapes
   int shape_count;
+  // No two of its shapes' boxes grown by the feather meet (without invert).
+  bool isolated;
   uint32_t fill[kMaxChannels];
-  // With invert: the view's cells and its first unit.
+  // With invert: the view's cells.
   int cell_width;
   int cell_height;
   int columns;
-  long long first_unit;
+  int rows;
 };
 
 struct LaunchTable {
@@ -108,27 +114,18 @@ struct LaunchTable {
   bool ellipse;
   bool pixelate;
   bool blur;
-  long long units;
   // Null: the shapes are the inline ones below.
   const DeviceShape *device_shapes;
-  const long long *device_first_units;
   DeviceShape shapes[kInlineShapes];
-  long long first_units[kInlineShapes + 1];  // shape s's first unit; [count]: all
 };
 static_assert(sizeof(LaunchTable) <= 3800, "kernel parameters stay within 4 KiB");
 
 constexpr size_t kShapeTableBytes =
-    (size_t(kRedactMaxViews) * kRedactMaxShapes * sizeof(DeviceShape) +
-     (size_t(kRedactMaxViews) * kRedactMaxShapes + 1) * sizeof(long long) +
-     kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+    (size_t(kRedactMaxViews) * kRedactMaxShapes * sizeof(DeviceShape) + kWorkspaceAlignment -
+     1) / kWorkspaceAlignment * kWorkspaceAlignment;
 
 __device__ __forceinline__ DeviceShape shape_at(const LaunchTable &table, int s) {
   return table.device_shapes != nullptr ? table.device_shapes[s] : table.shapes[s];
-}
-
-__device__ __forceinline__ long long first_unit_of(const LaunchTable &table, int s) {
-  return table.device_first_units != nullptr ? table.device_first_units[s]
-                                             : table.first_units[s];
 }
 
 // What a unit does: its view, its shape (-1 with invert), the block whose means it
@@ -140,32 +137,27 @@ struct Unit {
   RedactEdges write;
 };
 
-__device__ __forceinline__ Unit find_unit(const LaunchTable &table, long long unit) {
+// The cells of the grid row's owner: its shape, or with invert its view.
+__device__ __forceinline__ int cells_of(const LaunchTable &table, int owner) {
+  if (table.invert)
+    return table.views[owner].columns * table.views[owner].rows;
+  const DeviceShape shape = shape_at(table, owner);
+  return shape.columns * shape.rows;
+}
+
+__device__ __forceinline__ Unit find_unit(const LaunchTable &table, int owner, int cell) {
   if (table.invert) {
-    int v = 0;
-    while (v + 1 < table.view_count && table.views[v + 1].first_unit <= unit)
-      ++v;
-    const DeviceView &view = table.views[v];
-    const long long cell = unit - view.first_unit;
-    const int x0 = int(cell % view.columns) * view.cell_width;
-    const int y0 = int(cell / view.columns) * view.cell_height;
+    const DeviceView &view = table.views[owner];
+    const int x0 = (cell % view.columns) * view.cell_width;
+    const int y0 = (cell / view.columns) * view.cell_height;
     const RedactEdges block{x0, y0, min(view.width, x0 + view.cell_width),
                             min(view.height, y0 + view.cell_height)};
-    return {v, -1, block, block};
+    return {owner, -1, block, block};
   }
-  int low = 0, high = table.shape_count - 1;  // the last shape whose first unit <= unit
-  while (low < high) {
-    const int middle = (low + high + 1) / 2;
-    if (first_unit_of(table, middle) <= unit)
-      low = middle;
-    else
-      high = middle - 1;
-  }
-  const DeviceShape shape = shape_at(table, low);
+  const DeviceShape shape = shape_at(table, owner);
   const DeviceView &view = table.views[shape.view];
-  const int cell = int(unit - first_unit_of(table, low));
   const int column = cell % shape.columns, row = cell / shape.columns;
-  const int rows = (shape.box.y1 - shape.box.y0 + shape.cell_height - 1) / shape.cell_height;
+  const int rows = shape.rows;
   const RedactEdges block{shape.box.x0 + column * shape.cell_width,
                           shape.box.y0 + row * shape.cell_height,
                           min(shape.box.x1, shape.box.x0 + (column + 1) * shape.cell_width),
@@ -175,7 +167,7 @@ __device__ __forceinline__ Unit find_unit(const LaunchTable &table, long long un
                           row == 0 ? max(0, block.y0 - f) : block.y0,
                           column == shape.columns - 1 ? min(view.width, block.x1 + f) : block.x1,
                           row == rows - 1 ? min(view.height, block.y1 + f) : block.y1};
-  return {shape.view, low, block, write};
+  return {shape.view, owner, block, write};
 }
 
 // Another shape a unit must weigh its samples against.
@@ -199,6 +191,8 @@ template <int kGroupWarps>
 __device__ __forceinline__ int collect_others(const LaunchTable &table, const Unit &unit,
                                               OtherShape *list, int *count, int rank) {
   const DeviceView &view = table.views[unit.view];
+  if (view.isolated)  // the same for the whole block: its units are one shape's
+    return 0;
   const int f = view.feather;
   const auto meets = [&](const RedactEdges &box) {
     return box.x0 - f < unit.write.x1 && unit.write.x0 < box.x1 + f &&
@@ -341,9 +335,11 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
   const int group = threadIdx.x / kGroupThreads;
   const int rank = threadIdx.x % kGroupThreads;
   const int padding = table.padding_bits;
-  for (long long u = (long long)blockIdx.x * kGroups + group; u < table.units;
-       u += (long long)gridDim.x * kGroups) {
-    const Unit unit = find_unit(table, u);
+  const int owner = int(blockIdx.y);
+  const int cells = cells_of(table, owner);
+  for (int cell = int(blockIdx.x) * kGroups + group; cell < cells;
+       cell += int(gridDim.x) * kGroups) {
+    const Unit unit = find_unit(table, owner, cell);
     const DeviceView &view = table.views[unit.view];
     const int others =
         collect_others<kGroupWarps>(table, unit, lists[group], &list_counts[group], rank);
@@ -387,14 +383,13 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
 
 // ---- Host side ----
 
-// Whether some shape's box grown by the feather meets another shape's box. Box i
-// meets box j grown by F exactly when the two boxes, each grown by F to the right
-// and below only, meet (the condition is symmetric), so a sweep over x with the
-// active boxes ordered by y finds any such pair in O(n log n): while none is found
-// the active boxes are disjoint in y, and a new one meets one only if it meets a
-// neighbour.
-bool shapes_interfere(const RedactView &view) {
-  const int f = view.feather;
+// Whether some shape's box grown by `growth` meets another shape's box. Box i meets
+// box j grown by g exactly when the two boxes, each grown by g to the right and below
+// only, meet (the condition is symmetric), so a sweep over x with the active boxes
+// ordered by y finds any such pair in O(n log n): while none is found the active
+// boxes are disjoint in y, and a new one meets one only if it meets a neighbour.
+bool shapes_interfere(const RedactView &view, int growth) {
+  const int f = growth;
   std::vector<std::pair<long long, int>> events;  // (x * 2 + insert, shape)
   for (int s = 0; s < view.count; ++s) {
     const Box &b = view.shapes[s].box;
@@ -445,49 +440,59 @@ DeviceView device_view(const RedactView &view, const RedactParams &params, int f
   d.feather = view.feather;
   d.first_shape = first_shape;
   d.shape_count = view.count;
+  // Grown boxes meet exactly when one grown by twice the feather meets the other.
+  d.isolated = !params.invert && !shapes_interfere(view, 2 * view.feather);
   for (int c = 0; c < kMaxChannels; ++c)
     d.fill[c] = view.fill[c];
   const bool pixelate = params.method == RedactMethod::Pixelate;
   d.cell_width = std::min(plane.width, pixelate ? view.invert_block_width : kFillTileWidth);
   d.cell_height = std::min(plane.height, pixelate ? view.invert_block_height : kFillTileHeight);
   d.columns = ceil_div(plane.width, d.cell_width);
+  d.rows = ceil_div(plane.height, d.cell_height);
   return d;
 }
 
-// The call's shapes and their units. Returns the most samples one unit writes.
-long long build_tables(const RedactView *views, int count, const RedactParams &params,
-                       LaunchTable &table, std::vector<DeviceShape> &shapes,
-                       std::vector<long long> &first_units) {
+// How the call's units are spread: the most cells of one grid row's owner, and the
+// most samples one unit writes.
+struct UnitSpread {
+  long long units = 0;
+  int most_cells = 0;
+  long long largest = 0;
+
+  void add(int columns, int rows, long long samples) {
+    units += (long long)columns * rows;
+    most_cells = std::max(most_cells, columns * rows);
+    largest = std::max(largest, samples);
+  }
+};
+
+// The call's views and shapes, and how its units spread.
+UnitSpread build_tables(const RedactView *views, int count, const RedactParams &params,
+                        LaunchTable &table, std::vector<DeviceShape> &shapes) {
   const bool pixelate = params.method == RedactMethod::Pixelate;
-  long long units = 0, largest = 0;
+  UnitSpread spread;
   for (int v = 0; v < count; ++v) {
     const RedactView &view = views[v];
     DeviceView &d = table.views[v];
     d = device_view(view, params, int(shapes.size()));
-    d.first_unit = units;
-    if (params.invert) {
-      units += (long long)d.columns * ceil_div(view.plane.height, d.cell_height);
-      largest = std::max(largest, (long long)d.cell_width * d.cell_height);
-    }
+    if (params.invert)
+      spread.add(d.columns, d.rows, (long long)d.cell_width * d.cell_height);
     for (int s = 0; s < view.count; ++s) {
       const RedactShape &shape = view.shapes[s];
       const Box &b = shape.box;
-      DeviceShape e{{b.x, b.y, b.x + b.width, b.y + b.height}, 0, 0, 0, v};
+      DeviceShape e{{b.x, b.y, b.x + b.width, b.y + b.height}, 0, 0, 0, 0, v};
       e.cell_width = std::min(b.width, pixelate ? shape.block_width : kFillTileWidth);
       e.cell_height = std::min(b.height, pixelate ? shape.block_height : kFillTileHeight);
       e.columns = ceil_div(b.width, e.cell_width);
+      e.rows = ceil_div(b.height, e.cell_height);
       shapes.push_back(e);
-      first_units.push_back(units);
-      if (!params.invert) {
-        units += (long long)e.columns * ceil_div(b.height, e.cell_height);
-        largest = std::max(largest, (long long)(e.cell_width + 2 * view.feather) *
-                                        (e.cell_height + 2 * view.feather));
-      }
+      if (!params.invert)
+        spread.add(e.columns, e.rows,
+                   (long long)(e.cell_width + 2 * view.feather) *
+                       (e.cell_height + 2 * view.feather));
     }
   }
-  first_units.push_back(units);
-  table.units = units;
-  return largest;
+  return spread;
 }
 
 // Where a view's shapes interfere, copies the bounding box of its shapes' boxes into
@@ -521,15 +526,21 @@ cudaError_t copy_read_area(const RedactView &view, SampleFormat format, DeviceVi
   return e;
 }
 
+// A grid row per owner (shape, or view with invert), its columns enough for the most
+// cells of one, within kMaxGrid blocks in all (blocks then take several cells each).
 template <typename Sample>
-cudaError_t launch_kernel(const LaunchTable &table, bool whole_block_units,
+cudaError_t launch_kernel(const LaunchTable &table, const UnitSpread &spread,
                           cudaStream_t stream) {
+  const bool whole_block_units = spread.largest > kWarpUnitSamples;
   const int groups = whole_block_units ? 1 : kWarps;
-  const long long blocks = std::min<long long>(kMaxGrid, (table.units + groups - 1) / groups);
+  const int owners = table.invert ? table.view_count : table.shape_count;
+  const int columns = std::max(1, std::min((spread.most_cells + groups - 1) / groups,
+                                           kMaxGrid / owners));
+  const dim3 grid{unsigned(columns), unsigned(owners)};
   if (whole_block_units)
-    redact_kernel<Sample, kWarps><<<unsigned(blocks), kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, kWarps><<<grid, kThreads, 0, stream>>>(table);
   else
-    redact_kernel<Sample, 1><<<unsigned(blocks), kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, 1><<<grid, kThreads, 0, stream>>>(table);
   return cudaGetLastError();
 }
 
@@ -589,15 +600,14 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
   table.pixelate = params.method == RedactMethod::Pixelate;
   table.blur = params.method == RedactMethod::Blur;
   std::vector<DeviceShape> shapes;
-  std::vector<long long> first_units;
-  const long long largest = build_tables(views, count, params, table, shapes, first_units);
-  if (table.units == 0)
+  const UnitSpread spread = build_tables(views, count, params, table, shapes);
+  if (spread.units == 0)
     return cudaSuccess;
   table.shape_count = int(shapes.size());
   uint8_t *base = static_cast<uint8_t *>(workspace);
   size_t offset = kShapeTableBytes;
   for (int v = 0; v < count && table.pixelate && !params.invert; ++v)
-    if (views[v].count > 1 && shapes_interfere(views[v]))
+    if (views[v].count > 1 && shapes_interfere(views[v], views[v].feather))
       if (const cudaError_t e =
               copy_read_area(views[v], format, table.views[v], base, &offset, stream);
           e != cudaSuccess)
@@ -609,24 +619,17 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
       return e;
   if (shapes.size() <= size_t(kInlineShapes)) {
     std::copy(shapes.begin(), shapes.end(), table.shapes);
-    std::copy(first_units.begin(), first_units.end(), table.first_units);
   } else {
-    const size_t shape_bytes = shapes.size() * sizeof(DeviceShape);
     // Pageable memory: the copy is staged before the call returns.
-    std::vector<uint8_t> staged(shape_bytes + first_units.size() * sizeof(long long));
-    std::copy_n(reinterpret_cast<const uint8_t *>(shapes.data()), shape_bytes, staged.data());
-    std::copy_n(reinterpret_cast<const uint8_t *>(first_units.data()),
-                first_units.size() * sizeof(long long), staged.data() + shape_bytes);
-    if (const cudaError_t e =
-            cudaMemcpyAsync(base, staged.data(), staged.size(), cudaMemcpyHostToDevice, stream);
+    if (const cudaError_t e = cudaMemcpyAsync(base, shapes.data(),
+                                              shapes.size() * sizeof(DeviceShape),
+                                              cudaMemcpyHostToDevice, stream);
         e != cudaSuccess)
       return e;
     table.device_shapes = reinterpret_cast<const DeviceShape *>(base);
-    table.device_first_units = reinterpret_cast<const long long *>(base + shape_bytes);
   }
-  const bool whole_block_units = largest > kWarpUnitSamples;
-  return format.depth == SampleDepth::U8 ? launch_kernel<uint8_t>(table, whole_block_units, stream)
-                                         : launch_kernel<uint16_t>(table, whole_block_units, stream);
+  return format.depth == SampleDepth::U8 ? launch_kernel<uint8_t>(table, spread, stream)
+                                         : launch_kernel<uint16_t>(table, spread, stream);
 }
 
 }  // namespace cf
