@@ -11,9 +11,14 @@
 // - Inside: a box holds the samples of its box; an ellipse (the one inscribed in its
 //   box), those with dx^2 H^2 + dy^2 W^2 <= W^2 H^2, where W = x1 - x0,
 //   H = y1 - y0, dx = 2x + 1 - x0 - x1, dy = 2y + 1 - y0 - y1 (64-bit integers).
+//   A shape with a mask ignores the call's outline: it holds the samples (x, y) of
+//   its box whose byte mask[(y - y0) * W + (x - x0)] is not zero (none, if every
+//   byte is zero).
 // - Step k_i(p): 0 inside S_i; else the least k in 1..F such that p is inside S_i
 //   grown by k on every side (box [x0 - k, x1 + k) x [y0 - k, y1 + k), or the ellipse
-//   inscribed in that box); none past F.
+//   inscribed in that box, or for a mask the samples within Chebyshev distance k,
+//   max(|dx|, |dy|) <= k, of a sample inside: the same growth as a box's); none
+//   past F.
 // - Weight w_i(p): 256 at step 0; ((F + 1 - k) * 256) / (F + 1) at step k; 0 with none.
 //   Fully redacted inside the shape, fading over F samples outside it.
 // - Without invert: at p, the shape of the greatest weight wins (ties: the lowest
@@ -32,7 +37,8 @@
 //   invert_block_* sizes), cut by the box's edges (the view's with invert). A sample
 //   takes the mean of the samples of its block, the block index clamped to the box's
 //   blocks (so that the feather outside the box takes its nearest block), rounded
-//   half up: (2 * sum + count) / (2 * count).
+//   half up: (2 * sum + count) / (2 * count). A mask shape's blocks are cut by its
+//   box, not by its mask: the mean takes every sample of the block in the box.
 //   Blur: the view's Gaussian blur at the sample, as gauss.h computes it for the
 //   whole view (make_gauss_params(sigma_x, sigma_y) with automatic kernel sizes and
 //   BorderMode::Reflect101; samples outside every shape feed it as usual), with the
@@ -43,6 +49,11 @@
 //
 // What a call writes: with invert, the whole view; without, each shape's box grown by
 // F, clipped to the view (redact_areas).
+//
+// Masks cost memory in proportion to their grown boxes: both backends tabulate the
+// step of every sample of a mask shape's box grown by F and clipped to the view
+// (redact_mask_table_samples), and a view's tables together may hold at most
+// kRedactMaskTableFactor times the view's samples.
 #pragma once
 
 #include "status.h"
@@ -64,17 +75,22 @@ constexpr int kRedactMaxFeather = 255;
 constexpr int kRedactMaxViews = 8;         // a call's views (4 planes, 2 fields each)
 constexpr int kRedactMaxShapes = 1024;     // a view's shapes
 constexpr int kRedactMaxEllipseSide = 32768;  // the bound the 64-bit inside test needs
+constexpr int kRedactMaskTableFactor = 2;     // a view's mask tables, in its samples
 
 // One shape of a view: its box (within the view, non-empty); for Pixelate, the size
 // of its blocks (1 up to the box's own size is meaningful; larger ones count as the
 // box's size); for Blur, its Gaussian's sigmas in the view's samples
-// (kGaussMinSigma..kGaussMaxSigma, gauss.h).
+// (kGaussMinSigma..kGaussMaxSigma, gauss.h); optionally its own mask, which replaces
+// the call's outline.
 struct RedactShape {
   Box box;
   int block_width = 1;
   int block_height = 1;
   double sigma_x = 1.0;
   double sigma_y = 1.0;
+  // Host memory read during the call: box.width * box.height bytes, row after row,
+  // not zero inside. Null: the call's outline.
+  const uint8_t *mask = nullptr;
 };
 
 struct RedactView {
@@ -98,12 +114,14 @@ struct RedactParams {
 // Whether both backends take the call: 1..kRedactMaxViews views, each a valid plane
 // (is_valid_plane) of the format with shapes within it, positive block sizes, a
 // feather in range, fill values within the format (those of the channels of
-// channel_mask: the others are never used), ellipse boxes no wider or taller than
-// kRedactMaxEllipseSide, Blur sigmas in range (the shapes', and the view's with
-// invert). The CUDA backend also needs are_samples_aligned, for Blur on packed planes
-// with channels not computed pixels of nothing but their channels (as gauss_cuda),
-// and a workspace (not null) of at least redact_cuda_workspace_bytes of the views'
-// frame bytes on every call, whether or not its shapes overlap.
+// channel_mask: the others are never used), ellipse boxes (shapes without a mask) no
+// wider or taller than kRedactMaxEllipseSide, each view's mask tables within
+// kRedactMaskTableFactor times its samples, Blur sigmas in range (the shapes', and the
+// view's with invert). The CUDA backend also needs are_samples_aligned, for Blur on
+// packed planes with channels not computed pixels of nothing but their channels (as
+// gauss_cuda), mask tables of fewer than 2^32 - 1 samples in all, and a workspace (not
+// null) of at least redact_cuda_workspace_bytes of the views' frame bytes on every
+// call, whether or not its shapes overlap or have masks.
 bool is_valid(const RedactParams &params, const RedactView *views, int count,
               SampleFormat format);
 
@@ -112,10 +130,14 @@ bool is_valid(const RedactParams &params, const RedactView *views, int count,
 // feather and clipped to the plane.
 std::vector<Box> redact_areas(const RedactParams &params, const RedactView &view);
 
+// The samples of the table a mask shape of `view` needs: its box grown by the view's
+// feather, clipped to the plane.
+int64_t redact_mask_table_samples(const RedactView &view, const Box &box);
+
 // Device memory the CUDA backend needs for views of `frame_bytes` bytes of samples in
-// all (the sum over views of height * row span): the shape tables, and a copy of what
-// overlapping shapes read (Pixelate) or the blurred views (Blur). Built without CUDA:
-// none.
+// all (the sum over views of height * row span): the shape tables, the masks' step
+// tables, and a copy of what overlapping shapes read (Pixelate) or the blurred views
+// (Blur). Built without CUDA: none.
 #ifdef CF_HAVE_CUDA
 size_t redact_cuda_workspace_bytes(size_t frame_bytes);
 #else

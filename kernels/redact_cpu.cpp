@@ -34,12 +34,15 @@ bool is_valid(const RedactParams &params, const RedactView *views, int count,
     for (int c = 0; c < view.plane.channels; ++c)
       if ((view.plane.channel_mask & (1u << c)) && view.fill[c] > max_sample_value(format))
         return false;
+    int64_t table_samples = 0;
     for (int s = 0; s < view.count; ++s) {
       const RedactShape &shape = view.shapes[s];
       if (!is_within(shape.box, view.plane) || shape.block_width < 1 || shape.block_height < 1)
         return false;
-      if (ellipse && (shape.box.width > kRedactMaxEllipseSide ||
-                      shape.box.height > kRedactMaxEllipseSide))
+      if (shape.mask != nullptr)
+        table_samples += redact_mask_table_samples(view, shape.box);
+      else if (ellipse && (shape.box.width > kRedactMaxEllipseSide ||
+                           shape.box.height > kRedactMaxEllipseSide))
         return false;
       if (params.method == RedactMethod::Blur &&
           !(is_valid_redact_sigma(shape.sigma_x) && is_valid_redact_sigma(shape.sigma_y)))
@@ -48,6 +51,9 @@ bool is_valid(const RedactParams &params, const RedactView *views, int count,
     if (params.method == RedactMethod::Blur && params.invert &&
         !(is_valid_redact_sigma(view.invert_sigma_x) &&
           is_valid_redact_sigma(view.invert_sigma_y)))
+      return false;
+    if (table_samples >
+        int64_t{kRedactMaskTableFactor} * view.plane.width * view.plane.height)
       return false;
   }
   return true;
@@ -133,11 +139,12 @@ RedactEdges edges_of(const Box &box) {
   return {box.x, box.y, box.x + box.width, box.y + box.height};
 }
 
-// One view's call: its shapes' edges, and the redacted values of each shape (or, with
-// invert, of the view).
+// One view's call: its shapes' edges and masks' step tables, and the redacted values
+// of each shape (or, with invert, of the view).
 struct ViewJob {
   const RedactView *view;
   std::vector<RedactEdges> shapes;
+  std::vector<std::vector<uint16_t>> steps;  // per shape: empty without a mask
   std::vector<BlockGrid> grids;  // pixelate: per shape, or one for the view with invert
   std::vector<uint8_t> blurred_bytes;  // blur: the view blurred where it is written
   Plane blurred;
@@ -163,12 +170,27 @@ void values_at(const Plane &plane, SampleFormat format, int x, int y, uint32_t *
       values[c] = value_at<Sample>(plane, format, x, y, c);
 }
 
+void tabulate_masks(ViewJob &job, int threads) {
+  const RedactView &view = *job.view;
+  job.steps.resize(view.count);
+  parallel_ranges(view.count, threads, 1 << 14, [&](int begin, int end) {
+    for (int s = begin; s < end; ++s) {
+      if (view.shapes[s].mask == nullptr)
+        continue;
+      job.steps[s].resize(size_t(redact_mask_table_samples(view, view.shapes[s].box)));
+      redact_mask_steps(job.shapes[s], view.shapes[s].mask, view.feather, view.plane.width,
+                        view.plane.height, job.steps[s].data());
+    }
+  });
+}
+
 template <typename Sample>
 ViewJob prepare_view(const RedactView &view, SampleFormat format, const RedactParams &params,
                      int threads) {
-  ViewJob job{&view, {}, {}, {}, {}};
+  ViewJob job{&view, {}, {}, {}, {}, {}};
   for (int s = 0; s < view.count; ++s)
     job.shapes.push_back(edges_of(view.shapes[s].box));
+  tabulate_masks(job, threads);
   if (params.method == RedactMethod::Blur)
     blur_view(job, format, params, threads);
   if (params.method != RedactMethod::Pixelate)
@@ -210,10 +232,12 @@ struct Decision {
 
 Decision decide(const ViewJob &job, const std::vector<int> &row_shapes, bool ellipse,
                 bool invert, int x, int y) {
-  const int feather = job.view->feather;
+  const RedactView &view = *job.view;
   Decision best{0, -1};
   for (const int s : row_shapes) {
-    const int w = redact_shape_weight(job.shapes[s], ellipse, feather, x, y);
+    const int w = redact_any_shape_weight(
+        job.shapes[s], job.steps[s].empty() ? nullptr : job.steps[s].data(), ellipse,
+        view.feather, view.plane.width, view.plane.height, x, y);
     if (w > best.weight)  // ties keep the lower index: shapes come in index order
       best = {w, s};
   }

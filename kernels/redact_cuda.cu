@@ -34,7 +34,8 @@
 // through the tables, whose first reads on each multiprocessor wait on memory.
 //
 // Tables. The views, and up to kInlineShapes shapes, travel by value in the kernel's
-// parameters; more shapes go to the workspace with one cudaMemcpyAsync.
+// parameters; more shapes go to the workspace with one cudaMemcpyAsync. The masks'
+// step tables (redact_mask_steps, made on the host) go there with one more.
 //
 // Blur. Before the launch, gauss_cuda blurs each view into the workspace, pass after
 // pass (redact_blur.h); the units take each sample's R from there.
@@ -64,6 +65,7 @@ constexpr int kFillTileHeight = 4;
 constexpr int kWarpUnitSamples = 4096;
 constexpr int kMaxGrid = 1 << 20;
 constexpr size_t kWorkspaceAlignment = 256;
+constexpr uint32_t kNoSteps = UINT32_MAX;
 
 // One shape of the call (its view's shapes, in order, one after the other per view).
 struct DeviceShape {
@@ -73,6 +75,7 @@ struct DeviceShape {
   int columns;      // cells across the box
   int rows;         // and down
   int view;
+  uint32_t steps;   // a mask's step table, at mask_steps + steps; kNoSteps: none
 };
 
 struct DeviceView {
@@ -114,6 +117,7 @@ struct LaunchTable {
   bool ellipse;
   bool pixelate;
   bool blur;
+  const uint16_t *mask_steps;  // the masks' step tables, one after the other
   // Null: the shapes are the inline ones below.
   const DeviceShape *device_shapes;
   DeviceShape shapes[kInlineShapes];
@@ -174,7 +178,15 @@ __device__ __forceinline__ Unit find_unit(const LaunchTable &table, int owner, i
 struct OtherShape {
   RedactEdges box;
   int index;
+  uint32_t steps;
 };
+
+__device__ __forceinline__ int shape_weight(const LaunchTable &table, const DeviceView &view,
+                                            const RedactEdges &box, uint32_t steps, int x,
+                                            int y) {
+  return redact_any_shape_weight(box, steps == kNoSteps ? nullptr : table.mask_steps + steps,
+                                 table.ellipse, view.feather, view.width, view.height, x, y);
+}
 
 template <int kGroupWarps>
 __device__ inline void group_sync() {
@@ -207,7 +219,7 @@ __device__ __forceinline__ int collect_others(const LaunchTable &table, const Un
       if (s == unit.shape || !meets(box))
         continue;
       if (rank == 0 && found < kListCapacity)
-        list[found] = {box, s};
+        list[found] = {box, s, table.shapes[s].steps};
       ++found;
     }
     if (rank == 0)
@@ -217,15 +229,15 @@ __device__ __forceinline__ int collect_others(const LaunchTable &table, const Un
     for (int base = 0; base < view.shape_count; base += kWarpSize) {
       const int s = view.first_shape + base + rank;
       bool hit = false;
-      RedactEdges box{};
+      DeviceShape shape{};
       if (base + rank < view.shape_count && s != unit.shape) {
-        box = shape_at(table, s).box;
-        hit = meets(box);
+        shape = shape_at(table, s);
+        hit = meets(shape.box);
       }
       const unsigned hits = __ballot_sync(0xffffffffu, hit);
       const int position = found + __popc(hits & ((1u << rank) - 1));
       if (hit && position < kListCapacity)
-        list[position] = {box, s};
+        list[position] = {shape.box, s, shape.steps};
       found += __popc(hits);
     }
     if (rank == 0)
@@ -302,8 +314,8 @@ __device__ __forceinline__ int unit_weight(const LaunchTable &table, const Devic
   const int n = all ? view.shape_count : others;
   int weight = 0;
   if (unit.shape >= 0) {
-    weight = redact_shape_weight(shape_at(table, unit.shape).box, table.ellipse, view.feather,
-                                 x, y);
+    const DeviceShape own = shape_at(table, unit.shape);
+    weight = shape_weight(table, view, own.box, own.steps, x, y);
     if (weight == 0)
       return 0;
   }
@@ -311,8 +323,10 @@ __device__ __forceinline__ int unit_weight(const LaunchTable &table, const Devic
     const int index = all ? view.first_shape + i : list[i].index;
     if (index == unit.shape)
       continue;
-    const RedactEdges box = all ? shape_at(table, index).box : list[i].box;
-    const int other = redact_shape_weight(box, table.ellipse, view.feather, x, y);
+    const OtherShape other_shape =
+        all ? OtherShape{shape_at(table, index).box, index, shape_at(table, index).steps}
+            : list[i];
+    const int other = shape_weight(table, view, other_shape.box, other_shape.steps, x, y);
     if (unit.shape >= 0) {
       if (other > weight || (other == weight && index < unit.shape))
         return 0;
@@ -480,7 +494,7 @@ UnitSpread build_tables(const RedactView *views, int count, const RedactParams &
     for (int s = 0; s < view.count; ++s) {
       const RedactShape &shape = view.shapes[s];
       const Box &b = shape.box;
-      DeviceShape e{{b.x, b.y, b.x + b.width, b.y + b.height}, 0, 0, 0, 0, v};
+      DeviceShape e{{b.x, b.y, b.x + b.width, b.y + b.height}, 0, 0, 0, 0, v, kNoSteps};
       e.cell_width = std::min(b.width, pixelate ? shape.block_width : kFillTileWidth);
       e.cell_height = std::min(b.height, pixelate ? shape.block_height : kFillTileHeight);
       e.columns = ceil_div(b.width, e.cell_width);
@@ -493,6 +507,38 @@ UnitSpread build_tables(const RedactView *views, int count, const RedactParams &
     }
   }
   return spread;
+}
+
+// The masks' step tables, made here and uploaded into the workspace at `*offset`,
+// each mask shape pointed at its own.
+cudaError_t upload_mask_steps(const RedactView *views, int count, LaunchTable &table,
+                              std::vector<DeviceShape> &shapes, uint8_t *workspace,
+                              size_t *offset, cudaStream_t stream) {
+  size_t samples = 0;
+  for (int v = 0; v < count; ++v)
+    for (int s = 0; s < views[v].count; ++s)
+      if (views[v].shapes[s].mask != nullptr) {
+        shapes[table.views[v].first_shape + s].steps = uint32_t(samples);
+        samples += size_t(redact_mask_table_samples(views[v], views[v].shapes[s].box));
+      }
+  if (samples == 0)
+    return cudaSuccess;
+  // Pageable memory: the copy is staged before the call returns.
+  std::vector<uint16_t> steps(samples);
+  for (int v = 0; v < count; ++v)
+    for (int s = 0; s < views[v].count; ++s) {
+      const DeviceShape &shape = shapes[table.views[v].first_shape + s];
+      if (shape.steps != kNoSteps)
+        redact_mask_steps(shape.box, views[v].shapes[s].mask, views[v].feather,
+                          views[v].plane.width, views[v].plane.height,
+                          steps.data() + shape.steps);
+    }
+  uint8_t *device_steps = workspace + *offset;
+  *offset += (samples * sizeof(uint16_t) + kWorkspaceAlignment - 1) / kWorkspaceAlignment *
+             kWorkspaceAlignment;
+  table.mask_steps = reinterpret_cast<const uint16_t *>(device_steps);
+  return cudaMemcpyAsync(device_steps, steps.data(), samples * sizeof(uint16_t),
+                         cudaMemcpyHostToDevice, stream);
 }
 
 // Where a view's shapes interfere, copies the bounding box of its shapes' boxes into
@@ -548,6 +594,7 @@ bool is_valid_cuda_call(const RedactView *views, int count, SampleFormat format,
                         const RedactParams &params, void *workspace, size_t workspace_bytes) {
   if (!is_valid(params, views, count, format))
     return false;
+  uint64_t mask_steps = 0;  // DeviceShape::steps counts them in 32 bits
   for (int v = 0; v < count; ++v) {
     const Plane &plane = views[v].plane;
     if (!are_samples_aligned(plane, format))
@@ -555,7 +602,12 @@ bool is_valid_cuda_call(const RedactView *views, int count, SampleFormat format,
     // The blurred view takes the view's pixel stride: gauss_cuda's own condition.
     if (params.method == RedactMethod::Blur && !can_copy_pixels_whole(plane, plane, format))
       return false;
+    for (int s = 0; s < views[v].count; ++s)
+      if (views[v].shapes[s].mask != nullptr)
+        mask_steps += uint64_t(redact_mask_table_samples(views[v], views[v].shapes[s].box));
   }
+  if (mask_steps >= kNoSteps)
+    return false;
   return workspace != nullptr &&
          workspace_bytes >= redact_cuda_workspace_bytes(frame_bytes_of(views, count, format));
 }
@@ -584,7 +636,11 @@ cudaError_t blur_views(const RedactView *views, int count, SampleFormat format,
 }  // namespace
 
 size_t redact_cuda_workspace_bytes(size_t frame_bytes) {
-  return kShapeTableBytes + frame_bytes + kRedactMaxViews * kWorkspaceAlignment;
+  // A view's samples are at most its bytes, and its mask tables at most
+  // kRedactMaskTableFactor times its samples (is_valid).
+  const size_t mask_steps =
+      size_t(kRedactMaskTableFactor) * frame_bytes * sizeof(uint16_t) + kWorkspaceAlignment;
+  return kShapeTableBytes + mask_steps + frame_bytes + kRedactMaxViews * kWorkspaceAlignment;
 }
 
 cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
@@ -606,6 +662,10 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
   table.shape_count = int(shapes.size());
   uint8_t *base = static_cast<uint8_t *>(workspace);
   size_t offset = kShapeTableBytes;
+  if (const cudaError_t e =
+          upload_mask_steps(views, count, table, shapes, base, &offset, stream);
+      e != cudaSuccess)
+    return e;
   for (int v = 0; v < count && table.pixelate && !params.invert; ++v)
     if (views[v].count > 1 && shapes_interfere(views[v], views[v].feather))
       if (const cudaError_t e =

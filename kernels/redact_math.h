@@ -3,9 +3,11 @@
 
 // The per-sample arithmetic of redact.h, shared by the CPU and CUDA backends so that
 // both compute the same integers: the inside tests, a sample's step and weight, the
-// blend and the rounded mean.
+// blend and the rounded mean; and the masks' step tables, made once on the host for
+// both.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "plane.h"
@@ -85,6 +87,37 @@ CF_HOST_DEVICE inline int redact_shape_weight(const RedactEdges &box, bool ellip
                                               int x, int y) {
   return redact_weight(redact_step(box, ellipse, feather, x, y), feather);
 }
+
+// Where a mask shape's step table lies: its box grown by the feather, clipped to the
+// plane of width x height samples.
+CF_HOST_DEVICE inline RedactEdges redact_table_area(const RedactEdges &box, int feather,
+                                                    int width, int height) {
+  return {box.x0 - feather > 0 ? box.x0 - feather : 0,
+          box.y0 - feather > 0 ? box.y0 - feather : 0,
+          box.x1 + feather < width ? box.x1 + feather : width,
+          box.y1 + feather < height ? box.y1 + feather : height};
+}
+
+// The weight at (x, y) of a shape: from its step table where it has a mask (`steps`
+// over redact_table_area, row after row), else from its outline.
+CF_HOST_DEVICE inline int redact_any_shape_weight(const RedactEdges &box, const uint16_t *steps,
+                                                  bool ellipse, int feather, int width,
+                                                  int height, int x, int y) {
+  if (steps == nullptr)
+    return redact_shape_weight(box, ellipse, feather, x, y);
+  const RedactEdges area = redact_table_area(box, feather, width, height);
+  if (x < area.x0 || x >= area.x1 || y < area.y0 || y >= area.y1)
+    return 0;
+  return redact_weight(
+      steps[size_t(y - area.y0) * size_t(area.x1 - area.x0) + size_t(x - area.x0)], feather);
+}
+
+// Fills `steps` (redact_table_area of `box` in a plane of width x height samples) with
+// the step of redact.h of each sample for the mask shape of `box` and `mask`: the
+// Chebyshev distance to the nearest sample inside, feather + 1 past the feather.
+// Host only.
+void redact_mask_steps(const RedactEdges &box, const uint8_t *mask, int feather, int width,
+                       int height, uint16_t *steps);
 
 // A value blended towards the redacted value r by weight w (0..256).
 CF_HOST_DEVICE inline uint32_t redact_blend(uint32_t r, uint32_t in, int w) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -34,6 +35,8 @@ struct ViewSpec {
   std::vector<cf::RedactShape> shapes;
   double invert_sigma_x = 2.2;
   double invert_sigma_y = 1.1;
+  // What the shapes' masks point into, shared by the spec's copies.
+  std::vector<std::shared_ptr<const std::vector<uint8_t>>> masks;
 };
 
 struct RedactCase {
@@ -131,11 +134,28 @@ bool reference_inside(const cf::Box &box, bool ellipse, int k, int x, int y) {
   return px * px * b * b + py * py * a * a <= a * a * b * b;
 }
 
+// A mask shape's step: the distance max(|dx|, |dy|) to the nearest sample inside,
+// searched over every byte of the mask; feather + 1 where it is farther (or none).
+int reference_mask_step(const cf::RedactShape &shape, int feather, int x, int y) {
+  int nearest = feather + 1;
+  for (int my = 0; my < shape.box.height; ++my)
+    for (int mx = 0; mx < shape.box.width; ++mx)
+      if (shape.mask[my * shape.box.width + mx] != 0)
+        nearest = std::min(nearest, std::max(std::abs(shape.box.x + mx - x),
+                                             std::abs(shape.box.y + my - y)));
+  return nearest;
+}
+
 // 256, fading, or 0: the least step k = 0, 1, ... feather at which the sample is inside.
-int reference_weight(const cf::Box &box, bool ellipse, int feather, int x, int y) {
+int reference_weight(const cf::RedactShape &shape, bool ellipse, int feather, int x, int y) {
+  const auto weight_of = [feather](int k) {
+    return k == 0 ? 256 : k > feather ? 0 : (feather + 1 - k) * 256 / (feather + 1);
+  };
+  if (shape.mask != nullptr)
+    return weight_of(reference_mask_step(shape, feather, x, y));
   for (int k = 0; k <= feather; ++k)
-    if (reference_inside(box, ellipse, k, x, y))
-      return k == 0 ? 256 : (feather + 1 - k) * 256 / (feather + 1);
+    if (reference_inside(shape.box, ellipse, k, x, y))
+      return weight_of(k);
   return 0;
 }
 
@@ -243,7 +263,7 @@ void reference_view(const cf::RedactView &view, const cf::Plane &original,
     for (int x = 0; x < view.plane.width; ++x) {
       int best = 0, winner = -1;
       for (int s = 0; s < view.count; ++s) {
-        const int w = reference_weight(view.shapes[s].box, ellipse, view.feather, x, y);
+        const int w = reference_weight(view.shapes[s], ellipse, view.feather, x, y);
         if (w > best) {
           best = w;
           winner = s;
@@ -411,7 +431,35 @@ void for_each_params(const Make &make, const std::vector<int> &feathers = {0, 1,
 
 ViewSpec view_spec(int width, int height, int channels, unsigned mask, int row_padding,
                    int feather, std::vector<cf::RedactShape> shapes) {
-  return {width, height, channels, mask, row_padding, feather, 3, 5, std::move(shapes), 2.2, 1.1};
+  return {width, height, channels, mask, row_padding, feather, 3, 5, std::move(shapes), 2.2, 1.1, {}};
+}
+
+// Gives `spec`'s shape s the mask `bytes` (its box's size, row after row).
+void give_mask(ViewSpec &spec, size_t s, std::vector<uint8_t> bytes) {
+  auto kept = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  spec.shapes[s].mask = kept->data();
+  spec.masks.push_back(std::move(kept));
+}
+
+// A mask of a width x height box: a random blob (a disc about a random centre, with
+// random holes and specks) or, by `kind`, every byte set, none set, or one set.
+std::vector<uint8_t> random_mask(std::mt19937 &random, int width, int height, int kind) {
+  std::vector<uint8_t> mask(size_t(width) * height, kind == 1 ? 0xff : 0);
+  if (kind == 1 || kind == 2)
+    return mask;
+  if (kind == 3) {
+    mask[random() % mask.size()] = 1;
+    return mask;
+  }
+  const int cx = int(random() % width), cy = int(random() % height);
+  const int r = 1 + int(random() % std::max(width, height));
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const bool disc = (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r;
+      const unsigned dice = random() % 16;
+      mask[size_t(y) * width + x] = uint8_t((disc && dice != 0) || dice == 15 ? 1 + random() % 255 : 0);
+    }
+  return mask;
 }
 
 }  // namespace
@@ -504,6 +552,57 @@ void check_redact_edge_cases(const RedactRunner &run) {
   run_redact_cases("redact edge", run, cases);
 }
 
+void check_redact_masks(const RedactRunner &run) {
+  std::vector<RedactCase> cases;
+  uint32_t seed = 5000;
+  const RedactLayout layouts[] = {kLayouts[0], kLayouts[2], kLayouts[5], kLayouts[6]};
+  for (const RedactLayout &layout : layouts)
+    for_each_params([&](const cf::RedactParams &params, int feather) {
+      std::mt19937 random(seed);
+      const int width = 30 + int(random() % 20), height = 20 + int(random() % 20);
+      ViewSpec luma = view_spec(width, height, layout.channels, layout.mask, 2, feather,
+                                random_shapes(random, width, height, 1 + int(random() % 5), 20));
+      ViewSpec chroma = view_spec(width / 2, height / 2, 2, 3, 0, feather / 2,
+                                  random_shapes(random, width / 2, height / 2, 3, 10));
+      for (ViewSpec *view : {&luma, &chroma}) {
+        // Masks while their tables (boxes grown by the feather, within the plane)
+        // stay within twice the plane, as redact.h allows.
+        long table = 0;
+        for (size_t s = 0; s < view->shapes.size(); ++s) {
+          const cf::Box &b = view->shapes[s].box;
+          const int f = view->feather;
+          const long needed =
+              long(std::min(view->width, b.x + b.width + f) - std::max(0, b.x - f)) *
+              (std::min(view->height, b.y + b.height + f) - std::max(0, b.y - f));
+          if (random() % 4 != 0 && table + needed <= 2L * view->width * view->height) {
+            table += needed;
+            const int kind = random() % 3 == 0 ? int(random() % 4) : 0;
+            give_mask(*view, s, random_mask(random, b.width, b.height, kind));
+          }
+        }
+      }
+      cases.push_back({"masks", layout.format, params, {luma, chroma}, seed++});
+    });
+  // Masks on the plane's edges (their feather clipped), a mask the size of the plane,
+  // and masks over one another and over a plain box.
+  for_each_params(
+      [&](const cf::RedactParams &params, int feather) {
+        std::mt19937 random(seed);
+        ViewSpec edges = view_spec(25, 19, 1, 1, 2, feather,
+                                   shapes_of({{0, 0, 7, 6}, {17, 12, 8, 7}, {0, 10, 25, 3},
+                                              {8, 4, 10, 9}},
+                                             3, 2));
+        for (size_t s = 0; s < 3; ++s)
+          give_mask(edges, s, random_mask(random, edges.shapes[s].box.width,
+                                          edges.shapes[s].box.height, 0));
+        ViewSpec whole = view_spec(13, 11, 1, 1, 0, feather, shapes_of({{0, 0, 13, 11}}, 4, 4));
+        give_mask(whole, 0, random_mask(random, 13, 11, 0));
+        cases.push_back({"mask edges", cf::SampleDepth::U8, params, {edges, whole}, seed++});
+      },
+      {0, 2, 7});  // 9 would take more than twice the plane for the tables
+  run_redact_cases("redact masks", run, cases);
+}
+
 void check_redact_invalid_calls(const RedactRunner &run) {
   const std::vector<cf::RedactShape> shapes = shapes_of({{1, 1, 4, 3}}, 2, 2);
   RedactCase base{"invalid", cf::SampleDepth::U8, {}, {view_spec(8, 6, 1, 1, 0, 2, shapes)}, 7};
@@ -556,6 +655,15 @@ void check_redact_invalid_calls(const RedactRunner &run) {
   refused("blur sigma 0", u8, blur, [&](Views &v) { v[0].shapes = no_sigma.data(); });
   refused("blur sigma past the cap", u8, blur, [&](Views &v) { v[0].shapes = wide_sigma.data(); });
   refused("blur invert sigma 0.05", u8, blur_invert, [](Views &v) { v[0].invert_sigma_x = 0.05; });
+  // Three masks of the whole 8x6 plane: tables of 3 x 48 samples, over twice its 48.
+  const std::vector<uint8_t> full(48, 1);
+  std::vector<cf::RedactShape> masked = shapes_of({{0, 0, 8, 6}, {0, 0, 8, 6}, {0, 0, 8, 6}}, 2, 2);
+  for (cf::RedactShape &shape : masked)
+    shape.mask = full.data();
+  refused("mask tables over the budget", u8, fill, [&](Views &v) {
+    v[0].shapes = masked.data();
+    v[0].count = 3;
+  });
   // An ellipse wider than the 64-bit inside test takes, on a plane of one row.
   RedactCase wide = base;
   wide.views = {view_spec(cf::kRedactMaxEllipseSide + 1, 1, 1, 1, 0, 0,

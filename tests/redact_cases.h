@@ -37,6 +37,11 @@ void check_redact_matrix(const RedactRunner &run);
 // method, outline, invert and several feathers.
 void check_redact_edge_cases(const RedactRunner &run);
 
+// Shapes with masks (random blobs with holes and specks, every byte set, none set,
+// one set) beside shapes without, on the planes' edges and over one another: every
+// method, outline, feather and invert, 8-bit, 16-bit and P010 samples.
+void check_redact_masks(const RedactRunner &run);
+
 // Calls redact.h says are not valid: each refused with cudaErrorInvalidValue and no
 // byte of the frame written.
 void check_redact_invalid_calls(const RedactRunner &run);

@@ -35,6 +35,9 @@ GST_END_TEST;
 GST_START_TEST(test_edge_cases_three_threads) { cftest::check_redact_edge_cases(cpu_runner(3)); }
 GST_END_TEST;
 
+GST_START_TEST(test_masks) { cftest::check_redact_masks(cpu_runner(0)); }
+GST_END_TEST;
+
 GST_START_TEST(test_invalid_calls) { cftest::check_redact_invalid_calls(cpu_runner(0)); }
 GST_END_TEST;
 
@@ -56,6 +59,7 @@ static Suite *redact_cpu_suite() {
   tcase_add_test(tc, test_matrix_one_thread);
   tcase_add_test(tc, test_edge_cases);
   tcase_add_test(tc, test_edge_cases_three_threads);
+  tcase_add_test(tc, test_masks);
   tcase_add_test(tc, test_invalid_calls);
   tcase_add_test(tc, test_executor);
   return suite;

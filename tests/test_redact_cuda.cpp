@@ -52,6 +52,9 @@ GST_END_TEST;
 GST_START_TEST(test_edge_cases) { cftest::check_redact_edge_cases(cuda_runner()); }
 GST_END_TEST;
 
+GST_START_TEST(test_masks) { cftest::check_redact_masks(cuda_runner()); }
+GST_END_TEST;
+
 GST_START_TEST(test_invalid_calls) { cftest::check_redact_invalid_calls(cuda_runner()); }
 GST_END_TEST;
 
@@ -104,6 +107,7 @@ int main(int argc, char **argv) {
                                {
                                    CF_GPU_TEST(test_matrix),
                                    CF_GPU_TEST(test_edge_cases),
+                                   CF_GPU_TEST(test_masks),
                                    CF_GPU_TEST(test_invalid_calls),
                                    CF_GPU_TEST(test_cuda_only_refusals),
                                },
