@@ -9,6 +9,8 @@
 #include <gst/analytics/analytics.h>
 #endif
 
+#include "regionshapes.h"
+
 GST_DEBUG_CATEGORY_STATIC (cf_regions_debug);
 #define GST_CAT_DEFAULT cf_regions_debug
 
@@ -76,23 +78,56 @@ struct RegionReading
   FoundRegions found;
 };
 
+/* Whether a meta's region of `type` is selected; its type is noted either
+ * way. */
+static bool
+select_type (RegionReading & reading, GQuark type)
+{
+  if (reading.found.types.size () < kMaxFrameRegions)
+    reading.found.types.push_back (type);
+  return type_selected (reading.choice.types, type);
+}
+
+static void
+keep_region (RegionReading & reading, const FrameRegion & region)
+{
+  if (reading.found.found++ < reading.limit)
+    reading.found.kept.push_back (region);
+}
+
 /* One meta's region, where its type is selected and its box holds part of
  * the frame. */
 static void
 add_region (RegionReading & reading, const FrameRegion & meta, gint64 x,
     gint64 y, gint64 width, gint64 height)
 {
-  FoundRegions & found = reading.found;
-  if (found.types.size () < kMaxFrameRegions)
-    found.types.push_back (meta.type);
   FrameRegion region = meta;
-  if (!type_selected (reading.choice.types, meta.type) ||
-      !clip_box (reading.element, x, y, width, height, reading.info,
+  if (select_type (reading, meta.type) &&
+      clip_box (reading.element, x, y, width, height, reading.info,
           reading.choice.padding, &region.box))
-    return;
-  if (found.found++ < reading.limit)
-    found.kept.push_back (region);
+    keep_region (reading, region);
 }
+
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+/* One meta's region of its own shape (false: none of it in the frame). */
+static void
+add_shaped_region (RegionReading & reading, const FrameRegion & meta,
+    const std::function<bool (RegionShape *)> & rasterise)
+{
+  RegionShape shape;
+  if (!select_type (reading, meta.type))
+    return;
+  if (!rasterise (&shape)) {
+    GST_DEBUG_OBJECT (reading.element, "region %d holds no pixel of the "
+        "frame: skipped", meta.id);
+    return;
+  }
+  FrameRegion region = meta;
+  region.box = shape.box;
+  region.mask = std::move (shape.mask);
+  keep_region (reading, region);
+}
+#endif
 
 #ifdef CF_HAVE_GST_ANALYTICS
 /* The tracker's id of `detection`, where a tracking entry relates to it. */
@@ -128,9 +163,16 @@ add_detections (RegionReading & reading, GstBuffer * buffer)
           gst_analytics_od_mtd_get_mtd_type (), &detection)) {
     gint x, y, width, height;
     gfloat confidence;
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+    gfloat angle;
+    if (!gst_analytics_od_mtd_get_oriented_location (&detection, &x, &y,
+            &width, &height, &angle, &confidence))
+      continue;
+#else
     if (!gst_analytics_od_mtd_get_location (&detection, &x, &y, &width,
             &height, &confidence))
       continue;
+#endif
     if (confidence < reading.choice.min_confidence) {
       GST_LOG_OBJECT (reading.element, "detection %u of confidence %.3f, "
           "under min-confidence: left out", detection.id, confidence);
@@ -139,8 +181,167 @@ add_detections (RegionReading & reading, GstBuffer * buffer)
     FrameRegion region {(gint) detection.id,
       gst_analytics_od_mtd_get_obj_type (&detection), {}};
     find_track (meta, &detection, &region);
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+    if (angle != 0) {
+      const GstVideoInfo & info = reading.info;
+      add_shaped_region (reading, region, [&](RegionShape * shape) {
+            return rotated_rect_shape (x, y, width, height, angle,
+                reading.choice.padding, GST_VIDEO_INFO_WIDTH (&info),
+                cf::picture_height (&info), shape);
+          });
+      continue;
+    }
+#endif
     add_region (reading, region, x, y, width, height);
   }
+}
+#endif
+
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+/* What a segmentation mtd's regions are called, and how sure: the related
+ * classification's entry of each index, else the related detection's. */
+struct SegmentLabels
+{
+  bool classified;
+  GstAnalyticsClsMtd classes;
+  bool detected;
+  GQuark detection_type = 0;
+  gfloat detection_confidence = 1.0f;
+
+  SegmentLabels (GstAnalyticsRelationMeta * meta, guint id)
+  {
+    classified = gst_analytics_relation_meta_get_direct_related (meta, id,
+        GST_ANALYTICS_REL_TYPE_N_TO_N, gst_analytics_cls_mtd_get_mtd_type (),
+        nullptr, &classes);
+    GstAnalyticsODMtd detection;
+    detected = gst_analytics_relation_meta_get_direct_related (meta, id,
+        GST_ANALYTICS_REL_TYPE_ANY, gst_analytics_od_mtd_get_mtd_type (),
+        nullptr, &detection);
+    if (detected) {
+      detection_type = gst_analytics_od_mtd_get_obj_type (&detection);
+      gst_analytics_od_mtd_get_confidence_lvl (&detection,
+          &detection_confidence);
+    }
+  }
+
+  /* The type and confidence of the region of `index` (G_MAXSIZE: the values
+   * the mtd does not list). */
+  void of (gsize index, GQuark * type, gfloat * confidence)
+  {
+    if (classified && index < gst_analytics_cls_mtd_get_length (&classes)) {
+      *type = gst_analytics_cls_mtd_get_quark (&classes, index);
+      *confidence = gst_analytics_cls_mtd_get_level (&classes, index);
+      return;
+    }
+    *type = detected ? detection_type : 0;
+    *confidence = detected ? detection_confidence : 1.0f;
+  }
+};
+
+/* The mask of `buffer` as the API describes it; false where it is not one
+ * (then the whole location counts). */
+static bool
+map_label_mask (GstBuffer * buffer, GstMapInfo * map, LabelMask * mask)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  if (!meta || (meta->format != GST_VIDEO_FORMAT_GRAY8 &&
+          meta->format != GST_VIDEO_FORMAT_GRAY16_LE))
+    return false;
+  mask->wide = meta->format == GST_VIDEO_FORMAT_GRAY16_LE;
+  mask->width = (int) meta->width;
+  mask->height = (int) meta->height;
+  mask->stride = (gsize) meta->stride[0];
+  gpointer data;
+  gint stride;
+  if (mask->stride != (gsize) mask->width * (mask->wide ? 2 : 1) ||
+      !gst_video_meta_map (meta, 0, map, &data, &stride, GST_MAP_READ))
+    return false;
+  if (map->size < mask->stride * mask->height) {
+    gst_video_meta_unmap (meta, 0, map);
+    return false;
+  }
+  mask->data = static_cast<const guint8 *> (data);
+  return true;
+}
+
+/* The regions of one segmentation mtd (read_regions says which). */
+static void
+add_segments (RegionReading & reading, GstAnalyticsRelationMeta * meta,
+    GstAnalyticsSegmentationMtd * segmentation)
+{
+  gint x, y;
+  guint w, h;
+  GstBuffer *buffer = gst_analytics_segmentation_mtd_get_mask (segmentation,
+      &x, &y, &w, &h);
+  if (!buffer)
+    return;
+  const GstVideoInfo & info = reading.info;
+  const int width = GST_VIDEO_INFO_WIDTH (&info);
+  const int height = cf::picture_height (&info);
+  SegmentLabels labels (meta, segmentation->id);
+  GQuark type;
+  gfloat confidence;
+  const auto selected = [&](gsize index) {
+    labels.of (index, &type, &confidence);
+    if (confidence >= reading.choice.min_confidence)
+      return true;
+    GST_LOG_OBJECT (reading.element, "segment %u:%" G_GSIZE_FORMAT " of "
+        "confidence %.3f, under min-confidence: left out", segmentation->id,
+        index, confidence);
+    return false;
+  };
+  const gint id = (gint) segmentation->id;
+  GstMapInfo map;
+  LabelMask mask {nullptr, 0, 0, 0, false, x, y, w, h};
+  if (!map_label_mask (buffer, &map, &mask)) {
+    GST_DEBUG_OBJECT (reading.element, "segmentation %u: a mask not of packed "
+        "GRAY8 or GRAY16_LE rows: its whole location %d,%d %ux%u", id, x, y, w,
+        h);
+    if (selected (G_MAXSIZE))
+      add_region (reading, FrameRegion {id, type, {}}, x, y, w, h);
+    gst_buffer_unref (buffer);
+    return;
+  }
+  std::vector<guint> listed;
+  const gsize count = gst_analytics_segmentation_mtd_get_region_count
+      (segmentation);
+  for (gsize i = 0; i < count; i++) {
+    const guint region = gst_analytics_segmentation_mtd_get_region_id
+        (segmentation, i);
+    listed.push_back (region);
+    if (region == 0 || !selected (i))
+      continue;
+    add_shaped_region (reading, FrameRegion {id, type, {}},
+        [&](RegionShape * shape) {
+          return label_shape (mask, [region](guint label) {
+                return label == region;
+              }, reading.choice.padding, width, height, shape);
+        });
+  }
+  if (selected (G_MAXSIZE))
+    add_shaped_region (reading, FrameRegion {id, type, {}},
+        [&](RegionShape * shape) {
+          return label_shape (mask, [&listed](guint label) {
+                return label != 0 && std::find (listed.begin (),
+                    listed.end (), label) == listed.end ();
+              }, reading.choice.padding, width, height, shape);
+        });
+  gst_video_meta_unmap (gst_buffer_get_video_meta (buffer), 0, &map);
+  gst_buffer_unref (buffer);
+}
+
+static void
+add_segmentations (RegionReading & reading, GstBuffer * buffer)
+{
+  GstAnalyticsRelationMeta *meta =
+      gst_buffer_get_analytics_relation_meta (buffer);
+  if (!meta)
+    return;
+  gpointer state = nullptr;
+  GstAnalyticsSegmentationMtd segmentation;
+  while (gst_analytics_relation_meta_iterate (meta, &state,
+          gst_analytics_segmentation_mtd_get_mtd_type (), &segmentation))
+    add_segments (reading, meta, &segmentation);
 }
 #endif
 
@@ -170,6 +371,9 @@ cf::read_regions (GstElement * element, GstBuffer * buffer,
   }
 #ifdef CF_HAVE_GST_ANALYTICS
   add_detections (reading, buffer);
+#endif
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+  add_segmentations (reading, buffer);
 #endif
   reading.found.analyzed = reading.found.analyzed || carries_tensors (buffer);
   return std::move (reading.found);

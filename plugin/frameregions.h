@@ -5,7 +5,10 @@
  * frame that an element filters or counts. Every GStreamer version carries
  * GstVideoRegionOfInterestMeta (a type name and a box); from 1.24 the
  * object-detection entries of GstAnalyticsRelationMeta (a label and a box)
- * count too, where the plugin is built with gstreamer-analytics-1.0.
+ * count too, where the plugin is built with gstreamer-analytics-1.0; from
+ * 1.26 with their own shape where they have one: an oriented detection's
+ * rotated rectangle, and each region of a segmentation mask
+ * (GstAnalyticsSegmentationMtd, read_regions says which).
  *
  * Boxes come from other elements and are never trusted: each is padded,
  * clipped to the frame (a meta left from a frame of another size, after a caps
@@ -15,6 +18,7 @@
 
 #include <gst/video/video.h>
 
+#include <memory>
 #include <vector>
 
 #include "formatlayout.h"
@@ -58,6 +62,10 @@ struct FrameRegion
    * its detection), which stays the same from frame to frame. */
   bool tracked = false;
   guint64 track_id = 0;
+  /* Its own shape within the box, where it has one (regionshapes.h): a byte
+   * per pixel of the box, row after row, not zero inside. Null: the whole
+   * box. */
+  std::shared_ptr<const std::vector<guint8>> mask = nullptr;
 };
 
 /* Which regions of the metas count. */
@@ -105,7 +113,23 @@ region_type_name (GQuark type)
 /* The regions of `buffer`'s metas that `choice` selects, for a frame of
  * `info`: each box padded, clipped, skipped where nothing of it is left; at
  * most `limit` kept, the rest only counted, so that a buffer of many thousand
- * metas costs no more. */
+ * metas costs no more.
+ *
+ * From 1.26, shapes (regionshapes.h): an oriented detection (a rotation not 0)
+ * is its rectangle grown by the padding on its own sides, in the box bounding
+ * it. A segmentation mtd gives a region per region id it lists, but for id 0
+ * (the background by convention: segmentationoverlay draws nothing there),
+ * and one more for the mask's values not 0 that it does not list
+ * (yolosegv8tensordec lists only 0 and marks its object with another value):
+ * the pixels of that value (values), the mask mapped onto the frame through
+ * its location (nearest sample), grown by the padding. A region's type and
+ * confidence are those of a classification related N_TO_N to the mtd (its
+ * entry of the region's index), else of an object detection related to it,
+ * else type none and no confidence (kept whatever min-confidence says). A mask
+ * that cannot be read as the API says (no video meta, a format other than
+ * GRAY8 or GRAY16_LE, rows not packed) is its whole location box: rows of a
+ * padded stride cannot be told from yolosegv8tensordec's packed rows, whose
+ * meta gives the pool's stride. */
 FoundRegions read_regions (GstElement * element, GstBuffer * buffer,
     const GstVideoInfo & info, const RegionChoice & choice, guint limit);
 

@@ -37,13 +37,13 @@ RedactPlan::RedactPlan (const GstVideoInfo & info,
   params_.method = look.method;
   params_.outline = look.outline;
   params_.invert = whole_frame || look.invert;
-  std::vector<cf::Box> boxes;
+  std::vector<Snapped> regions;
   if (!whole_frame)
     for (const FrameRegion & region : *selection.regions)
-      boxes.push_back (snap (region.box, grid));
+      regions.push_back ({snap (region.box, grid), &region});
   shapes_.resize (views.size ());
   for (size_t i = 0; i < views.size (); i++)
-    views_.push_back (view_of (views[i], grid, boxes, &shapes_[i]));
+    views_.push_back (view_of (views[i], grid, regions, &shapes_[i]));
 }
 
 /* `box` grown to the grid, within the picture. */
@@ -92,9 +92,41 @@ sigma_in_samples (gdouble sigma, int sub, bool field)
   return MAX (sigma / (1 << sub) / (field ? 2 : 1), cf::kGaussMinSigma);
 }
 
+/* The mask of `region` in the view's `samples` (a box of them): a sample is
+ * inside where a pixel of the frame it covers (of `field`, where it is 0 or
+ * 1) is inside the region's. */
+const guint8 *
+RedactPlan::view_mask (const FrameRegion & region, const cf::Box & samples,
+    int x_sub, int y_sub, int field)
+{
+  const cf::Box & box = region.box;
+  const std::vector<guint8> & pixels = *region.mask;
+  const auto pixel_inside = [&](int x, int y) {
+    return x >= box.x && x < box.x + box.width && y >= box.y &&
+        y < box.y + box.height &&
+        pixels[(gsize) (y - box.y) * box.width + (x - box.x)] != 0;
+  };
+  std::vector<guint8> & mask = masks_.emplace_back ((gsize) samples.width *
+      samples.height);
+  for (int sy = 0; sy < samples.height; sy++)
+    for (int sx = 0; sx < samples.width; sx++) {
+      bool inside = false;
+      for (int row = (samples.y + sy) << y_sub;
+          row < (samples.y + sy + 1) << y_sub && !inside; row++) {
+        const int y = field >= 0 ? 2 * row + field : row;
+        for (int x = (samples.x + sx) << x_sub;
+            x < (samples.x + sx + 1) << x_sub && !inside; x++)
+          inside = pixel_inside (x, y);
+      }
+      mask[(gsize) sy * samples.width + sx] = inside;
+    }
+  return mask.data ();
+}
+
 cf::RedactView
 RedactPlan::view_of (const ComponentView & view, const Grid & grid,
-    const std::vector<cf::Box> & boxes, std::vector<cf::RedactShape> * shapes)
+    const std::vector<Snapped> & regions,
+    std::vector<cf::RedactShape> * shapes)
 {
   const ComponentLayout & component =
       FormatLayout::of (info_).component (view.first_component ());
@@ -124,7 +156,11 @@ RedactPlan::view_of (const ComponentView & view, const Grid & grid,
     out.fill[c] = comp < 0 ? 0 :
         cf::fill_component_value (look_.fill_argb, info_, comp);
   }
-  for (const cf::Box & box : boxes) {
+  const gint64 table_budget = gint64 {cf::kRedactMaskTableFactor} *
+      view.src.width * view.src.height;
+  gint64 table_samples = 0;
+  for (const Snapped & snapped : regions) {
+    const cf::Box & box = snapped.box;
     int y0 = box.y;
     int y1 = box.y + box.height;
     if (field) {
@@ -145,6 +181,14 @@ RedactPlan::view_of (const ComponentView & view, const Grid & grid,
       const gdouble sigma = blur_sigma (box);
       shape.sigma_x = sigma_in_samples (sigma, x_sub, false);
       shape.sigma_y = sigma_in_samples (sigma, y_sub, field);
+    }
+    if (snapped.region->mask) {
+      const gint64 needed = cf::redact_mask_table_samples (out, samples);
+      if (table_samples + needed <= table_budget) {
+        table_samples += needed;
+        shape.mask = view_mask (*snapped.region, samples, x_sub, y_sub,
+            view.field);
+      }
     }
     shapes->push_back (shape);
   }

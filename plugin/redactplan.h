@@ -14,11 +14,19 @@
  * The blur's sigma is strength times a box's shorter side, rounded up to the
  * next of kBlurStepsPerOctave steps per octave (boxes of about the same size
  * share one pass of the kernels, and a box that jitters by a pixel keeps its
- * blur), and at most the kernels' cap; in each view's own samples. */
+ * blur), and at most the kernels' cap; in each view's own samples.
+ *
+ * A region of its own shape (FrameRegion::mask) becomes a shape with a mask
+ * in each view: a sample is inside where any pixel of the frame it covers (of
+ * its field, for a field's view) is inside the region's shape, so that
+ * subsampled planes redact more, never less. Where a view's masks would pass
+ * what the kernels take (kRedactMaskTableFactor), the regions beyond are
+ * redacted as their whole boxes. */
 #pragma once
 
 #include <gst/video/video.h>
 
+#include <deque>
 #include <vector>
 
 #include "framecomponents.h"
@@ -67,17 +75,27 @@ private:
     int x = 1;
     int y = 1;
   };
+  /* A region's box grown to the grid, and the region. */
+  struct Snapped
+  {
+    cf::Box box;
+    const FrameRegion *region;
+  };
   cf::Box snap (const cf::Box & box, const Grid & grid) const;
   int block_side (const cf::Box & box, const Grid & grid) const;
   gdouble blur_sigma (const cf::Box & box);
   cf::RedactView view_of (const ComponentView & view, const Grid & grid,
-      const std::vector<cf::Box> & boxes, std::vector<cf::RedactShape> * shapes);
+      const std::vector<Snapped> & regions,
+      std::vector<cf::RedactShape> * shapes);
+  const guint8 *view_mask (const FrameRegion & region, const cf::Box & samples,
+      int x_sub, int y_sub, int field);
 
   const GstVideoInfo & info_;
   RedactLook look_;
   cf::SampleFormat format_;
   cf::RedactParams params_;
   std::vector<std::vector<cf::RedactShape>> shapes_;    /* views_ point here */
+  std::deque<std::vector<guint8>> masks_;       /* and shapes_ here */
   std::vector<cf::RedactView> views_;
   int blur_capped_side_ = 0;
 };

@@ -83,6 +83,15 @@ matched (const FrameRegion & remembered, const std::vector<FrameRegion> & seen)
       });
 }
 
+/* A region as remembered: its box whole, whatever its shape was (a shape
+ * moves with the object; its box, held whole, covers more of where it went). */
+FrameRegion
+whole_box (FrameRegion region)
+{
+  region.mask.reset ();
+  return region;
+}
+
 FrameRegion
 held (FrameRegion region)
 {
@@ -115,7 +124,7 @@ RegionHold::update (const std::vector<FrameRegion> & seen, GstClockTime time,
   std::vector<Entry> kept;
   kept.reserve (seen.size () + entries_.size ());
   for (const FrameRegion & region : seen)
-    kept.push_back ({region, time});
+    kept.push_back ({whole_box (region), time});
   std::vector<FrameRegion> result;
   for (const Entry & entry : entries_) {
     /* last_seen <= last time <= time: no underflow. */

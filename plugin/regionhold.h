@@ -17,7 +17,8 @@
  *    every machine.
  *
  * What is remembered after a frame is the frame's own regions (each as seen,
- * at the frame's time) and the remembered ones it has no match for that are
+ * at the frame's time, a region of its own shape as its whole box: fail
+ * closed) and the remembered ones it has no match for that are
  * still within `hold`. A remembered region that a region of the frame matches
  * is that region from then on: its box, its id, type and tracking, and the
  * frame's time; several remembered regions matched by one of the frame (two

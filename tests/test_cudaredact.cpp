@@ -734,6 +734,171 @@ GST_START_TEST(test_min_confidence) {
 GST_END_TEST;
 #endif
 
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+namespace {
+
+// Whether pixel (x, y)'s centre lies in the rectangle of corner (rx, ry) and size
+// w x h turned by `angle` clockwise about its centre: on the inner side of each of
+// its four edges, the corners turned as the analytics library documents.
+bool in_rotated(double rx, double ry, double w, double h, double angle, int x, int y) {
+  const double cx = rx + w / 2, cy = ry + h / 2;
+  double corners[4][2] = {{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}};
+  for (auto &corner : corners) {
+    const double u = corner[0], v = corner[1];
+    corner[0] = cx + u * std::cos(angle) - v * std::sin(angle);
+    corner[1] = cy + u * std::sin(angle) + v * std::cos(angle);
+  }
+  const double px = x + 0.5, py = y + 0.5;
+  for (int i = 0; i < 4; i++) {
+    const double *a = corners[i], *b = corners[(i + 1) % 4];
+    if ((b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0]) < -1e-9)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// Oriented detections: the rotated rectangle itself, in every plane (a chroma sample
+// wherever a pixel it covers is inside), at several angles.
+GST_START_TEST(test_oriented_detection) {
+  const int width = 64, height = 48;
+  const double rx = 20, ry = 14, w = 24, h = 12;
+  for (const char *format_name : {"GRAY8", "NV12", "I420"})
+    for (const double angle : {0.3, 1.0, 2.5, 3.9}) {
+      const GstVideoInfo info = cftest::video_info(format_name, width, height);
+      const cftest::TableFormat &format = cftest::table_format(info);
+      GstHarness *h_ = redact_harness("method=fill post-messages=false", format_name, width,
+                                      height);
+      GstBuffer *frame = cftest::random_frame(h_, info, 120, cftest::frame_pts(0));
+      GstAnalyticsRelationMeta *meta = gst_buffer_add_analytics_relation_meta(frame);
+      GstAnalyticsODMtd detection;
+      fail_unless(gst_analytics_relation_meta_add_oriented_od_mtd(
+          meta, g_quark_from_static_string("plate"), int(rx), int(ry), int(w), int(h),
+          float(angle), 0.9f, &detection));
+      GstBuffer *in = nullptr;
+      GstBuffer *out = push_and_pull(h_, frame, &in);
+      check_samples(
+          info, in, out,
+          [&](char c, int x, int y, const cftest::TableComponent &before) {
+            const int fx = cftest::x_factor(format, c), fy = cftest::y_factor(format, c);
+            bool inside = false;
+            for (int j = y * fy; j < (y + 1) * fy; j++)
+              for (int i = x * fx; i < (x + 1) * fx; i++)
+                inside = inside || in_rotated(rx, ry, w, h, float(angle), i, j);
+            return inside ? black(format, c) : before.value(x, y);
+          },
+          std::string("oriented ") + format_name + " at " + std::to_string(angle));
+      gst_buffer_unref(in);
+      gst_buffer_unref(out);
+      redact_teardown(h_);
+    }
+}
+GST_END_TEST;
+
+namespace {
+
+// The label of frame pixel (x, y) in an 8x6 mask over the frame's rectangle
+// (10, 8, 32, 24): each mask sample 4x4 pixels. Regions 3 and 7 listed (with 0),
+// 9 painted but not listed.
+constexpr int kMaskX = 10, kMaskY = 8;
+const uint8_t kLabels[6][8] = {
+    {0, 0, 3, 3, 0, 0, 0, 0}, {0, 3, 3, 3, 0, 7, 7, 0}, {0, 0, 3, 0, 0, 7, 0, 0},
+    {0, 0, 0, 0, 7, 7, 0, 0}, {9, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 3}};
+
+int label_at(int x, int y) {
+  if (x < kMaskX || x >= kMaskX + 32 || y < kMaskY || y >= kMaskY + 24)
+    return 0;
+  return kLabels[(y - kMaskY) / 4][(x - kMaskX) / 4];
+}
+
+void add_segmentation(GstBuffer *frame) {
+  GstBuffer *mask = gst_buffer_new_allocate(nullptr, sizeof kLabels, nullptr);
+  gst_buffer_fill(mask, 0, kLabels, sizeof kLabels);
+  gst_buffer_add_video_meta(mask, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, 8, 6);
+  GstAnalyticsRelationMeta *meta = gst_buffer_add_analytics_relation_meta(frame);
+  guint ids[] = {0, 3, 7};
+  GstAnalyticsSegmentationMtd segmentation;
+  fail_unless(gst_analytics_relation_meta_add_segmentation_mtd(
+      meta, mask, GST_SEGMENTATION_TYPE_INSTANCE, 3, ids, kMaskX, kMaskY, 32, 24,
+      &segmentation));
+}
+
+}  // namespace
+
+// Segmentation masks: the pixels of each region (not the background), feathered by
+// their distance to the nearest one.
+GST_START_TEST(test_segmentation_feather) {
+  const int width = 64, height = 48, feather = 3;
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstHarness *h = redact_harness("method=fill fill-color=0xffffffff feather=3 "
+                                 "post-messages=false",
+                                 "GRAY8", width, height);
+  GstBuffer *frame = gst_harness_create_buffer(h, GST_VIDEO_INFO_SIZE(&info));
+  gst_buffer_memset(frame, 0, 0, GST_VIDEO_INFO_SIZE(&info));
+  gst_buffer_add_video_meta(frame, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, width,
+                            height);
+  add_segmentation(frame);
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(info, in, out,
+                [&](char, int x, int y, const cftest::TableComponent &) -> uint32_t {
+                  int nearest = feather + 1;
+                  for (int j = 0; j < height; j++)
+                    for (int i = 0; i < width; i++)
+                      if (label_at(i, j) != 0)
+                        nearest = std::min(nearest, std::max(std::abs(i - x), std::abs(j - y)));
+                  const int weight =
+                      nearest == 0 ? 256 : (feather + 1 - std::min(nearest, feather + 1)) * 256 /
+                                               (feather + 1);
+                  return uint32_t((255 * weight + 128) >> 8);
+                },
+                "segmentation feather");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  redact_teardown(h);
+}
+GST_END_TEST;
+
+// Segmentation masks pixelated: each region its own shape, whose blocks (anchored
+// at the corner of the box bounding its pixels) take the mean of the whole block.
+GST_START_TEST(test_segmentation_pixelate) {
+  const int width = 64, height = 48;
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstHarness *h = redact_harness("blocks=2 post-messages=false", "GRAY8", width, height);
+  GstBuffer *frame = cftest::random_frame(h, info, 130, cftest::frame_pts(0));
+  add_segmentation(frame);
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(
+      info, in, out,
+      [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+        const int label = label_at(x, y);
+        if (label == 0)
+          return before.value(x, y);
+        // Region 9 is the values not listed; each region's box bounds its pixels.
+        Rect r{width, height, 0, 0};
+        for (int j = 0; j < height; j++)
+          for (int i = 0; i < width; i++)
+            if (label_at(i, j) == label)
+              r = {std::min(r.x0, i), std::min(r.y0, j), std::max(r.x1, i + 1),
+                   std::max(r.y1, j + 1)};
+        const int side = (std::max(r.x1 - r.x0, r.y1 - r.y0) + 1) / 2;
+        const int bx = r.x0 + (x - r.x0) / side * side, by = r.y0 + (y - r.y0) / side * side;
+        uint64_t sum = 0, count = 0;
+        for (int j = by; j < std::min(by + side, r.y1); j++)
+          for (int i = bx; i < std::min(bx + side, r.x1); i++, count++)
+            sum += before.value(i, j);
+        return uint32_t((2 * sum + count) / (2 * count));
+      },
+      "segmentation pixelate");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  redact_teardown(h);
+}
+GST_END_TEST;
+#endif
+
 // More regions than a frame takes (256): the frame is redacted whole, so that the
 // regions left out are hidden too; 256 are redacted as boxes.
 GST_START_TEST(test_too_many_regions) {
@@ -866,6 +1031,11 @@ int main(int argc, char **argv) {
 #ifdef CF_HAVE_GST_ANALYTICS
           CF_TEST(test_whole_frame),
           CF_TEST(test_min_confidence),
+#endif
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+          CF_TEST(test_oriented_detection),
+          CF_TEST(test_segmentation_feather),
+          CF_TEST(test_segmentation_pixelate),
 #endif
           CF_TEST(test_too_many_regions),
           CF_TEST(test_property_errors),
