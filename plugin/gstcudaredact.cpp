@@ -18,13 +18,22 @@
  * #GstCudaRedact:min-confidence confident, grown by
  * #CfInPlace:region-padding and clipped to the frame; and the
  * #GstCudaRedact:zones, on every frame. With #GstCudaRedact:invert,
- * everything except those. A frame of more regions than the 256 it takes is
+ * everything except those. From GStreamer 1.26, regions of their own shape:
+ * an oriented detection as its rotated rectangle (grown by the padding on its
+ * own sides), and each region of a segmentation mask (every region id it lists
+ * but 0, the background, and its values not 0 that it does not list, as
+ * `yolosegv8tensordec` marks its object) as its pixels, the mask mapped onto
+ * the frame through its location (nearest sample) and grown by the padding;
+ * their type and confidence from a classification related N_TO_N to the mask,
+ * else from a related detection. A mask not given as packed GRAY8 or
+ * GRAY16_LE rows is redacted as its whole location box. In subsampled planes
+ * a sample is redacted where any pixel it covers is. A frame of more regions than the 256 it takes is
  * redacted whole: the ones left out are hidden too.
  *
  * It fails closed:
  * - a region the detector found but misses in a later frame is still
- *   redacted at its last box while that frame is at most #GstCudaRedact:hold
- *   after the last frame that had it (the same object: the same tracking id,
+ *   redacted at its last box (whole, whatever its shape) while that frame is
+ *   at most #GstCudaRedact:hold after the last frame that had it (the same object: the same tracking id,
  *   from a tracker such as `ioutracker`, else a box overlapping the last one
  *   by at least 30% of their union);
  * - with #GstCudaRedact:whole-frame=unanalyzed (the default), once the stream
