@@ -305,27 +305,23 @@ add_segments (RegionReading & reading, GstAnalyticsRelationMeta * meta,
   std::vector<guint> listed;
   const gsize count = gst_analytics_segmentation_mtd_get_region_count
       (segmentation);
-  for (gsize i = 0; i < count; i++) {
-    const guint region = gst_analytics_segmentation_mtd_get_region_id
-        (segmentation, i);
-    listed.push_back (region);
-    if (region == 0 || !selected (i))
+  for (gsize i = 0; i < count; i++)
+    listed.push_back (gst_analytics_segmentation_mtd_get_region_id
+        (segmentation, i));
+  /* One more past the listed ones: the labels none lists. */
+  for (gsize i = 0; i <= count; i++) {
+    if ((i < count && listed[i] == 0) || !selected (i < count ? i : G_MAXSIZE))
       continue;
+    const auto in_region = [&](guint label) {
+      return i < count ? label == listed[i] : label != 0 &&
+          std::find (listed.begin (), listed.end (), label) == listed.end ();
+    };
     add_shaped_region (reading, FrameRegion {id, type, {}},
         [&](RegionShape * shape) {
-          return label_shape (mask, [region](guint label) {
-                return label == region;
-              }, reading.choice.padding, width, height, shape);
+          return label_shape (mask, in_region, reading.choice.padding, width,
+              height, shape);
         });
   }
-  if (selected (G_MAXSIZE))
-    add_shaped_region (reading, FrameRegion {id, type, {}},
-        [&](RegionShape * shape) {
-          return label_shape (mask, [&listed](guint label) {
-                return label != 0 && std::find (listed.begin (),
-                    listed.end (), label) == listed.end ();
-              }, reading.choice.padding, width, height, shape);
-        });
   gst_video_meta_unmap (gst_buffer_get_video_meta (buffer), 0, &map);
   gst_buffer_unref (buffer);
 }

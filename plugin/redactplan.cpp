@@ -123,28 +123,20 @@ RedactPlan::view_mask (const FrameRegion & region, const cf::Box & samples,
   return mask.data ();
 }
 
+/* The view's own settings: its plane, feather, the whole frame's blocks and
+ * blur (with invert), the fill values; no shapes yet. */
 cf::RedactView
-RedactPlan::view_of (const ComponentView & view, const Grid & grid,
-    const std::vector<Snapped> & regions,
-    std::vector<cf::RedactShape> * shapes)
+RedactPlan::view_settings (const ComponentView & view, const Grid & grid,
+    int x_sub, int y_sub) const
 {
-  const ComponentLayout & component =
-      FormatLayout::of (info_).component (view.first_component ());
-  const int x_sub = component.x_sub;
-  const int y_sub = component.y_sub;
   const bool field = view.field >= 0;
-  /* A field's rows are every other row of the frame. */
-  const auto rows = [field] (int frame_rows) {
-    return field ? frame_rows / 2 : frame_rows;
-  };
   cf::RedactView out;
   out.plane = view.src;
   out.feather = GST_VIDEO_SUB_SCALE (x_sub, (int) look_.feather);
   const int frame_side = block_side (cf::Box {0, 0,
           GST_VIDEO_INFO_WIDTH (&info_), cf::picture_height (&info_)}, grid);
   out.invert_block_width = frame_side >> x_sub;
-  out.invert_block_height = rows (frame_side) >> y_sub;
-  const bool blur = look_.method == cf::RedactMethod::Blur;
+  out.invert_block_height = (field ? frame_side / 2 : frame_side) >> y_sub;
   /* The whole picture's blur, with invert: the cap is what it takes. */
   const gdouble frame_sigma = MIN (look_.strength *
       MIN (GST_VIDEO_INFO_WIDTH (&info_), cf::picture_height (&info_)),
@@ -156,27 +148,54 @@ RedactPlan::view_of (const ComponentView & view, const Grid & grid,
     out.fill[c] = comp < 0 ? 0 :
         cf::fill_component_value (look_.fill_argb, info_, comp);
   }
+  return out;
+}
+
+/* A box of frame pixels in the view's samples (empty where the view, a
+ * field, holds none of its rows). */
+static cf::Box
+view_samples (const cf::Box & box, const ComponentView & view, int x_sub,
+    int y_sub)
+{
+  int y0 = box.y;
+  int y1 = box.y + box.height;
+  if (view.field >= 0) {
+    /* Field row k is frame row 2k + field. */
+    y0 = (y0 - view.field + 1) / 2;
+    y1 = (y1 - view.field + 1) / 2;
+  }
+  cf::Box samples {box.x >> x_sub, y0 >> y_sub, 0, 0};
+  samples.width = MIN (GST_VIDEO_SUB_SCALE (x_sub, box.x + box.width),
+      view.src.width) - samples.x;
+  samples.height = MIN (GST_VIDEO_SUB_SCALE (y_sub, y1),
+      view.src.height) - samples.y;
+  return samples;
+}
+
+cf::RedactView
+RedactPlan::view_of (const ComponentView & view, const Grid & grid,
+    const std::vector<Snapped> & regions,
+    std::vector<cf::RedactShape> * shapes)
+{
+  const ComponentLayout & component =
+      FormatLayout::of (info_).component (view.first_component ());
+  const int x_sub = component.x_sub;
+  const int y_sub = component.y_sub;
+  const bool field = view.field >= 0;
+  cf::RedactView out = view_settings (view, grid, x_sub, y_sub);
+  const bool blur = look_.method == cf::RedactMethod::Blur;
   const gint64 table_budget = gint64 {cf::kRedactMaskTableFactor} *
       view.src.width * view.src.height;
   gint64 table_samples = 0;
   for (const Snapped & snapped : regions) {
     const cf::Box & box = snapped.box;
-    int y0 = box.y;
-    int y1 = box.y + box.height;
-    if (field) {
-      /* Field row k is frame row 2k + field. */
-      y0 = (y0 - view.field + 1) / 2;
-      y1 = (y1 - view.field + 1) / 2;
-    }
-    cf::Box samples {box.x >> x_sub, y0 >> y_sub, 0, 0};
-    samples.width = MIN (GST_VIDEO_SUB_SCALE (x_sub, box.x + box.width),
-        view.src.width) - samples.x;
-    samples.height = MIN (GST_VIDEO_SUB_SCALE (y_sub, y1),
-        view.src.height) - samples.y;
+    const cf::Box samples = view_samples (box, view, x_sub, y_sub);
     if (samples.width <= 0 || samples.height <= 0)
       continue;
+    /* A field's rows are every other row of the frame. */
     const int side = block_side (box, grid);
-    cf::RedactShape shape {samples, side >> x_sub, rows (side) >> y_sub};
+    cf::RedactShape shape {samples, side >> x_sub,
+        (field ? side / 2 : side) >> y_sub};
     if (blur) {
       const gdouble sigma = blur_sigma (box);
       shape.sigma_x = sigma_in_samples (sigma, x_sub, false);

@@ -84,6 +84,8 @@ private:
   cf::Box snap (const cf::Box & box, const Grid & grid) const;
   int block_side (const cf::Box & box, const Grid & grid) const;
   gdouble blur_sigma (const cf::Box & box);
+  cf::RedactView view_settings (const ComponentView & view,
+      const Grid & grid, int x_sub, int y_sub) const;
   cf::RedactView view_of (const ComponentView & view, const Grid & grid,
       const std::vector<Snapped> & regions,
       std::vector<cf::RedactShape> * shapes);
