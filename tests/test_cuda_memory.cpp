@@ -430,8 +430,20 @@ void check_same_sample(GstSample *got, GstSample *want, const std::string &what)
                        y * GST_VIDEO_FRAME_PLANE_STRIDE(&a, p);
       const auto *rb = static_cast<const guint8 *>(GST_VIDEO_FRAME_PLANE_DATA(&b, p)) +
                        y * GST_VIDEO_FRAME_PLANE_STRIDE(&b, p);
-      fail_unless(memcmp(ra, rb, row_bytes) == 0, "%s: plane %u row %d differs", what.c_str(),
-                  p, y);
+      if (memcmp(ra, rb, row_bytes) != 0) {
+        gsize x = 0;
+        while (ra[x] == rb[x])
+          x++;
+        // The bytes from the first that differs: whether they are shifted, stale or noise.
+        const auto bytes_at = [&](const guint8 *row) {
+          std::string text;
+          for (gsize i = x; i < std::min<gsize>(x + 6, row_bytes); i++)
+            text += " " + std::to_string(row[i]);
+          return text;
+        };
+        fail("%s: plane %u row %d differs from byte %zu:%s, not%s", what.c_str(), p, y, x,
+             bytes_at(ra).c_str(), bytes_at(rb).c_str());
+      }
     }
   }
   gst_video_frame_unmap(&a);
