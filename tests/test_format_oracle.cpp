@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Copyright (C) 2026 The gst-cudafilters authors
 
-// Every element (median, Gauss blur and unsharp masking, histogram) x every format x
-// include-chroma false and true, on the whole frame and on regions, against an oracle
+// Every element (median, Gauss blur and unsharp masking, histogram, redaction) x every
+// format x include-chroma false and true, on the whole frame and on regions (redaction:
+// the whole frame), against an oracle
 // that shares nothing with the plugin: where each component lies comes from the tests'
 // own table (format_table.h), and each processed component must equal the same
 // samples filtered alone, as a GRAY8 or GRAY16_LE frame, by the same element (P010 as
@@ -783,6 +784,18 @@ GST_START_TEST(test_hist_every_format) {
 }
 GST_END_TEST;
 
+// cudaredact with the whole frame one block (regions=frame, blocks=1): each processed
+// component becomes the mean of its samples, as the same samples alone in a grey frame
+// do. Its boxes snap to the chroma grid, which a grey frame has not: whole frames only.
+GST_START_TEST(test_redact_every_format) {
+  every_configuration(Variant{"cudaredact", "regions=frame blocks=1 post-messages=false"},
+                      [](const Config &config, uint32_t seed) {
+                        if (!config.regions)
+                          check_filter(config, seed);
+                      });
+}
+GST_END_TEST;
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -791,12 +804,13 @@ int main(int argc, char **argv) {
         "format_oracle", CF_TEST_BACKEND,
         {CF_TEST(test_median_every_format), CF_TEST(test_gauss_every_format),
          CF_TEST(test_unsharp_every_format), CF_TEST(test_fields_every_format),
-         CF_TEST(test_hist_every_format), CF_TEST(test_nvdec_main10)},
+         CF_TEST(test_hist_every_format), CF_TEST(test_redact_every_format),
+         CF_TEST(test_nvdec_main10)},
         argc, argv);
   return cftest::run_element_suite(
       "format_oracle", CF_TEST_BACKEND,
       {CF_TEST(test_median_every_format), CF_TEST(test_gauss_every_format),
        CF_TEST(test_unsharp_every_format), CF_TEST(test_fields_every_format),
-       CF_TEST(test_hist_every_format)},
+       CF_TEST(test_hist_every_format), CF_TEST(test_redact_every_format)},
       argc, argv);
 }
