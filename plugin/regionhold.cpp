@@ -4,6 +4,7 @@
 #include "regionhold.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 GST_DEBUG_CATEGORY_STATIC (cf_region_hold_debug);
 #define GST_CAT_DEFAULT cf_region_hold_debug
@@ -99,7 +100,58 @@ held (FrameRegion region)
   return region;
 }
 
+/* `distance` moved in `dt`, scaled to `elapsed` (rounded towards zero), at
+ * most `limit` either way. */
+gint64
+moved (gint64 distance, GstClockTime dt, GstClockTime elapsed, int limit)
+{
+  const guint64 magnitude = gst_util_uint64_scale (guint64 (std::abs
+          (distance)), elapsed, dt);
+  const gint64 bounded = gint64 (std::min<guint64> (magnitude, guint64
+          (limit)));
+  return distance < 0 ? -bounded : bounded;
+}
+
 }  // namespace
+
+/* The first remembered region that `seen` is, and how far it went since. */
+RegionHold::Motion
+RegionHold::motion_of (const FrameRegion & seen, GstClockTime time) const
+{
+  for (const Entry & entry : entries_)
+    if (same_object (entry.region, seen) && time > entry.last_seen)
+      return {gint64 {seen.box.x} - entry.region.box.x,
+        gint64 {seen.box.y} - entry.region.box.y, time - entry.last_seen};
+  return {};
+}
+
+/* An entry held at `time`: its last box and that box moved on along its
+ * motion, and what lies between, within the frame. */
+FrameRegion
+RegionHold::held_at (const Entry & entry, GstClockTime time) const
+{
+  FrameRegion region = held (entry.region);
+  const Motion & motion = entry.motion;
+  if (motion.dt == 0)
+    return region;
+  cf::Box & box = region.box;
+  const GstClockTime elapsed = time - entry.last_seen;
+  const gint64 dx = moved (motion.dx, motion.dt, elapsed, box.width);
+  const gint64 dy = moved (motion.dy, motion.dt, elapsed, box.height);
+  gint64 left = std::min<gint64> (box.x, box.x + dx);
+  gint64 top = std::min<gint64> (box.y, box.y + dy);
+  gint64 right = gint64 {box.x} + box.width + std::max<gint64> (dx, 0);
+  gint64 bottom = gint64 {box.y} + box.height + std::max<gint64> (dy, 0);
+  if (width_ > 0 && height_ > 0) {
+    left = std::max<gint64> (left, 0);
+    top = std::max<gint64> (top, 0);
+    right = std::min<gint64> (right, width_);
+    bottom = std::min<gint64> (bottom, height_);
+  }
+  /* The last box lies within the frame: what is left holds it. */
+  box = {int (left), int (top), int (right - left), int (bottom - top)};
+  return region;
+}
 
 std::vector<FrameRegion>
 RegionHold::update (const std::vector<FrameRegion> & seen, GstClockTime time,
@@ -124,13 +176,13 @@ RegionHold::update (const std::vector<FrameRegion> & seen, GstClockTime time,
   std::vector<Entry> kept;
   kept.reserve (seen.size () + entries_.size ());
   for (const FrameRegion & region : seen)
-    kept.push_back ({whole_box (region), time});
+    kept.push_back ({whole_box (region), time, motion_of (region, time)});
   std::vector<FrameRegion> result;
   for (const Entry & entry : entries_) {
     /* last_seen <= last time <= time: no underflow. */
     if (time - entry.last_seen > hold || matched (entry.region, seen))
       continue;
-    result.push_back (held (entry.region));
+    result.push_back (held_at (entry, time));
     kept.push_back (entry);
   }
   remember (std::move (kept));
@@ -177,6 +229,8 @@ RegionHold::reset ()
 void
 RegionHold::clip_to (int width, int height)
 {
+  width_ = width;
+  height_ = height;
   std::vector<Entry> kept;
   for (Entry entry : entries_) {
     cf::Box & box = entry.region.box;

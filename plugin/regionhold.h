@@ -16,6 +16,13 @@
  *    3 x union, in pixels), so that the same boxes decide the same way on
  *    every machine.
  *
+ * A held region moves on: where the last two frames that had it put it at
+ * different places, it is redacted at its last box and at that box moved on at
+ * the same speed for the time since (each way at most the box's own size), and
+ * everything between, within the frame. A face that keeps moving while the
+ * detector misses it stays covered; one that stopped is still covered where it
+ * stopped.
+ *
  * What is remembered after a frame is the frame's own regions (each as seen,
  * at the frame's time, a region of its own shape as its whole box: fail
  * closed) and the remembered ones it has no match for that are
@@ -63,9 +70,9 @@ public:
    * regions, any origin RegionOrigin::kMeta). Returns the regions to redact
    * besides `seen`: each remembered region that no region of `seen` matches
    * and that was last seen at most `hold` ns before `time` (exactly `hold`
-   * before: still held), at its last box, origin RegionOrigin::kHeld (id,
-   * type, tracked and track_id as last seen). Then remembers, as the file's
-   * comment says.
+   * before: still held), at its last box grown along its motion (the file's
+   * comment), origin RegionOrigin::kHeld (id, type, tracked and track_id as
+   * last seen). Then remembers, as the file's comment says.
    *
    * `time` before the last frame's (a loop, a seek without a flush): the
    * remembered regions belong to another timeline, and are forgotten first.
@@ -79,24 +86,40 @@ public:
   void reset ();
 
   /* Caps changed to frames of width x height: remembered boxes clipped to
-   * them, those with nothing left forgotten. */
+   * them, those with nothing left forgotten; held boxes that move stay within
+   * them from then on. */
   void clip_to (int width, int height);
 
   /* Regions remembered now. */
   gsize size () const { return entries_.size (); }
 
 private:
+  /* How far the box's corner moved between the last two frames that had
+   * it, and in what time (0: not seen twice, or not moving). */
+  struct Motion
+  {
+    gint64 dx = 0;
+    gint64 dy = 0;
+    GstClockTime dt = 0;
+  };
+
   struct Entry
   {
     FrameRegion region;
     GstClockTime last_seen;
+    Motion motion;
   };
 
   std::vector<FrameRegion> everything_held () const;
+  Motion motion_of (const FrameRegion & seen, GstClockTime time) const;
+  FrameRegion held_at (const Entry & entry, GstClockTime time) const;
   void remember (std::vector<Entry> && kept);
 
   GstObject *log_object_;
   std::vector<Entry> entries_;
   /* The last frame's time; GST_CLOCK_TIME_NONE before the first. */
   GstClockTime last_time_ = GST_CLOCK_TIME_NONE;
+  /* The frames' size from clip_to (0 before: held boxes are not clipped). */
+  int width_ = 0;
+  int height_ = 0;
 };

@@ -6,7 +6,9 @@
 // held; one nanosecond more: gone); found again, it is refreshed; boxes are the same
 // object from an intersection over union of 3/10 (exactly: just under is not), tracked
 // regions by their track id alone; time going back forgets; reset and clip_to; at most
-// 256 regions remembered, those seen longest ago forgotten first; hold 0.
+// 256 regions remembered, those seen longest ago forgotten first; hold 0; a region that
+// moved between its last two frames held along its way (at most its size further, within
+// the frame).
 #include <algorithm>
 #include <vector>
 
@@ -100,8 +102,11 @@ GST_START_TEST(test_redetection_refreshes) {
   const FrameRegion moved = region(5, 14, 10, 20, 20);
   expect_held(hold.update({moved}, ms(90), kHold), kNone, "found again");
   fail_unless_equals_int(hold.size(), 1);
-  // Held from its new box and time: 190 ms is 100 ms after 90.
-  expect_held(hold.update(kNone, ms(190), kHold), {moved}, "held from the new time");
+  // Held from its new box and time: 190 ms is 100 ms after 90. It moved 4 pixels
+  // right in 90 ms: 4 x 100 / 90, rounded down, 4 more.
+  FrameRegion moved_on = moved;
+  moved_on.box.width += 4;
+  expect_held(hold.update(kNone, ms(190), kHold), {moved_on}, "held from the new time");
   expect_held(hold.update(kNone, ms(190) + 1, kHold), kNone, "hold after the new time");
 }
 GST_END_TEST;
@@ -149,7 +154,11 @@ GST_START_TEST(test_tracked_across_jumps) {
   // The tracker's id 7, far away: the same object, nothing held at the old box.
   const FrameRegion jumped = tracked(2, 7, 500, 400, 30, 30);
   expect_held(hold.update({jumped}, ms(10), kHold), kNone, "jumped");
-  expect_held(hold.update(kNone, ms(20), kHold), {jumped}, "held where it jumped to");
+  // Held where it jumped to, and on by at most its own size (500 and 400 in 10 ms).
+  FrameRegion jumped_on = jumped;
+  jumped_on.box.width += 30;
+  jumped_on.box.height += 30;
+  expect_held(hold.update(kNone, ms(20), kHold), {jumped_on}, "held where it jumped to");
 }
 GST_END_TEST;
 
@@ -171,15 +180,19 @@ GST_START_TEST(test_untracked_and_tracked) {
   hold.update({region(1, 0, 0, 10, 10)}, ms(0), kHold);
   const FrameRegion now_tracked = tracked(2, 3, 1, 0, 10, 10);
   expect_held(hold.update({now_tracked}, ms(10), kHold), kNone, "tracked now");
-  expect_held(hold.update(kNone, ms(20), kHold), {now_tracked}, "held as tracked");
+  // Moved a pixel right in 10 ms: held a pixel further 10 ms on.
+  FrameRegion tracked_on = now_tracked;
+  tracked_on.box.width += 1;
+  expect_held(hold.update(kNone, ms(20), kHold), {tracked_on}, "held as tracked");
 
   // Remembered tracked, seen untracked: by overlap too.
   RegionHold other;
   other.update({tracked(1, 3, 0, 0, 10, 10)}, ms(0), kHold);
   expect_held(other.update({region(2, 0, 1, 10, 10)}, ms(10), kHold), kNone,
               "untracked now");
+  // Moved a pixel down in 10 ms: held a pixel further down 10 ms on.
   expect_held(other.update({region(3, 300, 0, 10, 10)}, ms(20), kHold),
-              {region(2, 0, 1, 10, 10)}, "untracked elsewhere");
+              {region(2, 0, 1, 10, 11)}, "untracked elsewhere");
 }
 GST_END_TEST;
 
@@ -190,7 +203,10 @@ GST_START_TEST(test_one_seen_matches_several) {
   const FrameRegion one = region(3, 1, 0, 10, 10);
   expect_held(hold.update({one}, ms(10), kHold), kNone, "found as one");
   fail_unless_equals_int(hold.size(), 1);
-  expect_held(hold.update(kNone, ms(20), kHold), {one}, "held as one");
+  // Its motion from the first box it matched: a pixel right in 10 ms.
+  FrameRegion one_on = one;
+  one_on.box.width += 1;
+  expect_held(hold.update(kNone, ms(20), kHold), {one_on}, "held as one");
 }
 GST_END_TEST;
 
@@ -298,6 +314,38 @@ GST_START_TEST(test_many_in_one_frame) {
 }
 GST_END_TEST;
 
+// A face moving 6 pixels left and 3 down every 33 ms, then missed: held at its last box
+// and at that box moved on for the time since, each frame further (rounded towards
+// zero), never past its own size each way, and never past the frame's edges.
+GST_START_TEST(test_held_moving) {
+  RegionHold hold;
+  hold.clip_to(200, 100);
+  hold.update({region(1, 60, 40, 20, 20)}, ms(0), kHold);
+  hold.update({region(2, 54, 43, 20, 20)}, ms(33), kHold);
+  // 33 ms on: 6 left, 3 down; the union of 54..74 and 48..68 across, 43..63 and 46..66.
+  expect_held(hold.update(kNone, ms(66), kHold), {region(2, 48, 43, 26, 23)}, "a frame on");
+  // 50 ms on: 6 x 50 / 33 = 9, 3 x 50 / 33 = 4.
+  expect_held(hold.update(kNone, ms(83), kHold), {region(2, 45, 43, 29, 24)}, "50 ms on");
+  // 99 ms on: 18 and 9; at most 20 each way.
+  expect_held(hold.update(kNone, ms(132), kHold), {region(2, 36, 43, 38, 29)}, "99 ms on");
+
+  // Fast towards the frame's corner: each way at most its size, within the frame.
+  // 6 right and 4 down in 10 ms; 50 ms on that is 30 and 20: 20 and 20, the frame
+  // ending at 190 and 100.
+  RegionHold fast;
+  fast.clip_to(190, 100);
+  fast.update({region(1, 150, 60, 20, 20)}, ms(0), kHold);
+  fast.update({region(2, 156, 64, 20, 20)}, ms(10), kHold);
+  expect_held(fast.update(kNone, ms(60), kHold), {region(2, 156, 64, 34, 36)}, "at the edge");
+
+  // Not moving: its last box alone.
+  RegionHold still;
+  still.update({region(1, 10, 10, 20, 20)}, ms(0), kHold);
+  still.update({region(2, 10, 10, 20, 20)}, ms(33), kHold);
+  expect_held(still.update(kNone, ms(66), kHold), {region(2, 10, 10, 20, 20)}, "still");
+}
+GST_END_TEST;
+
 GST_START_TEST(test_hold_zero) {
   RegionHold hold;
   expect_held(hold.update({region(1, 0, 0, 10, 10)}, ms(0), 0), kNone, "seen");
@@ -332,6 +380,7 @@ int main(int argc, char **argv) {
   tcase_add_test(tcase, test_clip_to);
   tcase_add_test(tcase, test_bound_forgets_oldest);
   tcase_add_test(tcase, test_many_in_one_frame);
+  tcase_add_test(tcase, test_held_moving);
   tcase_add_test(tcase, test_hold_zero);
   return gst_check_run_suite(suite, "region_hold", __FILE__);
 }
