@@ -33,9 +33,11 @@
  * It fails closed:
  * - a region the detector found but misses in a later frame is still
  *   redacted at its last box (whole, whatever its shape) while that frame is
- *   at most #GstCudaRedact:hold after the last frame that had it (the same object: the same tracking id,
- *   from a tracker such as `ioutracker`, else a box overlapping the last one
- *   by at least 30% of their union);
+ *   at most #GstCudaRedact:hold after the last frame that had it (the same
+ *   object: the same tracking id, from a tracker such as `ioutracker`, else a
+ *   box overlapping the last one by at least 30% of their union); where it
+ *   moved between the last two frames that had it, the box held also covers
+ *   where it went on at that speed (at most its own size further each way);
  * - with #GstCudaRedact:whole-frame=unanalyzed (the default), once the stream
  *   has carried analytics results (an analytics relation meta or tensor meta,
  *   as `onnxinference` and its tensor decoders attach to every frame they
