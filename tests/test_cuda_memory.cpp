@@ -943,7 +943,8 @@ constexpr int kDecodedFrames = 30;
 
 // NVDEC's frames in CUDA memory straight into the element (no caps between them:
 // the element must take CUDA memory from the decoder), filtered there and
-// downloaded once, equal to the CPU backend's output for the same decoded frames.
+// downloaded once, equal to the CPU backend's output for the same decoded frames
+// with the same detections.
 GST_START_TEST(test_decoder_to_element) {
   std::string made, why;
   const std::string clip = decoder_clip(&made, &why);
@@ -961,8 +962,9 @@ GST_START_TEST(test_decoder_to_element) {
       std::string line;
       Output &out;
     } decodings[] = {
-        {decode + "cudadownload ! video/x-raw ! " + cftest::element_line("cpu", element, 1) +
-             sink,
+        // Named "probed" too, so that its frames get the same detections.
+        {decode + "cudadownload ! video/x-raw ! " +
+             cftest::element_line("cpu", element, 1, "name=probed") + sink,
          want},
         {decode + cftest::element_line("cuda", element, 3, "name=probed") + " ! " + kCudaCaps +
              " ! cudadownload ! video/x-raw" + sink,
