@@ -117,6 +117,7 @@ struct LaunchTable {
   bool ellipse;
   bool pixelate;
   bool blur;
+  bool plain;  // see redact_kernel's kPlain
   const uint16_t *mask_steps;  // the masks' step tables, one after the other
   // Null: the shapes are the inline ones below.
   const DeviceShape *device_shapes;
@@ -339,7 +340,10 @@ __device__ __forceinline__ int unit_weight(const LaunchTable &table, const Devic
   return unit.shape >= 0 ? weight : kRedactFullWeight - weight;
 }
 
-template <typename Sample, int kGroupWarps>
+// kPlain: boxes without feather, masks or invert, no two of a view's meeting (the
+// host's LaunchTable::plain): each unit's samples are its own block, wholly redacted,
+// so the weights and the other shapes drop out of the code the units run.
+template <typename Sample, int kGroupWarps, bool kPlain>
 __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable table) {
   constexpr int kGroups = kWarps / kGroupWarps;
   constexpr int kGroupThreads = kGroupWarps * kWarpSize;
@@ -356,7 +360,9 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
     const Unit unit = find_unit(table, owner, cell);
     const DeviceView &view = table.views[unit.view];
     const int others =
-        collect_others<kGroupWarps>(table, unit, lists[group], &list_counts[group], rank);
+        kPlain ? 0
+               : collect_others<kGroupWarps>(table, unit, lists[group], &list_counts[group],
+                                             rank);
     uint32_t redacted[kMaxChannels] = {};
     if (table.pixelate)
       block_means<Sample, kGroupWarps>(view, padding, unit.block, rank, partials, redacted);
@@ -364,7 +370,8 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
       for (int c = 0; c < kMaxChannels; ++c)
         redacted[c] = view.fill[c];
     for_each_sample<kGroupThreads>(unit.write, rank, [&](int x, int y) {
-      const int weight = unit_weight(table, view, unit, lists[group], others, x, y);
+      const int weight =
+          kPlain ? kRedactFullWeight : unit_weight(table, view, unit, lists[group], others, x, y);
       if (weight == 0)
         return;
       Sample *pixel = reinterpret_cast<Sample *>(view.data + ptrdiff_t(y) * view.row_pitch +
@@ -509,6 +516,21 @@ UnitSpread build_tables(const RedactView *views, int count, const RedactParams &
   return spread;
 }
 
+// Whether the call takes redact_kernel's kPlain.
+bool is_plain(const RedactView *views, int count, const RedactParams &params,
+              const LaunchTable &table) {
+  if (params.invert || params.outline != RedactOutline::Box)
+    return false;
+  for (int v = 0; v < count; ++v) {
+    if (views[v].feather != 0 || !table.views[v].isolated)
+      return false;
+    for (int s = 0; s < views[v].count; ++s)
+      if (views[v].shapes[s].mask != nullptr)
+        return false;
+  }
+  return true;
+}
+
 // The masks' step tables, made here and uploaded into the workspace at `*offset`,
 // each mask shape pointed at its own.
 cudaError_t upload_mask_steps(const RedactView *views, int count, LaunchTable &table,
@@ -574,7 +596,7 @@ cudaError_t copy_read_area(const RedactView &view, SampleFormat format, DeviceVi
 
 // A grid row per owner (shape, or view with invert), its columns enough for the most
 // cells of one, within kMaxGrid blocks in all (blocks then take several cells each).
-template <typename Sample>
+template <typename Sample, bool kPlain>
 cudaError_t launch_kernel(const LaunchTable &table, const UnitSpread &spread,
                           cudaStream_t stream) {
   const bool whole_block_units = spread.largest > kWarpUnitSamples;
@@ -584,9 +606,9 @@ cudaError_t launch_kernel(const LaunchTable &table, const UnitSpread &spread,
                                            kMaxGrid / owners));
   const dim3 grid{unsigned(columns), unsigned(owners)};
   if (whole_block_units)
-    redact_kernel<Sample, kWarps><<<grid, kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, kWarps, kPlain><<<grid, kThreads, 0, stream>>>(table);
   else
-    redact_kernel<Sample, 1><<<grid, kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, 1, kPlain><<<grid, kThreads, 0, stream>>>(table);
   return cudaGetLastError();
 }
 
@@ -660,6 +682,7 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
   if (spread.units == 0)
     return cudaSuccess;
   table.shape_count = int(shapes.size());
+  table.plain = is_plain(views, count, params, table);
   uint8_t *base = static_cast<uint8_t *>(workspace);
   size_t offset = kShapeTableBytes;
   if (const cudaError_t e =
@@ -688,8 +711,11 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
       return e;
     table.device_shapes = reinterpret_cast<const DeviceShape *>(base);
   }
-  return format.depth == SampleDepth::U8 ? launch_kernel<uint8_t>(table, spread, stream)
-                                         : launch_kernel<uint16_t>(table, spread, stream);
+  if (format.depth == SampleDepth::U8)
+    return table.plain ? launch_kernel<uint8_t, true>(table, spread, stream)
+                       : launch_kernel<uint8_t, false>(table, spread, stream);
+  return table.plain ? launch_kernel<uint16_t, true>(table, spread, stream)
+                     : launch_kernel<uint16_t, false>(table, spread, stream);
 }
 
 }  // namespace cf
