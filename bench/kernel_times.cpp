@@ -1003,13 +1003,14 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       return false;
   }
 
-  // Redaction in place of 16 shapes of 64x64 luma samples (a 4x4 grid; their chroma
-  // halves at half the position), every plane in one call as the element makes it:
-  // pixelate blocks of ceil(64 / 6) rounded to even luma samples and half that in
-  // chroma; blur at cudaredact's default strength, 0.15 x 64 rounded up to 8 steps per
-  // octave in luma, half that in chroma, beside gauss_cuda of the same boxes at the
-  // same sigmas into another frame (what cudagauss regions=meta runs). Frames with a
-  // chroma plane only (NV12, P010_10LE).
+  // Redaction in place of 16 shapes of face_w x face_h luma samples (a 4x4 grid; their
+  // chroma halves at half the position), every plane in one call as the element makes
+  // it: pixelate blocks of ceil(longer side / 6) rounded to even luma samples and half
+  // that in chroma; blur at cudaredact's default strength, 0.15 x the shorter side
+  // rounded up to 8 steps per octave in luma, half that in chroma, beside gauss_cuda of
+  // the same boxes at the same sigmas into another frame (what cudagauss regions=meta
+  // runs). 64x64 with boxes and ellipses; 150x84, stream-bench's faces at 1080p, with
+  // boxes. Frames with a chroma plane only (NV12, P010_10LE).
   if (options.wants(options.kernels, "redact") && layout.planes.size() == 2) {
     uint8_t *workspace = nullptr;
     size_t workspace_bytes = 0;
@@ -1022,89 +1023,96 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       if (workspace == nullptr)
         return false;
     }
-    const int luma_block = (ceil_div_int(64, 6) + 1) / 2 * 2;
-    const double luma_sigma = std::exp2(std::ceil(std::log2(0.15 * 64) * 8) / 8);
-    std::vector<cf::RedactShape> shapes[2];
-    for (int j = 0; j < 4; j++)
-      for (int i = 0; i < 4; i++) {
-        const int x = std::clamp((2 * i + 1) * width / 8 - 32, 0, std::max(0, width - 64));
-        const int y = std::clamp((2 * j + 1) * height / 8 - 32, 0, std::max(0, height - 64));
-        shapes[0].push_back({{x, y, std::min(64, width), std::min(64, height)}, luma_block,
-                             luma_block, luma_sigma, luma_sigma});
-        const Layout &uv = layout.planes[1];
-        shapes[1].push_back({{std::min(x / 2, uv.width - 1), std::min(y / 2, uv.height - 1),
-                              std::min(32, uv.width - std::min(x / 2, uv.width - 1)),
-                              std::min(32, uv.height - std::min(y / 2, uv.height - 1))},
-                             luma_block / 2, luma_block / 2, luma_sigma / 2, luma_sigma / 2});
-      }
-    const auto views_of = [&](uint8_t *base, int feather) {
-      std::vector<cf::RedactView> views;
-      for (size_t p = 0; p < 2; p++) {
-        cf::RedactView view;
-        view.plane = layout.planes[p].plane(base);
-        view.shapes = shapes[p].data();
-        view.count = static_cast<int>(shapes[p].size());
-        view.feather = p == 0 ? feather : feather / 2;
-        view.fill[0] = view.fill[1] = cf::max_sample_value(sample) / 2;
-        views.push_back(view);
-      }
-      return views;
-    };
-    for (const bool ellipse : {false, true})
-      for (const cf::RedactMethod method :
-           {cf::RedactMethod::Fill, cf::RedactMethod::Pixelate, cf::RedactMethod::Blur}) {
-        const int feather = ellipse ? 8 : 0;
-        cf::RedactParams params;
-        params.method = method;
-        params.outline = ellipse ? cf::RedactOutline::Ellipse : cf::RedactOutline::Box;
-        const char *const names[] = {"pixelate", "fill", "blur"};
-        char text[96];
-        std::snprintf(text, sizeof text, "%s, %s, feather %d, 16 shapes 64x64",
-                      names[int(method)], ellipse ? "ellipse" : "box", feather);
-        Result r = make_result("redact", text);
-        r.npp_note = "no redaction";
-        r.ours_us = timer.run(
-            count,
-            [&](int frame) {
-              const std::vector<cf::RedactView> views = views_of(inputs[frame], feather);
-              return check(cf::redact_cuda(views.data(), 2, sample, params, workspace,
-                                           workspace_bytes, stream),
-                           "redact_cuda");
-            },
-            "redact_cuda");
-        if (!finish(r, [&] {
-              const std::vector<cf::RedactView> views = views_of(host_in.data(), feather);
-              cf::redact_cpu(views.data(), 2, sample, params);
-            }))
-          return false;
-      }
-    const auto gauss_of_shapes = [&](const cf::Plane &plane, std::vector<cf::Box> &boxes) {
-      const int p = plane.width == layout.planes[0].width ? 0 : 1;
-      for (const cf::RedactShape &shape : shapes[p])
-        boxes.push_back(shape.box);
-      const double sigma = p == 0 ? luma_sigma : luma_sigma / 2;
-      cf::GaussParams params =
-          cf::make_gauss_params(sigma, 0, 0, 0, sample, {cf::BorderMode::Reflect101, 0});
-      params.region = cf::OutputRegion::inside(boxes);
-      return params;
-    };
-    char text[96];
-    std::snprintf(text, sizeof text, "gauss_cuda of the 16 shapes' boxes, sigma %.2f",
-                  luma_sigma);
-    Result r = make_result("redact", text);
-    r.npp_note = "no boxes";
-    if (!measure_filter(
-            r, "gauss_cuda",
-            [&](const cf::Plane &src, const cf::Plane &dst) {
+    const auto redact_rows = [&](int face_w, int face_h, bool with_ellipses) {
+      const int luma_block = (ceil_div_int(std::max(face_w, face_h), 6) + 1) / 2 * 2;
+      const double luma_sigma =
+          std::exp2(std::ceil(std::log2(0.15 * std::min(face_w, face_h)) * 8) / 8);
+      std::vector<cf::RedactShape> shapes[2];
+      for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) {
+          const int w = std::min(face_w, width), h = std::min(face_h, height);
+          const int x = std::clamp((2 * i + 1) * width / 8 - w / 2, 0, width - w);
+          const int y = std::clamp((2 * j + 1) * height / 8 - h / 2, 0, height - h);
+          shapes[0].push_back({{x, y, w, h}, luma_block, luma_block, luma_sigma, luma_sigma});
+          const Layout &uv = layout.planes[1];
+          const int ux = std::min(x / 2, uv.width - 1), uy = std::min(y / 2, uv.height - 1);
+          shapes[1].push_back({{ux, uy, std::min(w / 2, uv.width - ux),
+                                std::min(h / 2, uv.height - uy)},
+                               luma_block / 2, luma_block / 2, luma_sigma / 2, luma_sigma / 2});
+        }
+      const auto views_of = [&](uint8_t *base, int feather) {
+        std::vector<cf::RedactView> views;
+        for (size_t p = 0; p < 2; p++) {
+          cf::RedactView view;
+          view.plane = layout.planes[p].plane(base);
+          view.shapes = shapes[p].data();
+          view.count = static_cast<int>(shapes[p].size());
+          view.feather = p == 0 ? feather : feather / 2;
+          view.fill[0] = view.fill[1] = cf::max_sample_value(sample) / 2;
+          views.push_back(view);
+        }
+        return views;
+      };
+      for (const bool ellipse : {false, true})
+        for (const cf::RedactMethod method :
+             {cf::RedactMethod::Fill, cf::RedactMethod::Pixelate, cf::RedactMethod::Blur}) {
+          if (ellipse && !with_ellipses)
+            continue;
+          const int feather = ellipse ? 8 : 0;
+          cf::RedactParams params;
+          params.method = method;
+          params.outline = ellipse ? cf::RedactOutline::Ellipse : cf::RedactOutline::Box;
+          const char *const names[] = {"pixelate", "fill", "blur"};
+          char text[96];
+          std::snprintf(text, sizeof text, "%s, %s, feather %d, 16 shapes %dx%d",
+                        names[int(method)], ellipse ? "ellipse" : "box", feather, face_w,
+                        face_h);
+          Result r = make_result("redact", text);
+          r.npp_note = "no redaction";
+          r.ours_us = timer.run(
+              count,
+              [&](int frame) {
+                const std::vector<cf::RedactView> views = views_of(inputs[frame], feather);
+                return check(cf::redact_cuda(views.data(), 2, sample, params, workspace,
+                                             workspace_bytes, stream),
+                             "redact_cuda");
+              },
+              "redact_cuda");
+          if (!finish(r, [&] {
+                const std::vector<cf::RedactView> views = views_of(host_in.data(), feather);
+                cf::redact_cpu(views.data(), 2, sample, params);
+              }))
+            return false;
+        }
+      const auto gauss_of_shapes = [&](const cf::Plane &plane, std::vector<cf::Box> &boxes) {
+        const int p = plane.width == layout.planes[0].width ? 0 : 1;
+        for (const cf::RedactShape &shape : shapes[p])
+          boxes.push_back(shape.box);
+        const double sigma = p == 0 ? luma_sigma : luma_sigma / 2;
+        cf::GaussParams params =
+            cf::make_gauss_params(sigma, 0, 0, 0, sample, {cf::BorderMode::Reflect101, 0});
+        params.region = cf::OutputRegion::inside(boxes);
+        return params;
+      };
+      char text[96];
+      std::snprintf(text, sizeof text, "gauss_cuda of the 16 shapes' boxes %dx%d, sigma %.2f",
+                    face_w, face_h, luma_sigma);
+      Result r = make_result("redact", text);
+      r.npp_note = "no boxes";
+      return measure_filter(
+          r, "gauss_cuda",
+          [&](const cf::Plane &src, const cf::Plane &dst) {
+            std::vector<cf::Box> boxes;
+            return cf::gauss_cuda(src, dst, sample, gauss_of_shapes(src, boxes), stream);
+          },
+          [&](const Frame &src, const Frame &dst) {
+            for (size_t i = 0; i < src.size(); i++) {
               std::vector<cf::Box> boxes;
-              return cf::gauss_cuda(src, dst, sample, gauss_of_shapes(src, boxes), stream);
-            },
-            [&](const Frame &src, const Frame &dst) {
-              for (size_t i = 0; i < src.size(); i++) {
-                std::vector<cf::Box> boxes;
-                cf::gauss_cpu(src[i], dst[i], sample, gauss_of_shapes(src[i], boxes));
-              }
-            }))
+              cf::gauss_cpu(src[i], dst[i], sample, gauss_of_shapes(src[i], boxes));
+            }
+          });
+    };
+    if (!redact_rows(64, 64, true) || !redact_rows(150, 84, false))
       return false;
   }
   if (!options.wants(options.kernels, "histogram"))

@@ -462,7 +462,7 @@ DeviceView device_view(const RedactView &view, const RedactParams &params, int f
   d.first_shape = first_shape;
   d.shape_count = view.count;
   // Grown boxes meet exactly when one grown by twice the feather meets the other.
-  d.isolated = !params.invert && !shapes_interfere(view, 2 * view.feather);
+  d.isolated = !params.invert && (view.count < 2 || !shapes_interfere(view, 2 * view.feather));
   for (int c = 0; c < kMaxChannels; ++c)
     d.fill[c] = view.fill[c];
   const bool pixelate = params.method == RedactMethod::Pixelate;
@@ -689,8 +689,11 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
           upload_mask_steps(views, count, table, shapes, base, &offset, stream);
       e != cudaSuccess)
     return e;
+  // Boxes that meet grown by the feather meet grown by twice it: only views not
+  // isolated are swept again.
   for (int v = 0; v < count && table.pixelate && !params.invert; ++v)
-    if (views[v].count > 1 && shapes_interfere(views[v], views[v].feather))
+    if (!table.views[v].isolated &&
+        (views[v].feather == 0 || shapes_interfere(views[v], views[v].feather)))
       if (const cudaError_t e =
               copy_read_area(views[v], format, table.views[v], base, &offset, stream);
           e != cudaSuccess)
