@@ -117,6 +117,12 @@ add_shaped_region (RegionReading & reading, const FrameRegion & meta,
   RegionShape shape;
   if (!select_type (reading, meta.type))
     return;
+  /* Past the limit a region is only counted, whatever pixels it holds: no use
+   * is made of its shape, and rasterising thousands would stall the stream. */
+  if (reading.found.found >= reading.limit) {
+    reading.found.found++;
+    return;
+  }
   if (!rasterise (&shape)) {
     GST_DEBUG_OBJECT (reading.element, "region %d holds no pixel of the "
         "frame: skipped", meta.id);
@@ -130,6 +136,24 @@ add_shaped_region (RegionReading & reading, const FrameRegion & meta,
 #endif
 
 #ifdef CF_HAVE_GST_ANALYTICS
+/* The first entry of `type` that entry `id` relates to by a relation of
+ * `relations` (GstAnalyticsRelTypes bits), as
+ * gst_analytics_relation_meta_get_direct_related finds it, walking only the
+ * entries there are: that function (1.28 at least) reads the empty slot that a
+ * relation to an id no entry has points at (a critical, then a crash), and
+ * upstream's meta is not trusted. */
+static bool
+first_related (GstAnalyticsRelationMeta * meta, guint id, int relations,
+    GstAnalyticsMtdType type, GstAnalyticsMtd * related)
+{
+  gpointer state = nullptr;
+  while (gst_analytics_relation_meta_iterate (meta, &state, type, related))
+    if (gst_analytics_relation_meta_get_relation (meta, id, related->id) &
+        relations)
+      return true;
+  return false;
+}
+
 /* The tracker's id of `detection`, where a tracking entry relates to it. */
 static void
 find_track (GstAnalyticsRelationMeta * meta, GstAnalyticsODMtd * detection,
@@ -139,9 +163,8 @@ find_track (GstAnalyticsRelationMeta * meta, GstAnalyticsODMtd * detection,
   guint64 id;
   GstClockTime first_seen, last_seen;
   gboolean lost;
-  if (gst_analytics_relation_meta_get_direct_related (meta, detection->id,
-          GST_ANALYTICS_REL_TYPE_ANY,
-          gst_analytics_tracking_mtd_get_mtd_type (), nullptr, &tracking) &&
+  if (first_related (meta, detection->id, GST_ANALYTICS_REL_TYPE_ANY,
+          gst_analytics_tracking_mtd_get_mtd_type (), &tracking) &&
       gst_analytics_tracking_mtd_get_info (&tracking, &id, &first_seen,
           &last_seen, &lost)) {
     region->tracked = true;
@@ -210,13 +233,11 @@ struct SegmentLabels
 
   SegmentLabels (GstAnalyticsRelationMeta * meta, guint id)
   {
-    classified = gst_analytics_relation_meta_get_direct_related (meta, id,
-        GST_ANALYTICS_REL_TYPE_N_TO_N, gst_analytics_cls_mtd_get_mtd_type (),
-        nullptr, &classes);
+    classified = first_related (meta, id, GST_ANALYTICS_REL_TYPE_N_TO_N,
+        gst_analytics_cls_mtd_get_mtd_type (), &classes);
     GstAnalyticsODMtd detection;
-    detected = gst_analytics_relation_meta_get_direct_related (meta, id,
-        GST_ANALYTICS_REL_TYPE_ANY, gst_analytics_od_mtd_get_mtd_type (),
-        nullptr, &detection);
+    detected = first_related (meta, id, GST_ANALYTICS_REL_TYPE_ANY,
+        gst_analytics_od_mtd_get_mtd_type (), &detection);
     if (detected) {
       detection_type = gst_analytics_od_mtd_get_obj_type (&detection);
       gst_analytics_od_mtd_get_confidence_lvl (&detection,
