@@ -732,6 +732,37 @@ GST_START_TEST(test_min_confidence) {
   redact_teardown(h);
 }
 GST_END_TEST;
+
+// A detection related to an id that no entry has (GStreamer takes a relation to a
+// slot of the meta that no entry fills yet, and its own search for related entries
+// then reads that empty slot) is redacted as any other, its tracker looked for
+// among the entries there are.
+GST_START_TEST(test_relation_to_no_entry) {
+  const int width = 32, height = 24;
+  const Rect box = {4, 6, 20, 16};
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstHarness *h = redact_harness("method=fill post-messages=false", "GRAY8", width, height);
+  GstBuffer *frame = cftest::random_frame(h, info, 75, cftest::frame_pts(0));
+  GstAnalyticsRelationMeta *meta = gst_buffer_add_analytics_relation_meta(frame);
+  GstAnalyticsODMtd detection;
+  fail_unless(gst_analytics_relation_meta_add_od_mtd(meta, g_quark_from_static_string("face"),
+                                                     box.x0, box.y0, box.x1 - box.x0,
+                                                     box.y1 - box.y0, 0.9f, &detection));
+  fail_unless(gst_analytics_relation_meta_set_relation(meta, GST_ANALYTICS_REL_TYPE_RELATE_TO,
+                                                       detection.id, detection.id + 1),
+              "GStreamer refused the relation to an empty slot: the case is not made");
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(info, in, out,
+                [&](char, int x, int y, const cftest::TableComponent &before) {
+                  return box.holds(x, y) ? 0u : before.value(x, y);
+                },
+                "relation to no entry");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  redact_teardown(h);
+}
+GST_END_TEST;
 #endif
 
 #ifdef CF_HAVE_GST_ANALYTICS_SHAPES
@@ -796,6 +827,36 @@ GST_START_TEST(test_oriented_detection) {
 }
 GST_END_TEST;
 
+// More oriented detections than the regions the element takes: the frame is
+// redacted whole, as with boxes (those past the limit are counted, not drawn).
+GST_START_TEST(test_oriented_over_the_limit) {
+  const int width = 64, height = 48, count = 300;
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstHarness *h = redact_harness("method=fill", "GRAY8", width, height);
+  GstBuffer *frame = cftest::random_frame(h, info, 125, cftest::frame_pts(0));
+  GstAnalyticsRelationMeta *meta = gst_buffer_add_analytics_relation_meta(frame);
+  for (int i = 0; i < count; i++) {
+    GstAnalyticsODMtd detection;
+    fail_unless(gst_analytics_relation_meta_add_oriented_od_mtd(
+        meta, g_quark_from_static_string("face"), i % 50, i % 40, 6, 4, 0.5f, 0.9f,
+        &detection));
+  }
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(info, in, out, [&](char, int, int, const cftest::TableComponent &) { return 0u; },
+                "300 oriented detections");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  std::vector<GstStructure *> messages = redact_messages(h);
+  fail_unless_equals_int(messages.size(), 1);
+  gboolean whole = FALSE;
+  fail_unless(gst_structure_get_boolean(messages[0], "whole-frame", &whole) && whole);
+  for (GstStructure *s : messages)
+    gst_structure_free(s);
+  redact_teardown(h);
+}
+GST_END_TEST;
+
 namespace {
 
 // The label of frame pixel (x, y) in an 8x6 mask over the frame's rectangle
@@ -812,7 +873,11 @@ int label_at(int x, int y) {
   return kLabels[(y - kMaskY) / 4][(x - kMaskX) / 4];
 }
 
-void add_segmentation(GstBuffer *frame) {
+// The mask above as a segmentation of `frame`; its regions (0, 3, 7 in that order)
+// classified as `classes` with `levels` where given, as yolosegv8tensordec relates
+// them (N to N).
+void add_segmentation(GstBuffer *frame, const std::vector<const char *> &classes = {},
+                      std::vector<gfloat> levels = {}) {
   GstBuffer *mask = gst_buffer_new_allocate(nullptr, sizeof kLabels, nullptr);
   gst_buffer_fill(mask, 0, kLabels, sizeof kLabels);
   gst_buffer_add_video_meta(mask, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, 8, 6);
@@ -822,6 +887,16 @@ void add_segmentation(GstBuffer *frame) {
   fail_unless(gst_analytics_relation_meta_add_segmentation_mtd(
       meta, mask, GST_SEGMENTATION_TYPE_INSTANCE, 3, ids, kMaskX, kMaskY, 32, 24,
       &segmentation));
+  if (classes.empty())
+    return;
+  std::vector<GQuark> quarks;
+  for (const char *name : classes)
+    quarks.push_back(g_quark_from_string(name));
+  GstAnalyticsClsMtd classification;
+  fail_unless(gst_analytics_relation_meta_add_cls_mtd(meta, quarks.size(), levels.data(),
+                                                      quarks.data(), &classification));
+  fail_unless(gst_analytics_relation_meta_set_relation(meta, GST_ANALYTICS_REL_TYPE_N_TO_N,
+                                                       segmentation.id, classification.id));
 }
 
 }  // namespace
@@ -895,6 +970,47 @@ GST_START_TEST(test_segmentation_pixelate) {
   gst_buffer_unref(in);
   gst_buffer_unref(out);
   redact_teardown(h);
+}
+GST_END_TEST;
+
+// A segmentation's regions take the type and confidence of their class in the
+// related classification: region-types and min-confidence select among them as
+// among detections. Region 9, which the mask paints but does not list, has no class:
+// no type, full confidence.
+GST_START_TEST(test_segmentation_classes) {
+  const int width = 64, height = 48;
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  const struct {
+    const char *properties;
+    std::vector<const char *> classes;
+    std::vector<gfloat> levels;
+    std::vector<int> redacted;  // labels
+  } cases[] = {
+      {"region-types=face", {"background", "face", "plate"}, {0.9f, 0.9f, 0.9f}, {3}},
+      {"region-types=plate,face", {"background", "face", "plate"}, {0.9f, 0.9f, 0.9f}, {3, 7}},
+      {"min-confidence=0.5", {"background", "face", "face"}, {0.9f, 0.9f, 0.2f}, {3, 9}},
+      {"min-confidence=0.5", {"background", "face", "face"}, {0.9f, 0.4f, 0.6f}, {7, 9}},
+  };
+  for (const auto &c : cases) {
+    GstHarness *h = redact_harness(std::string("method=fill post-messages=false ") + c.properties,
+                                   "GRAY8", width, height);
+    GstBuffer *frame = cftest::random_frame(h, info, 140, cftest::frame_pts(0));
+    add_segmentation(frame, c.classes, c.levels);
+    GstBuffer *in = nullptr;
+    GstBuffer *out = push_and_pull(h, frame, &in);
+    check_samples(info, in, out,
+                  [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+                    const int label = label_at(x, y);
+                    const bool redacted = label != 0 && std::find(c.redacted.begin(),
+                                                                  c.redacted.end(),
+                                                                  label) != c.redacted.end();
+                    return redacted ? 0u : before.value(x, y);
+                  },
+                  std::string("segmentation classes, ") + c.properties);
+    gst_buffer_unref(in);
+    gst_buffer_unref(out);
+    redact_teardown(h);
+  }
 }
 GST_END_TEST;
 #endif
@@ -1031,11 +1147,14 @@ int main(int argc, char **argv) {
 #ifdef CF_HAVE_GST_ANALYTICS
           CF_TEST(test_whole_frame),
           CF_TEST(test_min_confidence),
+          CF_TEST(test_relation_to_no_entry),
 #endif
 #ifdef CF_HAVE_GST_ANALYTICS_SHAPES
           CF_TEST(test_oriented_detection),
+          CF_TEST(test_oriented_over_the_limit),
           CF_TEST(test_segmentation_feather),
           CF_TEST(test_segmentation_pixelate),
+          CF_TEST(test_segmentation_classes),
 #endif
           CF_TEST(test_too_many_regions),
           CF_TEST(test_property_errors),
