@@ -17,7 +17,10 @@
 // by one or by the hundred; and, where built with gstreamer-analytics-1.0
 // (CF_HAVE_GST_ANALYTICS, GStreamer 1.24+), an analytics relation meta of object
 // detections (any label, any gint box, any confidence), classifications and
-// tracking entries, related to each other or to ids no entry has. Downstream's
+// tracking entries, related to each other or to ids no entry has; from 1.26
+// (CF_HAVE_GST_ANALYTICS_SHAPES) oriented detections (any angle) and segmentation
+// masks (GRAY8 or GRAY16 of any size and values, padded, short of bytes, any region
+// ids, any location). Downstream's
 // answer to the ALLOCATION query (pools of buffers that may not hold the frame, of
 // too few buffers, with and without the video meta) is the input's first choice.
 //
@@ -725,16 +728,33 @@ void add_regions(Choices &in, GstBuffer *buffer) {
 // detector might attach them: object detections of any label (quark 0 among
 // them), boxes of any gint (negative, G_MAXINT, G_MININT), any location
 // confidence (NaN, infinities, negative); classifications and tracking entries
-// beside them; relations between them, and to ids that no entry has. The choices
-// are read in every build (an input means the same everywhere); the meta is only
-// attached where the target is built with gstreamer-analytics-1.0.
+// beside them; oriented detections and segmentation masks; relations between them,
+// and to ids that no entry has. The choices are read in every build (an input means
+// the same everywhere); the meta is only attached where the target is built with
+// gstreamer-analytics-1.0, oriented detections and masks from GStreamer 1.26.
+enum DetectionKind { kObject, kClassification = 2, kTracking, kOriented, kSegmentation };
+
+// A segmentation's mask and the regions it lists.
+struct MaskChoice {
+  GstVideoFormat format = GST_VIDEO_FORMAT_GRAY8;
+  guint width = 0, height = 0;
+  guint stride = 0;        // bytes
+  gsize bytes = 0;         // of the buffer: stride x height, or short of it
+  std::vector<guint8> values;
+  std::vector<guint> region_ids;
+  guint location_w = 0, location_h = 0;
+  bool instance = false;
+};
+
 struct Detection {
-  int kind = 0;  // 0, 1: object detection; 2: classification; 3: tracking
+  int kind = kObject;  // DetectionKind; 1 is an object detection too
   GQuark label = 0;
   gint x = 0, y = 0, width = 0, height = 0;
   float confidence = 0;
+  float angle = 0;
   guint64 track_id = 0;
   GstClockTime first_seen = 0;
+  MaskChoice mask;
 };
 
 gint detection_coordinate(Choices &in) {
@@ -754,22 +774,75 @@ gint detection_coordinate(Choices &in) {
   }
 }
 
+// A mask as segmentation decoders make them, and as they should not: small, of any
+// values (mostly few labels), rows padded or not, a buffer shorter than its meta
+// says, a region list with duplicates, 0, or labels the mask lacks.
+MaskChoice choose_mask(Choices &in) {
+  static const GstVideoFormat kFormats[] = {GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE,
+                                            GST_VIDEO_FORMAT_GRAY16_BE};
+  MaskChoice mask;
+  mask.format = kFormats[in.below(3)];
+  const guint sample = mask.format == GST_VIDEO_FORMAT_GRAY8 ? 1 : 2;
+  mask.width = 1 + in.below(12);
+  mask.height = 1 + in.below(12);
+  mask.stride = mask.width * sample + (in.flag() ? in.below(5) : 0);
+  mask.bytes = gsize(mask.stride) * mask.height;
+  if (in.below(8) == 0)
+    mask.bytes = in.below(uint32_t(mask.bytes));  // short of its rows
+  const uint32_t labels = in.flag() ? 1 + in.below(4) : 256;
+  mask.values.resize(mask.bytes);
+  for (guint8 &value : mask.values)
+    value = guint8(in.below(labels));
+  for (int n = in.below(6); n > 0; n--)
+    mask.region_ids.push_back(in.flag() ? in.below(5) : in.u32());
+  mask.location_w = in.flag() ? guint(detection_coordinate(in)) : kMaxSide;
+  mask.location_h = in.flag() ? guint(detection_coordinate(in)) : kMaxSide;
+  mask.instance = in.flag();
+  return mask;
+}
+
 Detection choose_detection(Choices &in) {
   Detection detection;
-  detection.kind = int(in.below(4));
+  detection.kind = int(in.below(6));
   detection.label = choose_type(in);
   detection.confidence = float(choose_level(in));
-  if (detection.kind < 2) {
+  if (detection.kind < kClassification || detection.kind == kOriented) {
     detection.x = detection_coordinate(in);
     detection.y = detection_coordinate(in);
     detection.width = detection_coordinate(in);
     detection.height = detection_coordinate(in);
-  } else if (detection.kind == 3) {
+    if (detection.kind == kOriented)
+      detection.angle = float(in.flag() ? choose_level(in) : in.below(64) * G_PI / 16);
+  } else if (detection.kind == kTracking) {
     detection.track_id = in.u64();
     detection.first_seen = in.flag() ? GST_CLOCK_TIME_NONE : in.u64();
+  } else if (detection.kind == kSegmentation) {
+    detection.x = in.flag() ? 0 : detection_coordinate(in);
+    detection.y = in.flag() ? 0 : detection_coordinate(in);
+    detection.mask = choose_mask(in);
   }
   return detection;
 }
+
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+// The mask of `d` in a buffer of its own, described by a GstVideoMeta (which
+// the library requires), added as a segmentation at d's location.
+gboolean add_segmentation(GstAnalyticsRelationMeta *meta, const Detection &d,
+                          GstAnalyticsMtd *handle) {
+  const MaskChoice &mask = d.mask;
+  GstBuffer *buffer = gst_buffer_new_allocate(nullptr, mask.bytes, nullptr);
+  gst_buffer_fill(buffer, 0, mask.values.data(), mask.bytes);
+  gsize offset[GST_VIDEO_MAX_PLANES] = {0};
+  gint stride[GST_VIDEO_MAX_PLANES] = {gint(mask.stride)};
+  gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, mask.format, mask.width,
+                                 mask.height, 1, offset, stride);
+  std::vector<guint> ids = mask.region_ids;
+  return gst_analytics_relation_meta_add_segmentation_mtd(
+      meta, buffer, mask.instance ? GST_SEGMENTATION_TYPE_INSTANCE : GST_SEGMENTATION_TYPE_SEMANTIC,
+      ids.size(), ids.data(), d.x, d.y, mask.location_w, mask.location_h,
+      reinterpret_cast<GstAnalyticsSegmentationMtd *>(handle));
+}
+#endif
 
 void add_detections(Choices &in, GstBuffer *buffer) {
   const uint32_t how = in.below(4);  // 0: none; 1: a few; 2: many alike; 3: an empty meta
@@ -803,9 +876,10 @@ void add_detections(Choices &in, GstBuffer *buffer) {
   } else if (!regions_untraced) {
     const Detection &d = detections[0];
     trace("  analytics: %zu entries, %zu relations; the first: kind %d, label %s, box %d,%d "
-          "%dx%d, confidence %g",
+          "%dx%d, confidence %g, angle %g, mask %ux%u of %zu ids",
           detections.size(), relations.size(), d.kind, type_shown(d.label).c_str(), d.x, d.y,
-          d.width, d.height, double(d.confidence));
+          d.width, d.height, double(d.confidence), double(d.angle), d.mask.width,
+          d.mask.height, d.mask.region_ids.size());
   }
 #ifdef CF_HAVE_GST_ANALYTICS
   GstAnalyticsRelationMeta *meta = gst_buffer_add_analytics_relation_meta(buffer);
@@ -816,13 +890,25 @@ void add_detections(Choices &in, GstBuffer *buffer) {
     GstAnalyticsMtd handle = {};
     gboolean added = FALSE;
     switch (d.kind) {
-    case 2:
+    case kClassification:
       added = gst_analytics_relation_meta_add_one_cls_mtd(meta, d.confidence, d.label, &handle);
       break;
-    case 3:
+    case kTracking:
       added = gst_analytics_relation_meta_add_tracking_mtd(meta, d.track_id, d.first_seen,
                                                            &handle);
       break;
+#ifdef CF_HAVE_GST_ANALYTICS_SHAPES
+    case kOriented:
+      added = gst_analytics_relation_meta_add_oriented_od_mtd(
+          meta, d.label, d.x, d.y, d.width, d.height, d.angle, d.confidence, &handle);
+      break;
+    case kSegmentation:
+      added = add_segmentation(meta, d, &handle);
+      break;
+#else
+    case kSegmentation:
+      break;
+#endif
     default:
       added = gst_analytics_relation_meta_add_od_mtd(meta, d.label, d.x, d.y, d.width,
                                                      d.height, d.confidence, &handle);
@@ -1274,7 +1360,12 @@ void finish(Run &run) {
   Watchdog &watchdog = Watchdog::instance();
   watchdog.arm("PLAYING and EOS at the end");
   gst_element_set_state(run.pipeline, GST_STATE_PLAYING);
-  gst_app_src_end_of_stream(GST_APP_SRC(run.src));
+  // A live appsrc that was PAUSED refuses EOS (FLUSHING) until its streaming thread
+  // runs again, which may be after set_state returns: asked again for a while.
+  const gint64 eos_deadline = g_get_monotonic_time() + 2 * G_TIME_SPAN_SECOND;
+  while (gst_app_src_end_of_stream(GST_APP_SRC(run.src)) == GST_FLOW_FLUSHING &&
+         g_get_monotonic_time() < eos_deadline)
+    g_usleep(1000);
   GstBus *bus = gst_element_get_bus(run.pipeline);
   // The elements' warnings on the way (shown with CF_FUZZ_VERBOSE), up to EOS or
   // the first error.
