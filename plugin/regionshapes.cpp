@@ -63,15 +63,43 @@ label_at (const LabelMask & mask, int column, int row)
       at[column];
 }
 
+std::vector<cf::RedactEdges>
+label_sample_bounds (const LabelMask & mask)
+{
+  std::vector<cf::RedactEdges> bounds (mask.wide ? 65536 : 256,
+      cf::RedactEdges {mask.width, mask.height, 0, 0});
+  for (int row = 0; row < mask.height; row++)
+    for (int column = 0; column < mask.width; column++) {
+      cf::RedactEdges & b = bounds[label_at (mask, column, row)];
+      b = {MIN (b.x0, column), MIN (b.y0, row), MAX (b.x1, column + 1),
+        MAX (b.y1, row + 1)};
+    }
+  return bounds;
+}
+
+/* The first pixel, counted from the location's `start`, whose nearest sample
+ * is `sample` or a later one, of `samples` over `extent` pixels: pixel p takes
+ * sample (p - start) * samples / extent, rounded down. */
+static gint64
+first_pixel_of (gint64 start, gint64 extent, int samples, int sample)
+{
+  return start + (sample * extent + samples - 1) / samples;
+}
+
 bool
-label_shape (const LabelMask & mask,
+label_shape (const LabelMask & mask, const cf::RedactEdges & held,
     const std::function<bool (guint)> & selected, guint padding, int width,
     int height, RegionShape * shape)
 {
   cf::Box area;
   if (mask.width <= 0 || mask.height <= 0 || mask.w <= 0 || mask.h <= 0 ||
-      !clip_to_frame (mask.x, mask.y, mask.x + mask.w, mask.y + mask.h, width,
-          height, &area))
+      held.x0 >= held.x1 || held.y0 >= held.y1 ||
+      !clip_to_frame (MAX (mask.x, first_pixel_of (mask.x, mask.w,
+                  mask.width, held.x0)), MAX (mask.y, first_pixel_of (mask.y,
+                  mask.h, mask.height, held.y0)),
+          MIN (mask.x + mask.w, first_pixel_of (mask.x, mask.w, mask.width,
+                  held.x1)), MIN (mask.y + mask.h, first_pixel_of (mask.y,
+                  mask.h, mask.height, held.y1)), width, height, &area))
     return false;
   /* The selected pixels of the location in the frame, and their bounds. */
   std::vector<guint8> inside ((gsize) area.width * area.height);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "redact_math.h"
 #include "regions.h"
 
 /* A region's box in the frame (within it, not empty) and its pixels there:
@@ -47,9 +48,16 @@ struct LabelMask
   gint64 x, y, w, h;            /* location, w and h > 0 */
 };
 
+/* The mask samples [x0, x1) x [y0, y1) that hold each label value, indexed
+ * by value (x0 >= x1 where none does): one pass over the mask, so that each
+ * region's shape then looks at its own samples' pixels only. */
+std::vector<cf::RedactEdges> label_sample_bounds (const LabelMask & mask);
+
 /* The pixels of the frame (width x height) whose label `selected` takes,
  * grown by `padding` pixels (those within max(|dx|, |dy|) <= padding of one),
- * in the box that bounds them, clipped. False where there is none. */
-bool label_shape (const LabelMask & mask,
+ * in the box that bounds them, clipped. Only the pixels whose samples lie in
+ * `held` are looked at: the samples of those labels must lie within it. False
+ * where there is none. */
+bool label_shape (const LabelMask & mask, const cf::RedactEdges & held,
     const std::function<bool (guint)> & selected, guint padding, int width,
     int height, RegionShape * shape);

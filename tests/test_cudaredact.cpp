@@ -876,8 +876,14 @@ int label_at(int x, int y) {
 // The mask above as a segmentation of `frame`; its regions (0, 3, 7 in that order)
 // classified as `classes` with `levels` where given, as yolosegv8tensordec relates
 // them (N to N).
+struct Location {
+  gint x, y;
+  guint w, h;
+};
+
 void add_segmentation(GstBuffer *frame, const std::vector<const char *> &classes = {},
-                      std::vector<gfloat> levels = {}) {
+                      std::vector<gfloat> levels = {},
+                      const Location &at = {kMaskX, kMaskY, 32, 24}) {
   GstBuffer *mask = gst_buffer_new_allocate(nullptr, sizeof kLabels, nullptr);
   gst_buffer_fill(mask, 0, kLabels, sizeof kLabels);
   gst_buffer_add_video_meta(mask, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, 8, 6);
@@ -885,7 +891,7 @@ void add_segmentation(GstBuffer *frame, const std::vector<const char *> &classes
   guint ids[] = {0, 3, 7};
   GstAnalyticsSegmentationMtd segmentation;
   fail_unless(gst_analytics_relation_meta_add_segmentation_mtd(
-      meta, mask, GST_SEGMENTATION_TYPE_INSTANCE, 3, ids, kMaskX, kMaskY, 32, 24,
+      meta, mask, GST_SEGMENTATION_TYPE_INSTANCE, 3, ids, at.x, at.y, at.w, at.h,
       &segmentation));
   if (classes.empty())
     return;
@@ -967,6 +973,32 @@ GST_START_TEST(test_segmentation_pixelate) {
         return uint32_t((2 * sum + count) / (2 * count));
       },
       "segmentation pixelate");
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+  redact_teardown(h);
+}
+GST_END_TEST;
+
+// A mask over a location of no whole number of pixels a sample, reaching out of
+// the frame: each pixel takes its nearest sample, (x - x0) * 8 / w down.
+GST_START_TEST(test_segmentation_scaled) {
+  const int width = 64, height = 48;
+  const Location at = {-7, 5, 45, 31};
+  const GstVideoInfo info = cftest::video_info("GRAY8", width, height);
+  GstHarness *h = redact_harness("method=fill post-messages=false", "GRAY8", width, height);
+  GstBuffer *frame = cftest::random_frame(h, info, 145, cftest::frame_pts(0));
+  add_segmentation(frame, {}, {}, at);
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(info, in, out,
+                [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+                  const int dx = x - at.x, dy = y - at.y;
+                  if (dx < 0 || dx >= int(at.w) || dy < 0 || dy >= int(at.h))
+                    return before.value(x, y);
+                  const int label = kLabels[dy * 6 / int(at.h)][dx * 8 / int(at.w)];
+                  return label != 0 ? 0u : before.value(x, y);
+                },
+                "segmentation scaled");
   gst_buffer_unref(in);
   gst_buffer_unref(out);
   redact_teardown(h);
@@ -1155,6 +1187,7 @@ int main(int argc, char **argv) {
           CF_TEST(test_segmentation_feather),
           CF_TEST(test_segmentation_pixelate),
           CF_TEST(test_segmentation_classes),
+          CF_TEST(test_segmentation_scaled),
 #endif
           CF_TEST(test_too_many_regions),
           CF_TEST(test_property_errors),
