@@ -329,32 +329,16 @@ add_segments (RegionReading & reading, GstAnalyticsRelationMeta * meta,
   for (gsize i = 0; i < count; i++)
     listed.push_back (gst_analytics_segmentation_mtd_get_region_id
         (segmentation, i));
-  /* Where each label lies, and the labels none lists (a region of their own,
-   * past the listed ones), found in one pass over the mask: each region then
-   * looks at its own part of the location only. */
-  const std::vector<cf::RedactEdges> held = label_sample_bounds (mask);
-  std::vector<bool> is_listed (held.size ());
-  for (guint label : listed)
-    if (label < held.size ())
-      is_listed[label] = true;
-  cf::RedactEdges unlisted {mask.width, mask.height, 0, 0};
-  for (gsize label = 1; label < held.size (); label++)
-    if (!is_listed[label] && held[label].x0 < held[label].x1)
-      unlisted = {MIN (unlisted.x0, held[label].x0),
-        MIN (unlisted.y0, held[label].y0), MAX (unlisted.x1, held[label].x1),
-        MAX (unlisted.y1, held[label].y1)};
-  const cf::RedactEdges none {0, 0, 0, 0};
-  for (gsize i = 0; i <= count; i++) {
-    if ((i < count && listed[i] == 0) || !selected (i < count ? i : G_MAXSIZE))
+  const MaskRegions regions (mask, std::move (listed));
+  for (gsize i = 0; i < regions.count (); i++) {
+    /* Label 0 is the background; past the listed ones, those none lists. */
+    if ((i < count && regions.holds (i, 0)) || !selected (i < count ? i :
+            G_MAXSIZE))
       continue;
-    const auto in_region = [&](guint label) {
-      return i < count ? label == listed[i] : label != 0 && !is_listed[label];
-    };
-    const cf::RedactEdges & samples = i == count ? unlisted :
-        listed[i] < held.size () ? held[listed[i]] : none;
     add_shaped_region (reading, FrameRegion {id, type, {}},
         [&](RegionShape * shape) {
-          return label_shape (mask, samples, in_region, reading.choice.padding,
+          return label_shape (mask, regions.samples (i), [&](guint label) {
+                return regions.holds (i, label);}, reading.choice.padding,
               width, height, shape);
         });
   }

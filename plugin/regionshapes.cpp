@@ -63,18 +63,42 @@ label_at (const LabelMask & mask, int column, int row)
       at[column];
 }
 
-std::vector<cf::RedactEdges>
-label_sample_bounds (const LabelMask & mask)
+MaskRegions::MaskRegions (const LabelMask & mask, std::vector<guint> listed)
+    : listed_ (std::move (listed)),
+      held_ (mask.wide ? 65536 : 256, cf::RedactEdges {mask.width, mask.height,
+        0, 0}), is_listed_ (held_.size ()), unlisted_ (held_[0])
 {
-  std::vector<cf::RedactEdges> bounds (mask.wide ? 65536 : 256,
-      cf::RedactEdges {mask.width, mask.height, 0, 0});
+  const auto grow = [](cf::RedactEdges & b, const cf::RedactEdges & by) {
+    b = {MIN (b.x0, by.x0), MIN (b.y0, by.y0), MAX (b.x1, by.x1),
+      MAX (b.y1, by.y1)};
+  };
   for (int row = 0; row < mask.height; row++)
-    for (int column = 0; column < mask.width; column++) {
-      cf::RedactEdges & b = bounds[label_at (mask, column, row)];
-      b = {MIN (b.x0, column), MIN (b.y0, row), MAX (b.x1, column + 1),
-        MAX (b.y1, row + 1)};
-    }
-  return bounds;
+    for (int column = 0; column < mask.width; column++)
+      grow (held_[label_at (mask, column, row)], {column, row, column + 1,
+            row + 1});
+  for (guint label : listed_)
+    if (label < held_.size ())
+      is_listed_[label] = true;
+  for (gsize label = 1; label < held_.size (); label++)
+    if (!is_listed_[label] && held_[label].x0 < held_[label].x1)
+      grow (unlisted_, held_[label]);
+}
+
+bool
+MaskRegions::holds (gsize region, guint label) const
+{
+  if (region < listed_.size ())
+    return label == listed_[region];
+  return label != 0 && label < is_listed_.size () && !is_listed_[label];
+}
+
+const cf::RedactEdges &
+MaskRegions::samples (gsize region) const
+{
+  static const cf::RedactEdges none {0, 0, 0, 0};
+  if (region == listed_.size ())
+    return unlisted_;
+  return listed_[region] < held_.size () ? held_[listed_[region]] : none;
 }
 
 /* The first pixel, counted from the location's `start`, whose nearest sample

@@ -48,10 +48,28 @@ struct LabelMask
   gint64 x, y, w, h;            /* location, w and h > 0 */
 };
 
-/* The mask samples [x0, x1) x [y0, y1) that hold each label value, indexed
- * by value (x0 >= x1 where none does): one pass over the mask, so that each
- * region's shape then looks at its own samples' pixels only. */
-std::vector<cf::RedactEdges> label_sample_bounds (const LabelMask & mask);
+/* The regions of a mask whose segmentation lists the labels `listed`: one
+ * per entry, and past them (index listed.size ()) one of the labels other
+ * than 0 that none lists. Where each region's samples lie is found in one
+ * pass over the mask, so that its shape then looks at their pixels only. */
+class MaskRegions
+{
+public:
+  MaskRegions (const LabelMask & mask, std::vector<guint> listed);
+
+  gsize count () const { return listed_.size () + 1; }
+  /* Whether region `region` is made of samples of `label`. */
+  bool holds (gsize region, guint label) const;
+  /* The mask samples [x0, x1) x [y0, y1) that hold its labels (x0 >= x1:
+   * none). */
+  const cf::RedactEdges & samples (gsize region) const;
+
+private:
+  std::vector<guint> listed_;
+  std::vector<cf::RedactEdges> held_;   /* by label value */
+  std::vector<bool> is_listed_;         /* by label value */
+  cf::RedactEdges unlisted_;
+};
 
 /* The pixels of the frame (width x height) whose label `selected` takes,
  * grown by `padding` pixels (those within max(|dx|, |dy|) <= padding of one),
