@@ -1359,32 +1359,38 @@ void note_message(Run &run, GstMessage *message) {
 void finish(Run &run) {
   Watchdog &watchdog = Watchdog::instance();
   watchdog.arm("PLAYING and EOS at the end");
+  const gint64 start = g_get_monotonic_time();
   gst_element_set_state(run.pipeline, GST_STATE_PLAYING);
   // A live appsrc that was PAUSED refuses EOS (FLUSHING) until its streaming thread
-  // runs again, which may be after set_state returns: asked again for a while.
-  const gint64 eos_deadline = g_get_monotonic_time() + 2 * G_TIME_SPAN_SECOND;
-  while (gst_app_src_end_of_stream(GST_APP_SRC(run.src)) == GST_FLOW_FLUSHING &&
-         g_get_monotonic_time() < eos_deadline)
+  // runs again: maybe after set_state returns, or never (GStreamer's live basesrc,
+  // whose create returned FLUSHING while PAUSED, is not always started again by
+  // PLAYING; nothing downstream sets that flag). Asked again for a while.
+  bool eos_taken = false;
+  while (!(eos_taken = gst_app_src_end_of_stream(GST_APP_SRC(run.src)) != GST_FLOW_FLUSHING) &&
+         g_get_monotonic_time() < start + 2 * G_TIME_SPAN_SECOND)
     g_usleep(1000);
+  if (!eos_taken) {
+    trace("appsrc still flushing in PLAYING: no EOS to wait for");
+    run.may_lose = true;
+  }
   GstBus *bus = gst_element_get_bus(run.pipeline);
   // The elements' warnings on the way (shown with CF_FUZZ_VERBOSE), up to EOS or
-  // the first error.
-  const gint64 deadline = g_get_monotonic_time() + (kHangSeconds - 2) * G_TIME_SPAN_SECOND;
+  // the first error; without EOS, those already there.
+  const gint64 deadline = eos_taken ? start + (kHangSeconds - 2) * G_TIME_SPAN_SECOND : 0;
   GstMessage *last = nullptr;
   for (;;) {
     const gint64 left = deadline - g_get_monotonic_time();
-    last = left <= 0 ? nullptr
-                     : gst_bus_timed_pop_filtered(
-                           bus, GstClockTime(left) * GST_USECOND,
-                           static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR |
-                                                       GST_MESSAGE_WARNING));
+    last = gst_bus_timed_pop_filtered(
+        bus, left > 0 ? GstClockTime(left) * GST_USECOND : 0,
+        static_cast<GstMessageType>(GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING));
     if (!last || GST_MESSAGE_TYPE(last) != GST_MESSAGE_WARNING)
       break;
     note_message(run, last);
   }
-  if (!last)
+  if (!last && eos_taken)
     fail("hang: neither EOS nor an error after the end of the stream");
-  note_message(run, last);
+  if (last)
+    note_message(run, last);
   watchdog.arm("setting the pipeline to NULL");
   if (gst_element_set_state(run.pipeline, GST_STATE_NULL) != GST_STATE_CHANGE_SUCCESS)
     fail("the pipeline did not go to NULL");
