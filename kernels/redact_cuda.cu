@@ -37,16 +37,26 @@
 // parameters; more shapes go to the workspace with one cudaMemcpyAsync. The masks'
 // step tables (redact_mask_steps, made on the host) go there with one more.
 //
-// Blur. Before the launch, gauss_cuda blurs each view into the workspace, pass after
-// pass (redact_blur.h); the units take each sample's R from there.
+// Blur. Where no two areas of a view meet (each sample's R then comes from its own
+// shape's sigmas), the taps fit the parameters and the sums the workspace, the
+// Gaussian is computed in two launches of all views and shapes at once: the first
+// writes each shape's row sums (the horizontal pass, over its area's columns and the
+// rows of its area grown by the vertical radius) into the workspace; the units of the
+// second sum them down their columns as they write. The integers are gauss.h's, exact
+// in any order, so R is the one the CPU backend gets from gauss_cpu. Elsewhere (invert,
+// areas that meet, sums too many) gauss_cuda blurs each view into the workspace, pass
+// after pass (redact_blur.h), and the units take R from there.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <set>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "cuda_views.cuh"
+#include "gauss.h"
 #include "packed_cuda.h"
 #include "redact.h"
 #include "redact_blur.h"
@@ -58,7 +68,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarpSize = 32;
 constexpr int kWarps = kThreads / kWarpSize;
-constexpr int kInlineShapes = 64;
+constexpr int kInlineShapes = 48;
+constexpr int kInlineTaps = 96;
 constexpr int kListCapacity = 48;
 constexpr int kFillTileWidth = 64;
 constexpr int kFillTileHeight = 1;
@@ -76,6 +87,11 @@ struct DeviceShape {
   int rows;         // and down
   int view;
   uint32_t steps;   // a mask's step table, at mask_steps + steps; kNoSteps: none
+  // Blur from row sums: this shape's, from LaunchTable::row_sums + row_sums, and its
+  // taps in LaunchTable::taps (TapTable).
+  uint32_t row_sums;
+  uint16_t taps_x;
+  uint16_t taps_y;
 };
 
 struct DeviceView {
@@ -115,10 +131,14 @@ struct LaunchTable {
   int padding_bits;
   bool invert;
   bool ellipse;
-  bool pixelate;
-  bool blur;
-  bool plain;  // see redact_kernel's kPlain
   const uint16_t *mask_steps;  // the masks' step tables, one after the other
+  // Blur from row sums (uint32_t for 8-bit samples, uint64_t for 16-bit); null: from
+  // the blurred views.
+  void *row_sums;
+  int tap_bits;  // gauss_tap_bits
+  // Each axis' taps as a radius r and then the taps at distance 0..r (they are
+  // symmetric), one table after the other.
+  int32_t taps[kInlineTaps];
   // Null: the shapes are the inline ones below.
   const DeviceShape *device_shapes;
   DeviceShape shapes[kInlineShapes];
@@ -273,7 +293,11 @@ template <typename Sample, int kGroupWarps>
 __device__ void block_means(const DeviceView &view, int padding_bits, const RedactEdges &block,
                             int rank, unsigned long long (*partials)[kMaxChannels],
                             uint32_t *means) {
-  unsigned long long sums[kMaxChannels] = {0, 0, 0, 0};
+  // A warp's unit writes at most kWarpUnitSamples samples (launch_kernel), its block
+  // among them: its sums stay below 2^32, and take half the shuffles.
+  static_assert(kWarpUnitSamples <= 65536, "a warp's block sums fit 32 bits");
+  using Sum = std::conditional_t<kGroupWarps == 1, uint32_t, unsigned long long>;
+  Sum sums[kMaxChannels] = {0, 0, 0, 0};
   for_each_sample<kGroupWarps * kWarpSize>(block, rank, [&](int x, int y) {
     const uint8_t *pixel = view.mean_data + ptrdiff_t(y - view.mean_y) * view.mean_pitch +
                            ptrdiff_t(x - view.mean_x) * view.pixel_stride;
@@ -282,11 +306,13 @@ __device__ void block_means(const DeviceView &view, int padding_bits, const Reda
       if (c < view.channels && (view.channel_mask & (1u << c)))
         sums[c] += reinterpret_cast<const Sample *>(pixel)[c] >> padding_bits;
   });
+  // Every channel, computed or not (those sum to 0): shuffles under no condition need
+  // no code for lanes that diverged.
   CF_UNROLL
   for (int c = 0; c < kMaxChannels; ++c)
-    if (c < view.channels)
-      for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sums[c] += __shfl_xor_sync(0xffffffffu, sums[c], offset);
+    CF_UNROLL
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+      sums[c] += __shfl_xor_sync(0xffffffffu, sums[c], offset);
   if constexpr (kGroupWarps > 1) {
     if (rank % kWarpSize == 0)
       for (int c = 0; c < kMaxChannels; ++c)
@@ -299,8 +325,7 @@ __device__ void block_means(const DeviceView &view, int padding_bits, const Reda
     }
     __syncthreads();  // before the partials are written again
   }
-  const unsigned long long count =
-      (unsigned long long)(block.x1 - block.x0) * (unsigned long long)(block.y1 - block.y0);
+  const Sum count = Sum(block.x1 - block.x0) * Sum(block.y1 - block.y0);
   for (int c = 0; c < kMaxChannels; ++c)
     if (c < view.channels)
       means[c] = redact_mean(sums[c], count);
@@ -340,10 +365,98 @@ __device__ __forceinline__ int unit_weight(const LaunchTable &table, const Devic
   return unit.shape >= 0 ? weight : kRedactFullWeight - weight;
 }
 
+// Blur from row sums (the file's comment): 8-bit samples' sums fit uint32_t, 16-bit
+// ones' need uint64_t (gauss.h).
+template <typename Sample>
+using RowSum = std::conditional_t<sizeof(Sample) == 1, uint32_t, uint64_t>;
+
+// The first launch: a grid row per shape, each thread one of its row sums, every
+// computed channel of it, from the view's values (rows and columns reflected at the
+// view's edges, as gauss_cuda's Reflect101 border).
+template <typename Sample>
+__global__ void __launch_bounds__(kThreads) row_sums_kernel(const LaunchTable table) {
+  const DeviceShape shape = shape_at(table, int(blockIdx.y));
+  const DeviceView &view = table.views[shape.view];
+  const RedactEdges area = redact_table_area(shape.box, view.feather, view.width, view.height);
+  const int32_t *taps = table.taps + shape.taps_x;
+  const int radius_x = taps[0], radius_y = table.taps[shape.taps_y];
+  const int width = area.x1 - area.x0;
+  const int count = (area.y1 - area.y0 + 2 * radius_y) * width;
+  RowSum<Sample> *sums = static_cast<RowSum<Sample> *>(table.row_sums) + shape.row_sums;
+  for (int i = int(blockIdx.x) * kThreads + int(threadIdx.x); i < count;
+       i += int(gridDim.x) * kThreads) {
+    const int x = area.x0 + i % width;
+    const int y = border_index(area.y0 - radius_y + i / width, view.height, BorderMode::Reflect101);
+    const uint8_t *row = view.data + ptrdiff_t(y) * view.row_pitch;
+    RowSum<Sample> row_sum[kMaxChannels] = {};
+    for (int j = -radius_x; j <= radius_x; ++j) {
+      const Sample *pixel = reinterpret_cast<const Sample *>(
+          row + ptrdiff_t(border_index(x + j, view.width, BorderMode::Reflect101)) *
+                    view.pixel_stride);
+      const RowSum<Sample> tap = RowSum<Sample>(taps[1 + abs(j)]);
+      CF_UNROLL
+      for (int c = 0; c < kMaxChannels; ++c)
+        if (c < view.channels && (view.channel_mask & (1u << c)))
+          row_sum[c] += tap * (RowSum<Sample>(pixel[c]) >> table.padding_bits);
+    }
+    CF_UNROLL
+    for (int c = 0; c < kMaxChannels; ++c)
+      if (c < view.channels)
+        sums[size_t(i) * size_t(view.channels) + size_t(c)] = row_sum[c];
+  }
+}
+
+// A unit's shape's row sums: those of its area's top-left sample, the area's corner
+// and width, and the vertical taps.
+template <typename Sample>
+struct ShapeSums {
+  const RowSum<Sample> *sums;
+  const int32_t *taps_y;
+  int x0;
+  int y0;
+  int width;
+};
+
+template <typename Sample>
+__device__ __forceinline__ ShapeSums<Sample> shape_sums(const LaunchTable &table,
+                                                        const DeviceView &view, int s) {
+  const DeviceShape shape = shape_at(table, s);
+  const RedactEdges area = redact_table_area(shape.box, view.feather, view.width, view.height);
+  return {static_cast<const RowSum<Sample> *>(table.row_sums) + shape.row_sums,
+          table.taps + shape.taps_y, area.x0, area.y0, area.x1 - area.x0};
+}
+
+// The second launch's R at (x, y): the row sums of the column summed with the vertical
+// taps, rounded once (gauss.h), each computed channel.
+template <typename Sample>
+__device__ __forceinline__ void blur_from_sums(const LaunchTable &table, const DeviceView &view,
+                                               const ShapeSums<Sample> &own, int x, int y,
+                                               uint32_t *values) {
+  const int radius = own.taps_y[0];
+  const ptrdiff_t stride = ptrdiff_t(own.width) * view.channels;
+  const RowSum<Sample> *sum =
+      own.sums + ptrdiff_t(y - own.y0) * stride + ptrdiff_t(x - own.x0) * view.channels;
+  RowSum<Sample> totals[kMaxChannels];
+  CF_UNROLL
+  for (int c = 0; c < kMaxChannels; ++c)
+    totals[c] = RowSum<Sample>(1) << (2 * table.tap_bits - 1);
+  for (int i = -radius; i <= radius; ++i, sum += stride) {
+    const RowSum<Sample> tap = RowSum<Sample>(own.taps_y[1 + abs(i)]);
+    CF_UNROLL
+    for (int c = 0; c < kMaxChannels; ++c)
+      if (c < view.channels && (view.channel_mask & (1u << c)))
+        totals[c] += tap * sum[c];
+  }
+  CF_UNROLL
+  for (int c = 0; c < kMaxChannels; ++c)
+    if (c < view.channels && (view.channel_mask & (1u << c)))
+      values[c] = uint32_t(totals[c] >> (2 * table.tap_bits));
+}
+
 // kPlain: boxes without feather, masks or invert, no two of a view's meeting (the
 // host's LaunchTable::plain): each unit's samples are its own block, wholly redacted,
 // so the weights and the other shapes drop out of the code the units run.
-template <typename Sample, int kGroupWarps, bool kPlain>
+template <typename Sample, int kGroupWarps, RedactMethod kMethod, bool kPlain>
 __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable table) {
   constexpr int kGroups = kWarps / kGroupWarps;
   constexpr int kGroupThreads = kGroupWarps * kWarpSize;
@@ -364,7 +477,11 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
                : collect_others<kGroupWarps>(table, unit, lists[group], &list_counts[group],
                                              rank);
     uint32_t redacted[kMaxChannels] = {};
-    if (table.pixelate)
+    ShapeSums<Sample> own_sums{};
+    if constexpr (kMethod == RedactMethod::Blur)
+      if (table.row_sums != nullptr)
+        own_sums = shape_sums<Sample>(table, view, unit.shape);
+    if constexpr (kMethod == RedactMethod::Pixelate)
       block_means<Sample, kGroupWarps>(view, padding, unit.block, rank, partials, redacted);
     else
       for (int c = 0; c < kMaxChannels; ++c)
@@ -380,13 +497,18 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
       CF_UNROLL
       for (int c = 0; c < kMaxChannels; ++c)
         values[c] = redacted[c];
-      if (table.blur) {
-        const Sample *blurred = reinterpret_cast<const Sample *>(
-            view.blurred + ptrdiff_t(y) * view.blurred_pitch + ptrdiff_t(x) * view.pixel_stride);
-        CF_UNROLL
-        for (int c = 0; c < kMaxChannels; ++c)
-          if (c < view.channels && (view.channel_mask & (1u << c)))
-            values[c] = uint32_t(blurred[c]) >> padding;
+      if constexpr (kMethod == RedactMethod::Blur) {
+        if (table.row_sums != nullptr) {
+          blur_from_sums(table, view, own_sums, x, y, values);
+        } else {
+          const Sample *blurred = reinterpret_cast<const Sample *>(
+              view.blurred + ptrdiff_t(y) * view.blurred_pitch +
+              ptrdiff_t(x) * view.pixel_stride);
+          CF_UNROLL
+          for (int c = 0; c < kMaxChannels; ++c)
+            if (c < view.channels && (view.channel_mask & (1u << c)))
+              values[c] = uint32_t(blurred[c]) >> padding;
+        }
       }
       // Wholly redacted samples are only stored: no load waits before each store
       // (in place, a store could alias the next sample's load).
@@ -501,7 +623,7 @@ UnitSpread build_tables(const RedactView *views, int count, const RedactParams &
     for (int s = 0; s < view.count; ++s) {
       const RedactShape &shape = view.shapes[s];
       const Box &b = shape.box;
-      DeviceShape e{{b.x, b.y, b.x + b.width, b.y + b.height}, 0, 0, 0, 0, v, kNoSteps};
+      DeviceShape e{{b.x, b.y, b.x + b.width, b.y + b.height}, 0, 0, 0, 0, v, kNoSteps, 0, 0, 0};
       e.cell_width = std::min(b.width, pixelate ? shape.block_width : kFillTileWidth);
       e.cell_height = std::min(b.height, pixelate ? shape.block_height : kFillTileHeight);
       e.columns = ceil_div(b.width, e.cell_width);
@@ -594,9 +716,85 @@ cudaError_t copy_read_area(const RedactView &view, SampleFormat format, DeviceVi
   return e;
 }
 
+// Blur from row sums where the call allows it (the file's comment): each shape's taps
+// into the table, its row sums into the workspace at `*offset`, and the most row sums
+// of one shape into `*most_sums`. False, with nothing changed, where some view's
+// areas meet, the taps do not fit kInlineTaps or the sums the workspace.
+bool place_row_sums(const RedactView *views, int count, SampleFormat format, LaunchTable &table,
+                    std::vector<DeviceShape> &shapes, uint8_t *workspace,
+                    size_t workspace_bytes, size_t *offset, int64_t *most_sums) {
+  const int bits = gauss_tap_bits(format);
+  std::vector<int32_t> taps;
+  std::map<double, uint16_t> taps_of_sigma;
+  const auto taps_at = [&](double sigma) {
+    const auto [place, added] = taps_of_sigma.try_emplace(sigma, uint16_t(taps.size()));
+    if (added) {
+      const std::vector<int32_t> all = gauss_taps(sigma, gauss_auto_kernel_size(sigma), bits);
+      const int radius = int(all.size()) / 2;
+      taps.push_back(radius);
+      taps.insert(taps.end(), all.begin() + radius, all.end());
+    }
+    return place->second;
+  };
+  uint64_t sums = 0;
+  int64_t most = 0;
+  std::vector<DeviceShape> placed = shapes;
+  for (int v = 0; v < count; ++v) {
+    const DeviceView &d = table.views[v];
+    if (!d.isolated)
+      return false;
+    for (int s = 0; s < views[v].count; ++s) {
+      DeviceShape &shape = placed[size_t(d.first_shape + s)];
+      shape.taps_x = taps_at(views[v].shapes[s].sigma_x);
+      shape.taps_y = taps_at(views[v].shapes[s].sigma_y);
+      if (taps.size() > size_t(kInlineTaps))
+        return false;
+      const RedactEdges area = redact_table_area(shape.box, d.feather, d.width, d.height);
+      const int64_t shape_sums = int64_t(area.y1 - area.y0 + 2 * taps[shape.taps_y]) *
+                                 (area.x1 - area.x0);
+      shape.row_sums = uint32_t(sums);
+      sums += uint64_t(shape_sums) * uint64_t(d.channels);
+      most = std::max(most, shape_sums);
+    }
+  }
+  const size_t bytes = sums * (format.depth == SampleDepth::U8 ? 4 : 8);
+  if (sums > UINT32_MAX || most > INT_MAX || *offset + bytes > workspace_bytes)
+    return false;
+  std::copy(taps.begin(), taps.end(), table.taps);
+  table.tap_bits = bits;
+  table.row_sums = workspace + *offset;
+  *offset += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+  *most_sums = most;
+  shapes = std::move(placed);
+  return true;
+}
+
+template <typename Sample>
+cudaError_t launch_row_sums(const LaunchTable &table, int64_t most_sums, cudaStream_t stream) {
+  const int columns = int(std::max<int64_t>(
+      1, std::min<int64_t>((most_sums + kThreads - 1) / kThreads, kMaxGrid / table.shape_count)));
+  row_sums_kernel<Sample><<<dim3(unsigned(columns), unsigned(table.shape_count)), kThreads, 0,
+                            stream>>>(table);
+  return cudaGetLastError();
+}
+
+// The shapes into the kernel's parameters where they fit, else into the workspace's
+// start.
+cudaError_t place_shapes(const std::vector<DeviceShape> &shapes, LaunchTable &table,
+                         uint8_t *workspace, cudaStream_t stream) {
+  if (shapes.size() <= size_t(kInlineShapes)) {
+    std::copy(shapes.begin(), shapes.end(), table.shapes);
+    return cudaSuccess;
+  }
+  table.device_shapes = reinterpret_cast<const DeviceShape *>(workspace);
+  // Pageable memory: the copy is staged before the call returns.
+  return cudaMemcpyAsync(workspace, shapes.data(), shapes.size() * sizeof(DeviceShape),
+                         cudaMemcpyHostToDevice, stream);
+}
+
 // A grid row per owner (shape, or view with invert), its columns enough for the most
 // cells of one, within kMaxGrid blocks in all (blocks then take several cells each).
-template <typename Sample, bool kPlain>
+template <typename Sample, RedactMethod kMethod, bool kPlain>
 cudaError_t launch_kernel(const LaunchTable &table, const UnitSpread &spread,
                           cudaStream_t stream) {
   const bool whole_block_units = spread.largest > kWarpUnitSamples;
@@ -606,10 +804,34 @@ cudaError_t launch_kernel(const LaunchTable &table, const UnitSpread &spread,
                                            kMaxGrid / owners));
   const dim3 grid{unsigned(columns), unsigned(owners)};
   if (whole_block_units)
-    redact_kernel<Sample, kWarps, kPlain><<<grid, kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, kWarps, kMethod, kPlain><<<grid, kThreads, 0, stream>>>(table);
   else
-    redact_kernel<Sample, 1, kPlain><<<grid, kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, 1, kMethod, kPlain><<<grid, kThreads, 0, stream>>>(table);
   return cudaGetLastError();
+}
+
+// The kernel of the call's method and plainness, a code path of its own each: the
+// units run little code, and a smaller kernel waits less on instruction fetches. For
+// blur from row sums (most_sums > 0), the row sums' launch first.
+template <typename Sample>
+cudaError_t launch_kernels(RedactMethod method, bool plain, int64_t most_sums,
+                           const LaunchTable &table, const UnitSpread &spread,
+                           cudaStream_t stream) {
+  if (most_sums > 0)
+    if (const cudaError_t e = launch_row_sums<Sample>(table, most_sums, stream); e != cudaSuccess)
+      return e;
+  switch (method) {
+  case RedactMethod::Pixelate:
+    return plain ? launch_kernel<Sample, RedactMethod::Pixelate, true>(table, spread, stream)
+                 : launch_kernel<Sample, RedactMethod::Pixelate, false>(table, spread, stream);
+  case RedactMethod::Fill:
+    return plain ? launch_kernel<Sample, RedactMethod::Fill, true>(table, spread, stream)
+                 : launch_kernel<Sample, RedactMethod::Fill, false>(table, spread, stream);
+  case RedactMethod::Blur:
+  default:
+    return plain ? launch_kernel<Sample, RedactMethod::Blur, true>(table, spread, stream)
+                 : launch_kernel<Sample, RedactMethod::Blur, false>(table, spread, stream);
+  }
 }
 
 bool is_valid_cuda_call(const RedactView *views, int count, SampleFormat format,
@@ -675,14 +897,12 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
   table.padding_bits = format.padding_bits;
   table.invert = params.invert;
   table.ellipse = params.outline == RedactOutline::Ellipse;
-  table.pixelate = params.method == RedactMethod::Pixelate;
-  table.blur = params.method == RedactMethod::Blur;
+  const bool pixelate = params.method == RedactMethod::Pixelate;
   std::vector<DeviceShape> shapes;
   const UnitSpread spread = build_tables(views, count, params, table, shapes);
   if (spread.units == 0)
     return cudaSuccess;
   table.shape_count = int(shapes.size());
-  table.plain = is_plain(views, count, params, table);
   uint8_t *base = static_cast<uint8_t *>(workspace);
   size_t offset = kShapeTableBytes;
   if (const cudaError_t e =
@@ -691,34 +911,28 @@ cudaError_t redact_cuda(const RedactView *views, int count, SampleFormat format,
     return e;
   // Boxes that meet grown by the feather meet grown by twice it: only views not
   // isolated are swept again.
-  for (int v = 0; v < count && table.pixelate && !params.invert; ++v)
+  for (int v = 0; v < count && pixelate && !params.invert; ++v)
     if (!table.views[v].isolated &&
         (views[v].feather == 0 || shapes_interfere(views[v], views[v].feather)))
       if (const cudaError_t e =
               copy_read_area(views[v], format, table.views[v], base, &offset, stream);
           e != cudaSuccess)
         return e;
-  if (table.blur)
+  int64_t most_sums = 0;  // > 0: blur from row sums
+  if (params.method == RedactMethod::Blur && !params.invert)
+    place_row_sums(views, count, format, table, shapes, base, workspace_bytes, &offset,
+                   &most_sums);
+  if (params.method == RedactMethod::Blur && most_sums == 0)
     if (const cudaError_t e =
             blur_views(views, count, format, params, table, base, &offset, stream);
         e != cudaSuccess)
       return e;
-  if (shapes.size() <= size_t(kInlineShapes)) {
-    std::copy(shapes.begin(), shapes.end(), table.shapes);
-  } else {
-    // Pageable memory: the copy is staged before the call returns.
-    if (const cudaError_t e = cudaMemcpyAsync(base, shapes.data(),
-                                              shapes.size() * sizeof(DeviceShape),
-                                              cudaMemcpyHostToDevice, stream);
-        e != cudaSuccess)
-      return e;
-    table.device_shapes = reinterpret_cast<const DeviceShape *>(base);
-  }
-  if (format.depth == SampleDepth::U8)
-    return table.plain ? launch_kernel<uint8_t, true>(table, spread, stream)
-                       : launch_kernel<uint8_t, false>(table, spread, stream);
-  return table.plain ? launch_kernel<uint16_t, true>(table, spread, stream)
-                     : launch_kernel<uint16_t, false>(table, spread, stream);
+  if (const cudaError_t e = place_shapes(shapes, table, base, stream); e != cudaSuccess)
+    return e;
+  const bool plain = is_plain(views, count, params, table);
+  return format.depth == SampleDepth::U8
+             ? launch_kernels<uint8_t>(params.method, plain, most_sums, table, spread, stream)
+             : launch_kernels<uint16_t>(params.method, plain, most_sums, table, spread, stream);
 }
 
 }  // namespace cf

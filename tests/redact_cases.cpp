@@ -534,6 +534,30 @@ std::vector<std::pair<std::string, std::vector<ViewSpec>>> edge_views() {
   return sets;
 }
 
+// Blur's two ways on the CUDA backend (redact_cuda.cu): shapes apart whose taps fit
+// its room (row sums), apart with one more sigma, past that room (passes), and one
+// whose row sums outgrow the workspace (passes).
+std::vector<std::pair<std::string, ViewSpec>> blur_views() {
+  const auto with_sigmas = [](std::vector<cf::RedactShape> shapes,
+                              const std::vector<std::pair<double, double>> &sigmas) {
+    for (size_t s = 0; s < shapes.size(); ++s)
+      std::tie(shapes[s].sigma_x, shapes[s].sigma_y) = sigmas[s];
+    return shapes;
+  };
+  const std::vector<cf::Box> apart = {{2, 3, 15, 12}, {35, 24, 20, 15}, {50, 2, 8, 10}};
+  return {
+      {"apart, wide sigmas",
+       view_spec(80, 50, 1, 1, 2, 0,
+                 with_sigmas(shapes_of({apart[0], apart[1]}, 6, 5), {{9.0, 7.5}, {12.0, 12.0}}))},
+      {"apart, more sigmas",
+       view_spec(80, 50, 1, 1, 2, 0,
+                 with_sigmas(shapes_of(apart, 6, 5), {{9.0, 7.5}, {12.0, 12.0}, {3.3, 19.0}}))},
+      {"whole plane, widest sigma",
+       view_spec(19, 11, 1, 1, 2, 0,
+                 with_sigmas(shapes_of({{0, 0, 19, 11}}, 4, 4),
+                             {{cf::kGaussMaxSigma, cf::kGaussMaxSigma}}))}};
+}
+
 }  // namespace
 
 void check_redact_edge_cases(const RedactRunner &run) {
@@ -549,6 +573,14 @@ void check_redact_edge_cases(const RedactRunner &run) {
             cases.push_back({name, format, params, with_feather, seed++});
           },
           {0, 3, 40});
+  for (const auto &[name, view] : blur_views())
+    for (const cf::SampleFormat format : {cf::SampleFormat(cf::SampleDepth::U8), kP010})
+      for (const cf::RedactOutline outline : {cf::RedactOutline::Box, cf::RedactOutline::Ellipse}) {
+        ViewSpec with_feather = view;
+        with_feather.feather = outline == cf::RedactOutline::Box ? 0 : 3;
+        cases.push_back({name, format, {cf::RedactMethod::Blur, outline, false},
+                         {with_feather}, seed++});
+      }
   run_redact_cases("redact edge", run, cases);
 }
 
