@@ -282,8 +282,6 @@ __device__ inline void for_each_sample(const RedactEdges &r, int rank, Body body
   if (rank >= rows_per_pass * width)
     return;
   const int x = r.x0 + rank % width;
-  // Unrolled, so that several samples' loads are in flight at once.
-#pragma unroll 4
   for (int y = r.y0 + rank / width; y < r.y1; y += rows_per_pass)
     body(x, y);
 }
@@ -370,16 +368,26 @@ __device__ __forceinline__ int unit_weight(const LaunchTable &table, const Devic
 template <typename Sample>
 using RowSum = std::conditional_t<sizeof(Sample) == 1, uint32_t, uint64_t>;
 
+// The taps into shared memory, where the sums' loops read them without waiting on the
+// parameters' constant cache; before any thread reads them.
+__device__ __forceinline__ void load_taps(const LaunchTable &table, int32_t *taps) {
+  for (int i = int(threadIdx.x); i < kInlineTaps; i += kThreads)
+    taps[i] = table.taps[i];
+  __syncthreads();
+}
+
 // The first launch: a grid row per shape, each thread one of its row sums, every
 // computed channel of it, from the view's values (rows and columns reflected at the
 // view's edges, as gauss_cuda's Reflect101 border).
 template <typename Sample>
 __global__ void __launch_bounds__(kThreads) row_sums_kernel(const LaunchTable table) {
+  __shared__ int32_t all_taps[kInlineTaps];
+  load_taps(table, all_taps);
   const DeviceShape shape = shape_at(table, int(blockIdx.y));
   const DeviceView &view = table.views[shape.view];
   const RedactEdges area = redact_table_area(shape.box, view.feather, view.width, view.height);
-  const int32_t *taps = table.taps + shape.taps_x;
-  const int radius_x = taps[0], radius_y = table.taps[shape.taps_y];
+  const int32_t *taps = all_taps + shape.taps_x;
+  const int radius_x = taps[0], radius_y = all_taps[shape.taps_y];
   const int width = area.x1 - area.x0;
   const int count = (area.y1 - area.y0 + 2 * radius_y) * width;
   RowSum<Sample> *sums = static_cast<RowSum<Sample> *>(table.row_sums) + shape.row_sums;
@@ -389,10 +397,13 @@ __global__ void __launch_bounds__(kThreads) row_sums_kernel(const LaunchTable ta
     const int y = border_index(area.y0 - radius_y + i / width, view.height, BorderMode::Reflect101);
     const uint8_t *row = view.data + ptrdiff_t(y) * view.row_pitch;
     RowSum<Sample> row_sum[kMaxChannels] = {};
+    const bool inside = x >= radius_x && x + radius_x < view.width;
+    // Unrolled, so that several samples' loads are in flight at once.
+#pragma unroll 8
     for (int j = -radius_x; j <= radius_x; ++j) {
-      const Sample *pixel = reinterpret_cast<const Sample *>(
-          row + ptrdiff_t(border_index(x + j, view.width, BorderMode::Reflect101)) *
-                    view.pixel_stride);
+      const int column = inside ? x + j : border_index(x + j, view.width, BorderMode::Reflect101);
+      const Sample *pixel =
+          reinterpret_cast<const Sample *>(row + ptrdiff_t(column) * view.pixel_stride);
       const RowSum<Sample> tap = RowSum<Sample>(taps[1 + abs(j)]);
       CF_UNROLL
       for (int c = 0; c < kMaxChannels; ++c)
@@ -417,13 +428,15 @@ struct ShapeSums {
   int width;
 };
 
+// `taps`: the table's, in shared memory (load_taps).
 template <typename Sample>
 __device__ __forceinline__ ShapeSums<Sample> shape_sums(const LaunchTable &table,
-                                                        const DeviceView &view, int s) {
+                                                        const DeviceView &view,
+                                                        const int32_t *taps, int s) {
   const DeviceShape shape = shape_at(table, s);
   const RedactEdges area = redact_table_area(shape.box, view.feather, view.width, view.height);
   return {static_cast<const RowSum<Sample> *>(table.row_sums) + shape.row_sums,
-          table.taps + shape.taps_y, area.x0, area.y0, area.x1 - area.x0};
+          taps + shape.taps_y, area.x0, area.y0, area.x1 - area.x0};
 }
 
 // The second launch's R at (x, y): the row sums of the column summed with the vertical
@@ -440,6 +453,7 @@ __device__ __forceinline__ void blur_from_sums(const LaunchTable &table, const D
   CF_UNROLL
   for (int c = 0; c < kMaxChannels; ++c)
     totals[c] = RowSum<Sample>(1) << (2 * table.tap_bits - 1);
+#pragma unroll 8
   for (int i = -radius; i <= radius; ++i, sum += stride) {
     const RowSum<Sample> tap = RowSum<Sample>(own.taps_y[1 + abs(i)]);
     CF_UNROLL
@@ -463,6 +477,10 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
   __shared__ OtherShape lists[kGroups][kListCapacity];
   __shared__ int list_counts[kGroups];
   __shared__ unsigned long long partials[kGroupWarps][kMaxChannels];
+  __shared__ int32_t taps[kMethod == RedactMethod::Blur ? kInlineTaps : 1];
+  if constexpr (kMethod == RedactMethod::Blur)
+    if (table.row_sums != nullptr)
+      load_taps(table, taps);
   const int group = threadIdx.x / kGroupThreads;
   const int rank = threadIdx.x % kGroupThreads;
   const int padding = table.padding_bits;
@@ -480,7 +498,7 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
     ShapeSums<Sample> own_sums{};
     if constexpr (kMethod == RedactMethod::Blur)
       if (table.row_sums != nullptr)
-        own_sums = shape_sums<Sample>(table, view, unit.shape);
+        own_sums = shape_sums<Sample>(table, view, taps, unit.shape);
     if constexpr (kMethod == RedactMethod::Pixelate)
       block_means<Sample, kGroupWarps>(view, padding, unit.block, rank, partials, redacted);
     else
