@@ -376,6 +376,30 @@ __device__ __forceinline__ void load_taps(const LaunchTable &table, int32_t *tap
   __syncthreads();
 }
 
+// The sum over |k| <= radius of taps[1 + |k|] times the value at centre + k * step.
+// No branch between the loads, unrolled: several of them are in flight at once.
+template <typename Sum, typename Element>
+__device__ __forceinline__ Sum tap_sum(const Element *centre, ptrdiff_t step,
+                                       const int32_t *taps, int radius, int padding_bits) {
+  Sum total = 0;
+  const Element *element = centre - radius * step;
+#pragma unroll 8
+  for (int k = -radius; k <= radius; ++k, element += step)
+    total += Sum(taps[1 + abs(k)]) * (Sum(*element) >> padding_bits);
+  return total;
+}
+
+// tap_sum across a row where the taps reach past the view's edges (Reflect101).
+template <typename Sum, typename Sample>
+__device__ Sum edge_tap_sum(const Sample *row, ptrdiff_t step, int x, int width,
+                            const int32_t *taps, int radius, int padding_bits) {
+  Sum total = 0;
+  for (int k = -radius; k <= radius; ++k)
+    total += Sum(taps[1 + abs(k)]) *
+             (Sum(row[border_index(x + k, width, BorderMode::Reflect101) * step]) >> padding_bits);
+  return total;
+}
+
 // The first launch: a grid row per shape, each thread one of its row sums, every
 // computed channel of it, from the view's values (rows and columns reflected at the
 // view's edges, as gauss_cuda's Reflect101 border).
@@ -390,30 +414,27 @@ __global__ void __launch_bounds__(kThreads) row_sums_kernel(const LaunchTable ta
   const int radius_x = taps[0], radius_y = all_taps[shape.taps_y];
   const int width = area.x1 - area.x0;
   const int count = (area.y1 - area.y0 + 2 * radius_y) * width;
+  const int channels = view.channels, padding = table.padding_bits;
+  const unsigned channel_mask = view.channel_mask;
+  const ptrdiff_t step = view.pixel_stride / ptrdiff_t(sizeof(Sample));  // aligned samples
   RowSum<Sample> *sums = static_cast<RowSum<Sample> *>(table.row_sums) + shape.row_sums;
   for (int i = int(blockIdx.x) * kThreads + int(threadIdx.x); i < count;
        i += int(gridDim.x) * kThreads) {
     const int x = area.x0 + i % width;
     const int y = border_index(area.y0 - radius_y + i / width, view.height, BorderMode::Reflect101);
-    const uint8_t *row = view.data + ptrdiff_t(y) * view.row_pitch;
-    RowSum<Sample> row_sum[kMaxChannels] = {};
+    const Sample *row = reinterpret_cast<const Sample *>(view.data + ptrdiff_t(y) * view.row_pitch);
     const bool inside = x >= radius_x && x + radius_x < view.width;
-    // Unrolled, so that several samples' loads are in flight at once.
-#pragma unroll 8
-    for (int j = -radius_x; j <= radius_x; ++j) {
-      const int column = inside ? x + j : border_index(x + j, view.width, BorderMode::Reflect101);
-      const Sample *pixel =
-          reinterpret_cast<const Sample *>(row + ptrdiff_t(column) * view.pixel_stride);
-      const RowSum<Sample> tap = RowSum<Sample>(taps[1 + abs(j)]);
-      CF_UNROLL
-      for (int c = 0; c < kMaxChannels; ++c)
-        if (c < view.channels && (view.channel_mask & (1u << c)))
-          row_sum[c] += tap * (RowSum<Sample>(pixel[c]) >> table.padding_bits);
-    }
     CF_UNROLL
-    for (int c = 0; c < kMaxChannels; ++c)
-      if (c < view.channels)
-        sums[size_t(i) * size_t(view.channels) + size_t(c)] = row_sum[c];
+    for (int c = 0; c < kMaxChannels; ++c) {
+      if (c >= channels)
+        break;
+      RowSum<Sample> total = 0;
+      if (channel_mask & (1u << c))
+        total = inside ? tap_sum<RowSum<Sample>>(row + x * step + c, step, taps, radius_x, padding)
+                       : edge_tap_sum<RowSum<Sample>>(row + c, step, x, view.width, taps, radius_x,
+                                                      padding);
+      sums[size_t(i) * size_t(channels) + size_t(c)] = total;
+    }
   }
 }
 
@@ -445,26 +466,18 @@ template <typename Sample>
 __device__ __forceinline__ void blur_from_sums(const LaunchTable &table, const DeviceView &view,
                                                const ShapeSums<Sample> &own, int x, int y,
                                                uint32_t *values) {
-  const int radius = own.taps_y[0];
-  const ptrdiff_t stride = ptrdiff_t(own.width) * view.channels;
-  const RowSum<Sample> *sum =
-      own.sums + ptrdiff_t(y - own.y0) * stride + ptrdiff_t(x - own.x0) * view.channels;
-  RowSum<Sample> totals[kMaxChannels];
+  const int radius = own.taps_y[0], channels = view.channels, shift = 2 * table.tap_bits;
+  const unsigned channel_mask = view.channel_mask;
+  const ptrdiff_t stride = ptrdiff_t(own.width) * channels;
+  // Row y - own.y0 + radius of the sums is the view's row y.
+  const RowSum<Sample> *centre = own.sums + ptrdiff_t(y - own.y0 + radius) * stride +
+                                 ptrdiff_t(x - own.x0) * channels;
   CF_UNROLL
   for (int c = 0; c < kMaxChannels; ++c)
-    totals[c] = RowSum<Sample>(1) << (2 * table.tap_bits - 1);
-#pragma unroll 8
-  for (int i = -radius; i <= radius; ++i, sum += stride) {
-    const RowSum<Sample> tap = RowSum<Sample>(own.taps_y[1 + abs(i)]);
-    CF_UNROLL
-    for (int c = 0; c < kMaxChannels; ++c)
-      if (c < view.channels && (view.channel_mask & (1u << c)))
-        totals[c] += tap * sum[c];
-  }
-  CF_UNROLL
-  for (int c = 0; c < kMaxChannels; ++c)
-    if (c < view.channels && (view.channel_mask & (1u << c)))
-      values[c] = uint32_t(totals[c] >> (2 * table.tap_bits));
+    if (c < channels && (channel_mask & (1u << c)))
+      values[c] = uint32_t((tap_sum<RowSum<Sample>>(centre + c, stride, own.taps_y, radius, 0) +
+                            (RowSum<Sample>(1) << (shift - 1))) >>
+                           shift);
 }
 
 // kPlain: boxes without feather, masks or invert, no two of a view's meeting (the
