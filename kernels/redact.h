@@ -136,8 +136,9 @@ int64_t redact_mask_table_samples(const RedactView &view, const Box &box);
 
 // Device memory the CUDA backend needs for views of `frame_bytes` bytes of samples in
 // all (the sum over views of height * row span): the shape tables, the masks' step
-// tables, and a copy of what overlapping shapes read (Pixelate) or the blurred views
-// (Blur). Built without CUDA: none.
+// tables, and a copy of what overlapping shapes read (Pixelate) or, for Blur, the
+// shapes' row sums where they fit in what is left, else the blurred views. Built
+// without CUDA: none.
 #ifdef CF_HAVE_CUDA
 size_t redact_cuda_workspace_bytes(size_t frame_bytes);
 #else

@@ -88,7 +88,7 @@ struct DeviceShape {
   int view;
   uint32_t steps;   // a mask's step table, at mask_steps + steps; kNoSteps: none
   // Blur from row sums: this shape's, from LaunchTable::row_sums + row_sums, and its
-  // taps in LaunchTable::taps (TapTable).
+  // taps' tables in LaunchTable::taps.
   uint32_t row_sums;
   uint16_t taps_x;
   uint16_t taps_y;
@@ -481,7 +481,7 @@ __device__ __forceinline__ void blur_from_sums(const LaunchTable &table, const D
 }
 
 // kPlain: boxes without feather, masks or invert, no two of a view's meeting (the
-// host's LaunchTable::plain): each unit's samples are its own block, wholly redacted,
+// host's is_plain): each unit's samples are its own block, wholly redacted,
 // so the weights and the other shapes drop out of the code the units run.
 template <typename Sample, int kGroupWarps, RedactMethod kMethod, bool kPlain>
 __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable table) {
