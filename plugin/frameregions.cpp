@@ -337,8 +337,7 @@ add_segments (RegionReading & reading, GstAnalyticsRelationMeta * meta,
       continue;
     add_shaped_region (reading, FrameRegion {id, type, {}},
         [&](RegionShape * shape) {
-          return label_shape (mask, regions.samples (i), [&](guint label) {
-                return regions.holds (i, label);}, reading.choice.padding,
+          return label_shape (mask, regions, i, reading.choice.padding,
               width, height, shape);
         });
   }

@@ -64,18 +64,21 @@ label_at (const LabelMask & mask, int column, int row)
 }
 
 MaskRegions::MaskRegions (const LabelMask & mask, std::vector<guint> listed)
-    : listed_ (std::move (listed)),
-      held_ (mask.wide ? 65536 : 256, cf::RedactEdges {mask.width, mask.height,
-        0, 0}), is_listed_ (held_.size ()), unlisted_ (held_[0])
+    : listed_ (std::move (listed)), unlisted_ {mask.width, mask.height, 0, 0}
 {
   const auto grow = [](cf::RedactEdges & b, const cf::RedactEdges & by) {
     b = {MIN (b.x0, by.x0), MIN (b.y0, by.y0), MAX (b.x1, by.x1),
       MAX (b.y1, by.y1)};
   };
+  held_.assign (256, unlisted_);
   for (int row = 0; row < mask.height; row++)
-    for (int column = 0; column < mask.width; column++)
-      grow (held_[label_at (mask, column, row)], {column, row, column + 1,
-            row + 1});
+    for (int column = 0; column < mask.width; column++) {
+      const guint label = label_at (mask, column, row);
+      if (label >= held_.size ())      /* 16-bit labels */
+        held_.resize (label + 1, unlisted_);
+      grow (held_[label], {column, row, column + 1, row + 1});
+    }
+  is_listed_.assign (held_.size (), false);
   for (guint label : listed_)
     if (label < held_.size ())
       is_listed_[label] = true;
@@ -111,10 +114,10 @@ first_pixel_of (gint64 start, gint64 extent, int samples, int sample)
 }
 
 bool
-label_shape (const LabelMask & mask, const cf::RedactEdges & held,
-    const std::function<bool (guint)> & selected, guint padding, int width,
-    int height, RegionShape * shape)
+label_shape (const LabelMask & mask, const MaskRegions & regions,
+    gsize region, guint padding, int width, int height, RegionShape * shape)
 {
+  const cf::RedactEdges & held = regions.samples (region);
   cf::Box area;
   if (mask.width <= 0 || mask.height <= 0 || mask.w <= 0 || mask.h <= 0 ||
       held.x0 >= held.x1 || held.y0 >= held.y1 ||
@@ -132,7 +135,7 @@ label_shape (const LabelMask & mask, const cf::RedactEdges & held,
     const int row = (int) ((area.y + py - mask.y) * mask.height / mask.h);
     for (int px = 0; px < area.width; px++) {
       const int column = (int) ((area.x + px - mask.x) * mask.width / mask.w);
-      if (!selected (label_at (mask, column, row)))
+      if (!regions.holds (region, label_at (mask, column, row)))
         continue;
       inside[(gsize) py * area.width + px] = 1;
       x0 = MIN (x0, px);

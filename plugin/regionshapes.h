@@ -10,7 +10,6 @@
 
 #include <glib.h>
 
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -51,7 +50,8 @@ struct LabelMask
 /* The regions of a mask whose segmentation lists the labels `listed`: one
  * per entry, and past them (index listed.size ()) one of the labels other
  * than 0 that none lists. Where each region's samples lie is found in one
- * pass over the mask, so that its shape then looks at their pixels only. */
+ * pass over the mask, so that its shape (label_shape) then looks at their
+ * pixels only. */
 class MaskRegions
 {
 public:
@@ -66,16 +66,15 @@ public:
 
 private:
   std::vector<guint> listed_;
-  std::vector<cf::RedactEdges> held_;   /* by label value */
-  std::vector<bool> is_listed_;         /* by label value */
+  /* By label value, up to the greatest the mask holds. */
+  std::vector<cf::RedactEdges> held_;
+  std::vector<bool> is_listed_;
   cf::RedactEdges unlisted_;
 };
 
-/* The pixels of the frame (width x height) whose label `selected` takes,
- * grown by `padding` pixels (those within max(|dx|, |dy|) <= padding of one),
- * in the box that bounds them, clipped. Only the pixels whose samples lie in
- * `held` are looked at: the samples of those labels must lie within it. False
- * where there is none. */
-bool label_shape (const LabelMask & mask, const cf::RedactEdges & held,
-    const std::function<bool (guint)> & selected, guint padding, int width,
-    int height, RegionShape * shape);
+/* The pixels of the frame (width x height) of region `region` of `regions`
+ * (made from `mask`), grown by `padding` pixels (those within
+ * max(|dx|, |dy|) <= padding of one), in the box that bounds them, clipped.
+ * False where there is none. */
+bool label_shape (const LabelMask & mask, const MaskRegions & regions,
+    gsize region, guint padding, int width, int height, RegionShape * shape);
