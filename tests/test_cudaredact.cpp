@@ -175,6 +175,16 @@ void check_samples(const GstVideoInfo &info, GstBuffer *in, GstBuffer *out,
   gst_video_frame_unmap(&out_frame);
 }
 
+// Pushes `frame` and checks every sample of what comes back (check_samples).
+void push_and_check(GstHarness *h, GstBuffer *frame, const GstVideoInfo &info,
+                    const Expectation &expect, const std::string &what) {
+  GstBuffer *in = nullptr;
+  GstBuffer *out = push_and_pull(h, frame, &in);
+  check_samples(info, in, out, expect, what);
+  gst_buffer_unref(in);
+  gst_buffer_unref(out);
+}
+
 // Whether sample (x, y) of component c covers only pixels of `box`.
 bool inside(const cftest::TableFormat &format, char c, const Rect &box, int x, int y) {
   const int fx = cftest::x_factor(format, c), fy = cftest::y_factor(format, c);
@@ -449,15 +459,12 @@ GST_START_TEST(test_invert) {
       redact_harness("method=fill invert=true post-messages=false", "NV12", width, height);
   GstBuffer *frame = cftest::random_frame(h, info, 5, cftest::frame_pts(0));
   add_roi(frame, box);
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(info, in, out,
-                [&](char c, int x, int y, const cftest::TableComponent &before) {
-                  return inside(format, c, box, x, y) ? before.value(x, y) : black(format, c);
-                },
-                "invert");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
+  push_and_check(
+      h, frame, info,
+      [&](char c, int x, int y, const cftest::TableComponent &before) {
+        return inside(format, c, box, x, y) ? before.value(x, y) : black(format, c);
+      },
+      "invert");
   redact_teardown(h);
 }
 GST_END_TEST;
@@ -542,17 +549,14 @@ GST_START_TEST(test_zones_and_messages) {
     GstBuffer *frame = cftest::random_frame(h, info, 20 + i, cftest::frame_pts(i));
     if (i == 1)
       add_roi(frame, {10, 10, 14, 14});
-    GstBuffer *in = nullptr;
-    GstBuffer *out = push_and_pull(h, frame, &in);
-    check_samples(info, in, out,
-                  [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
-                    const bool zone = Rect{2, 2, 8, 6}.holds(x, y) || Rect{28, 20, 32, 24}.holds(x, y);
-                    const bool face = i == 1 && Rect{10, 10, 14, 14}.holds(x, y);
-                    return zone || face ? 0 : before.value(x, y);
-                  },
-                  "zones, frame " + std::to_string(i));
-    gst_buffer_unref(in);
-    gst_buffer_unref(out);
+    push_and_check(
+        h, frame, info,
+        [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+          const bool zone = Rect{2, 2, 8, 6}.holds(x, y) || Rect{28, 20, 32, 24}.holds(x, y);
+          const bool face = i == 1 && Rect{10, 10, 14, 14}.holds(x, y);
+          return zone || face ? 0 : before.value(x, y);
+        },
+        "zones, frame " + std::to_string(i));
   }
   std::vector<GstStructure *> messages = redact_messages(h);
   fail_unless_equals_int(messages.size(), 2);
@@ -640,15 +644,12 @@ GST_START_TEST(test_hold_across_caps) {
                            cftest::caps_string("GRAY8", 32, 24).c_str());
   const GstVideoInfo small = cftest::video_info("GRAY8", 32, 24);
   frame = cftest::random_frame(h, small, 101, cftest::frame_pts(1));
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(small, in, out,
-                [&](char, int x, int y, const cftest::TableComponent &before) {
-                  return Rect{20, 10, 32, 24}.holds(x, y) ? 0u : before.value(x, y);
-                },
-                "held across caps");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
+  push_and_check(
+      h, frame, small,
+      [&](char, int x, int y, const cftest::TableComponent &before) {
+        return Rect{20, 10, 32, 24}.holds(x, y) ? 0u : before.value(x, y);
+      },
+      "held across caps");
   redact_teardown(h);
 }
 GST_END_TEST;
@@ -687,17 +688,13 @@ GST_START_TEST(test_whole_frame) {
         add_detection(frame, &face);
       if (i == 2)
         add_detection(frame, nullptr);
-      GstBuffer *in = nullptr;
-      GstBuffer *out = push_and_pull(h, frame, &in);
-      check_samples(info, in, out,
-                    [&](char, int x, int y, const cftest::TableComponent &before) {
-                      const bool redacted =
-                          (i == 0 && face.holds(x, y)) || (i == 1 && whole);
-                      return redacted ? 0u : before.value(x, y);
-                    },
-                    std::string("whole-frame=") + mode + ", frame " + std::to_string(i));
-      gst_buffer_unref(in);
-      gst_buffer_unref(out);
+      push_and_check(
+          h, frame, info,
+          [&](char, int x, int y, const cftest::TableComponent &before) {
+            const bool redacted = (i == 0 && face.holds(x, y)) || (i == 1 && whole);
+            return redacted ? 0u : before.value(x, y);
+          },
+          std::string("whole-frame=") + mode + ", frame " + std::to_string(i));
     }
     std::vector<GstStructure *> messages = redact_messages(h);
     fail_unless_equals_int(messages.size(), 3);
@@ -720,15 +717,12 @@ GST_START_TEST(test_min_confidence) {
   GstBuffer *frame = cftest::random_frame(h, info, 70, cftest::frame_pts(0));
   add_detection(frame, &sure, 0.9f);
   add_detection(frame, &unsure, 0.2f);
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(info, in, out,
-                [&](char, int x, int y, const cftest::TableComponent &before) {
-                  return sure.holds(x, y) ? 0u : before.value(x, y);
-                },
-                "min-confidence");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
+  push_and_check(
+      h, frame, info,
+      [&](char, int x, int y, const cftest::TableComponent &before) {
+        return sure.holds(x, y) ? 0u : before.value(x, y);
+      },
+      "min-confidence");
   redact_teardown(h);
 }
 GST_END_TEST;
@@ -751,15 +745,12 @@ GST_START_TEST(test_relation_to_no_entry) {
   fail_unless(gst_analytics_relation_meta_set_relation(meta, GST_ANALYTICS_REL_TYPE_RELATE_TO,
                                                        detection.id, detection.id + 1),
               "GStreamer refused the relation to an empty slot: the case is not made");
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(info, in, out,
-                [&](char, int x, int y, const cftest::TableComponent &before) {
-                  return box.holds(x, y) ? 0u : before.value(x, y);
-                },
-                "relation to no entry");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
+  push_and_check(
+      h, frame, info,
+      [&](char, int x, int y, const cftest::TableComponent &before) {
+        return box.holds(x, y) ? 0u : before.value(x, y);
+      },
+      "relation to no entry");
   redact_teardown(h);
 }
 GST_END_TEST;
@@ -807,10 +798,8 @@ GST_START_TEST(test_oriented_detection) {
       fail_unless(gst_analytics_relation_meta_add_oriented_od_mtd(
           meta, g_quark_from_static_string("plate"), int(rx), int(ry), int(w), int(h),
           float(angle), 0.9f, &detection));
-      GstBuffer *in = nullptr;
-      GstBuffer *out = push_and_pull(h_, frame, &in);
-      check_samples(
-          info, in, out,
+      push_and_check(
+          h_, frame, info,
           [&](char c, int x, int y, const cftest::TableComponent &before) {
             const int fx = cftest::x_factor(format, c), fy = cftest::y_factor(format, c);
             bool inside = false;
@@ -820,8 +809,6 @@ GST_START_TEST(test_oriented_detection) {
             return inside ? black(format, c) : before.value(x, y);
           },
           std::string("oriented ") + format_name + " at " + std::to_string(angle));
-      gst_buffer_unref(in);
-      gst_buffer_unref(out);
       redact_teardown(h_);
     }
 }
@@ -841,12 +828,9 @@ GST_START_TEST(test_oriented_over_the_limit) {
         meta, g_quark_from_static_string("face"), i % 50, i % 40, 6, 4, 0.5f, 0.9f,
         &detection));
   }
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(info, in, out, [&](char, int, int, const cftest::TableComponent &) { return 0u; },
-                "300 oriented detections");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
+  push_and_check(
+      h, frame, info, [&](char, int, int, const cftest::TableComponent &) { return 0u; },
+      "300 oriented detections");
   std::vector<GstStructure *> messages = redact_messages(h);
   fail_unless_equals_int(messages.size(), 1);
   gboolean whole = FALSE;
@@ -920,23 +904,20 @@ GST_START_TEST(test_segmentation_feather) {
   gst_buffer_add_video_meta(frame, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8, width,
                             height);
   add_segmentation(frame);
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(info, in, out,
-                [&](char, int x, int y, const cftest::TableComponent &) -> uint32_t {
-                  int nearest = feather + 1;
-                  for (int j = 0; j < height; j++)
-                    for (int i = 0; i < width; i++)
-                      if (label_at(i, j) != 0)
-                        nearest = std::min(nearest, std::max(std::abs(i - x), std::abs(j - y)));
-                  const int weight =
-                      nearest == 0 ? 256 : (feather + 1 - std::min(nearest, feather + 1)) * 256 /
-                                               (feather + 1);
-                  return uint32_t((255 * weight + 128) >> 8);
-                },
-                "segmentation feather");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
+  push_and_check(
+      h, frame, info,
+      [&](char, int x, int y, const cftest::TableComponent &) -> uint32_t {
+        int nearest = feather + 1;
+        for (int j = 0; j < height; j++)
+          for (int i = 0; i < width; i++)
+            if (label_at(i, j) != 0)
+              nearest = std::min(nearest, std::max(std::abs(i - x), std::abs(j - y)));
+        const int weight =
+            nearest == 0 ? 256
+                         : (feather + 1 - std::min(nearest, feather + 1)) * 256 / (feather + 1);
+        return uint32_t((255 * weight + 128) >> 8);
+      },
+      "segmentation feather");
   redact_teardown(h);
 }
 GST_END_TEST;
@@ -949,14 +930,11 @@ GST_START_TEST(test_segmentation_pixelate) {
   GstHarness *h = redact_harness("blocks=2 post-messages=false", "GRAY8", width, height);
   GstBuffer *frame = cftest::random_frame(h, info, 130, cftest::frame_pts(0));
   add_segmentation(frame);
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(
-      info, in, out,
+  push_and_check(
+      h, frame, info,
       [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
         const int label = label_at(x, y);
-        if (label == 0)
-          return before.value(x, y);
+        if (label == 0) return before.value(x, y);
         // Region 9 is the values not listed; each region's box bounds its pixels.
         Rect r{width, height, 0, 0};
         for (int j = 0; j < height; j++)
@@ -968,13 +946,10 @@ GST_START_TEST(test_segmentation_pixelate) {
         const int bx = r.x0 + (x - r.x0) / side * side, by = r.y0 + (y - r.y0) / side * side;
         uint64_t sum = 0, count = 0;
         for (int j = by; j < std::min(by + side, r.y1); j++)
-          for (int i = bx; i < std::min(bx + side, r.x1); i++, count++)
-            sum += before.value(i, j);
+          for (int i = bx; i < std::min(bx + side, r.x1); i++, count++) sum += before.value(i, j);
         return uint32_t((2 * sum + count) / (2 * count));
       },
       "segmentation pixelate");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
   redact_teardown(h);
 }
 GST_END_TEST;
@@ -988,19 +963,15 @@ GST_START_TEST(test_segmentation_scaled) {
   GstHarness *h = redact_harness("method=fill post-messages=false", "GRAY8", width, height);
   GstBuffer *frame = cftest::random_frame(h, info, 145, cftest::frame_pts(0));
   add_segmentation(frame, {}, {}, at);
-  GstBuffer *in = nullptr;
-  GstBuffer *out = push_and_pull(h, frame, &in);
-  check_samples(info, in, out,
-                [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
-                  const int dx = x - at.x, dy = y - at.y;
-                  if (dx < 0 || dx >= int(at.w) || dy < 0 || dy >= int(at.h))
-                    return before.value(x, y);
-                  const int label = kLabels[dy * 6 / int(at.h)][dx * 8 / int(at.w)];
-                  return label != 0 ? 0u : before.value(x, y);
-                },
-                "segmentation scaled");
-  gst_buffer_unref(in);
-  gst_buffer_unref(out);
+  push_and_check(
+      h, frame, info,
+      [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+        const int dx = x - at.x, dy = y - at.y;
+        if (dx < 0 || dx >= int(at.w) || dy < 0 || dy >= int(at.h)) return before.value(x, y);
+        const int label = kLabels[dy * 6 / int(at.h)][dx * 8 / int(at.w)];
+        return label != 0 ? 0u : before.value(x, y);
+      },
+      "segmentation scaled");
   redact_teardown(h);
 }
 GST_END_TEST;
@@ -1028,19 +999,15 @@ GST_START_TEST(test_segmentation_classes) {
                                    "GRAY8", width, height);
     GstBuffer *frame = cftest::random_frame(h, info, 140, cftest::frame_pts(0));
     add_segmentation(frame, c.classes, c.levels);
-    GstBuffer *in = nullptr;
-    GstBuffer *out = push_and_pull(h, frame, &in);
-    check_samples(info, in, out,
-                  [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
-                    const int label = label_at(x, y);
-                    const bool redacted = label != 0 && std::find(c.redacted.begin(),
-                                                                  c.redacted.end(),
-                                                                  label) != c.redacted.end();
-                    return redacted ? 0u : before.value(x, y);
-                  },
-                  std::string("segmentation classes, ") + c.properties);
-    gst_buffer_unref(in);
-    gst_buffer_unref(out);
+    push_and_check(
+        h, frame, info,
+        [&](char, int x, int y, const cftest::TableComponent &before) -> uint32_t {
+          const int label = label_at(x, y);
+          const bool redacted = label != 0 && std::find(c.redacted.begin(), c.redacted.end(),
+                                                        label) != c.redacted.end();
+          return redacted ? 0u : before.value(x, y);
+        },
+        std::string("segmentation classes, ") + c.properties);
     redact_teardown(h);
   }
 }
