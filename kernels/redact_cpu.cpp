@@ -246,11 +246,12 @@ Decision decide(const ViewJob &job, const std::vector<int> &row_shapes, bool ell
   return best;
 }
 
-// Samples [x_begin, x_end) of row y wholly redacted by the view's own values (invert,
-// no shape on the row): stores alone, a block's values looked up once.
+// Samples [x_begin, x_end) of row y wholly redacted (invert with no shape on the row,
+// or one shape's box alone there): stores alone, a block's values (`grid`'s, for
+// pixelate) looked up once.
 template <typename Sample>
-void store_redacted(const ViewJob &job, SampleFormat format, RedactMethod method, int y,
-                    int x_begin, int x_end) {
+void store_redacted(const ViewJob &job, SampleFormat format, RedactMethod method,
+                    const BlockGrid *grid, int y, int x_begin, int x_end) {
   const Plane &plane = job.view->plane;
   uint8_t *row = plane.data + y * plane.row_pitch;
   const bool pixelate = method == RedactMethod::Pixelate;
@@ -259,9 +260,8 @@ void store_redacted(const ViewJob &job, SampleFormat format, RedactMethod method
   for (int x = x_begin; x < x_end;) {
     if (blur)
       values_at<Sample>(job.blurred, format, x, y, blurred);
-    const uint32_t *values =
-        pixelate ? job.grids[0].value_at(x, y) : blur ? blurred : job.view->fill;
-    const int end = pixelate ? std::min(x_end, job.grids[0].block_end(x)) : blur ? x + 1 : x_end;
+    const uint32_t *values = pixelate ? grid->value_at(x, y) : blur ? blurred : job.view->fill;
+    const int end = pixelate ? std::min(x_end, grid->block_end(x)) : blur ? x + 1 : x_end;
     for (int c = 0; c < plane.channels; ++c) {
       if (!(plane.channel_mask & (1u << c)))
         continue;
@@ -274,9 +274,34 @@ void store_redacted(const ViewJob &job, SampleFormat format, RedactMethod method
   }
 }
 
+// Where the row's shapes are boxes without feather or mask that do not meet on it (the
+// common case), each wholly redacts its own samples and nothing else changes: stored
+// alone, with no weights. False, having written nothing, elsewhere. `by_x`: scratch.
+template <typename Sample>
+bool store_apart(const ViewJob &job, SampleFormat format, const RedactParams &params, int y,
+                 const std::vector<int> &row_shapes, std::vector<int> &by_x) {
+  if (params.invert || params.outline != RedactOutline::Box || job.view->feather != 0)
+    return false;
+  for (const int s : row_shapes)
+    if (!job.steps[s].empty())
+      return false;
+  by_x = row_shapes;
+  std::sort(by_x.begin(), by_x.end(),
+            [&](int a, int b) { return job.shapes[a].x0 < job.shapes[b].x0; });
+  for (size_t i = 1; i < by_x.size(); ++i)
+    if (job.shapes[by_x[i - 1]].x1 > job.shapes[by_x[i]].x0)
+      return false;
+  const bool pixelate = params.method == RedactMethod::Pixelate;
+  for (const int s : by_x)
+    store_redacted<Sample>(job, format, params.method, pixelate ? &job.grids[s] : nullptr, y,
+                           job.shapes[s].x0, job.shapes[s].x1);
+  return true;
+}
+
+// Row y of the view. `row_shapes` and `by_x`: scratch.
 template <typename Sample>
 void write_row(const ViewJob &job, SampleFormat format, const RedactParams &params, int y,
-               std::vector<int> &row_shapes) {
+               std::vector<int> &row_shapes, std::vector<int> &by_x) {
   const RedactView &view = *job.view;
   const Plane &plane = view.plane;
   const int feather = view.feather;
@@ -294,9 +319,12 @@ void write_row(const ViewJob &job, SampleFormat format, const RedactParams &para
   const bool pixelate = params.method == RedactMethod::Pixelate;
   const bool blur = params.method == RedactMethod::Blur;
   if (params.invert && row_shapes.empty()) {
-    store_redacted<Sample>(job, format, params.method, y, 0, plane.width);
+    store_redacted<Sample>(job, format, params.method, pixelate ? &job.grids[0] : nullptr, y, 0,
+                           plane.width);
     return;
   }
+  if (store_apart<Sample>(job, format, params, y, row_shapes, by_x))
+    return;
   // A block's values serve every sample up to the block's end: looked up once.
   uint32_t blurred[kMaxChannels] = {};
   const uint32_t *redacted = blur ? blurred : view.fill;
@@ -336,9 +364,9 @@ cudaError_t redact_view(const RedactView &view, SampleFormat format, const Redac
     return job.status;
   const long work = long(view.plane.width) * (1 + view.count / 8);
   parallel_ranges(view.plane.height, threads, work, [&](int begin, int end) {
-    std::vector<int> row_shapes;
+    std::vector<int> row_shapes, by_x;
     for (int y = begin; y < end; ++y)
-      write_row<Sample>(job, format, params, y, row_shapes);
+      write_row<Sample>(job, format, params, y, row_shapes, by_x);
   });
   return cudaSuccess;
 }
