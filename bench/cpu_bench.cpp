@@ -13,10 +13,12 @@
 // (medianBlur's only one), reflect-101 for Gauss (GaussianBlur's default). No GPU needed.
 //
 //   cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]
-//             [--kernels median3,median5,median7,median9,median15,gauss1,gauss2,gauss10,hist]
+//             [--kernels median3,median5,median7,median9,median15,gauss1,gauss2,gauss10,hist,
+//                        redact-fill,redact-pixelate,redact-blur]
 //             [--threads 1,all] [--runs N] [--opencv yes|no] [--idle-ms N] [--json FILE]
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -37,6 +39,7 @@
 #include "gauss.h"
 #include "histogram.h"
 #include "median.h"
+#include "redact.h"
 
 namespace {
 
@@ -68,6 +71,10 @@ struct Result {
   double opencv_ms = -1;  // < 0: OpenCV has no such filter
   double one_thread_ms = -1;  // threads > 1: ours on one thread, timed in turn with the others
   std::string note;
+  // Redaction: the call's parameters and view (its shapes in redact_shapes).
+  cf::RedactParams redact;
+  cf::RedactView redact_view;
+  std::vector<cf::RedactShape> redact_shapes;
 };
 
 std::vector<std::string> split(const std::string &text) {
@@ -84,7 +91,9 @@ void usage() {
                "usage: cpu-bench [--sizes WxH,...] [--formats GRAY8,GRAY16_LE,RGBA]\n"
                "                 [--kernels median3,...,gauss1,...,hist] [--threads 1,all]\n"
                "                 [--runs N] [--opencv yes|no] [--idle-ms N] [--json FILE]\n"
-               "kernels: medianN (window N), gaussS (sigma S, automatic size), hist\n"
+               "kernels: medianN (window N), gaussS (sigma S, automatic size), hist;\n"
+               "redact-fill, redact-pixelate, redact-blur (not by default: OpenCV has no\n"
+               "such call): 16 faces of 64x64 redacted in place, as cudaredact's defaults\n"
                "--idle-ms: sleep N ms before each timed call, as between a live stream's\n"
                "frames (default 0: each call right after the one before)\n");
 }
@@ -203,6 +212,37 @@ void check(cudaError_t err, const char *what) {
   }
 }
 
+// `method` (fill, pixelate, blur) of 16 faces of 64x64 spread over the frame, boxes
+// apart as a detector gives them, with cudaredact's defaults (6 blocks across,
+// strength 0.15), in place on the source frame.
+bool redact_case(Frame &frame, const std::string &method, Result &result) {
+  const int side = std::min({64, frame.src_plane.width, frame.src_plane.height});
+  if (method == "fill")
+    result.redact.method = cf::RedactMethod::Fill;
+  else if (method == "blur")
+    result.redact.method = cf::RedactMethod::Blur;
+  else if (method != "pixelate")
+    return false;
+  result.kernel = "redact";
+  result.params = method + ", 16 faces of " + std::to_string(side) + "x" + std::to_string(side);
+  result.note = "OpenCV has no redaction";
+  const int block = ((side + 5) / 6 + 1) / 2 * 2;
+  const double sigma = std::exp2(std::ceil(std::log2(0.15 * side) * 8) / 8);
+  const int width = frame.src_plane.width, height = frame.src_plane.height;
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 4; ++i) {
+      const int x = std::clamp((2 * i + 1) * width / 8 - side / 2, 0, width - side);
+      const int y = std::clamp((2 * j + 1) * height / 8 - side / 2, 0, height - side);
+      result.redact_shapes.push_back({{x, y, side, side}, block, block, sigma, sigma});
+    }
+  result.redact_view.plane = frame.src_plane;
+  result.redact_view.shapes = result.redact_shapes.data();
+  result.redact_view.count = int(result.redact_shapes.size());
+  for (uint32_t &value : result.redact_view.fill)
+    value = cf::max_sample_value(frame.format) / 2;
+  return true;
+}
+
 bool run_case(const Options &options, Frame &frame, const std::string &format_name,
               const std::string &kernel, int threads, Result &result) {
   const int cv_threads = threads == 1 ? 0 : threads;  // 0: OpenCV runs sequentially
@@ -264,6 +304,11 @@ bool run_case(const Options &options, Frame &frame, const std::string &format_na
       const float *ranges[] = {range};
       for (int c = 0; c < (rgba ? 4 : 1); ++c)
         cv::calcHist(&frame.src, 1, &c, cv::Mat(), hist, 1, &bin_count, ranges);
+    };
+  } else if (kernel.rfind("redact-", 0) == 0 && redact_case(frame, kernel.substr(7), result)) {
+    ours = [&frame, &result](int threads) {
+      check(cf::redact_cpu(&result.redact_view, 1, frame.format, result.redact, threads),
+            "redact_cpu");
     };
   } else {
     std::fprintf(stderr, "cpu-bench: unknown kernel %s\n", kernel.c_str());
