@@ -535,8 +535,9 @@ std::vector<std::pair<std::string, std::vector<ViewSpec>>> edge_views() {
 }
 
 // Blur's two ways on the CUDA backend (redact_cuda.cu): shapes apart whose taps fit
-// its room (row sums), apart with one more sigma, past that room (passes), and one
-// whose row sums outgrow the workspace (passes).
+// its room (row sums), apart with one more sigma, past that room (passes), one whose
+// row sums outgrow the workspace (passes), and 64 apart (row sums, the shapes more
+// than the kernel's parameters hold).
 std::vector<std::pair<std::string, ViewSpec>> blur_views() {
   const auto with_sigmas = [](std::vector<cf::RedactShape> shapes,
                               const std::vector<std::pair<double, double>> &sigmas) {
@@ -545,6 +546,10 @@ std::vector<std::pair<std::string, ViewSpec>> blur_views() {
     return shapes;
   };
   const std::vector<cf::Box> apart = {{2, 3, 15, 12}, {35, 24, 20, 15}, {50, 2, 8, 10}};
+  std::vector<cf::Box> grid;
+  for (int j = 0; j < 8; ++j)
+    for (int i = 0; i < 8; ++i)
+      grid.push_back({2 + 10 * i, 1 + 7 * j, 4, 3});
   return {
       {"apart, wide sigmas",
        view_spec(80, 50, 1, 1, 2, 0,
@@ -555,7 +560,8 @@ std::vector<std::pair<std::string, ViewSpec>> blur_views() {
       {"whole plane, widest sigma",
        view_spec(19, 11, 1, 1, 2, 0,
                  with_sigmas(shapes_of({{0, 0, 19, 11}}, 4, 4),
-                             {{cf::kGaussMaxSigma, cf::kGaussMaxSigma}}))}};
+                             {{cf::kGaussMaxSigma, cf::kGaussMaxSigma}}))},
+      {"64 apart", view_spec(80, 60, 1, 1, 2, 0, shapes_of(grid, 2, 2))}};
 }
 
 }  // namespace
