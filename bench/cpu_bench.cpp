@@ -18,7 +18,6 @@
 //             [--threads 1,all] [--runs N] [--opencv yes|no] [--idle-ms N] [--json FILE]
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -40,6 +39,7 @@
 #include "histogram.h"
 #include "median.h"
 #include "redact.h"
+#include "redact_faces.h"
 
 namespace {
 
@@ -212,9 +212,8 @@ void check(cudaError_t err, const char *what) {
   }
 }
 
-// `method` (fill, pixelate, blur) of 16 faces of 64x64 spread over the frame, boxes
-// apart as a detector gives them, with cudaredact's defaults (6 blocks across,
-// strength 0.15), in place on the source frame.
+// `method` (fill, pixelate, blur) of grid_faces' 16 faces of 64x64, in place on the
+// source frame.
 bool redact_case(Frame &frame, const std::string &method, Result &result) {
   const int side = std::min({64, frame.src_plane.width, frame.src_plane.height});
   if (method == "fill")
@@ -226,15 +225,8 @@ bool redact_case(Frame &frame, const std::string &method, Result &result) {
   result.kernel = "redact";
   result.params = method + ", 16 faces of " + std::to_string(side) + "x" + std::to_string(side);
   result.note = "OpenCV has no redaction";
-  const int block = ((side + 5) / 6 + 1) / 2 * 2;
-  const double sigma = std::exp2(std::ceil(std::log2(0.15 * side) * 8) / 8);
-  const int width = frame.src_plane.width, height = frame.src_plane.height;
-  for (int j = 0; j < 4; ++j)
-    for (int i = 0; i < 4; ++i) {
-      const int x = std::clamp((2 * i + 1) * width / 8 - side / 2, 0, width - side);
-      const int y = std::clamp((2 * j + 1) * height / 8 - side / 2, 0, height - side);
-      result.redact_shapes.push_back({{x, y, side, side}, block, block, sigma, sigma});
-    }
+  result.redact_shapes =
+      cfbench::grid_faces(frame.src_plane.width, frame.src_plane.height, side, side);
   result.redact_view.plane = frame.src_plane;
   result.redact_view.shapes = result.redact_shapes.data();
   result.redact_view.count = int(result.redact_shapes.size());

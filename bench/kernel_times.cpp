@@ -58,6 +58,7 @@
 #include "histogram.h"
 #include "median.h"
 #include "redact.h"
+#include "redact_faces.h"
 
 namespace {
 
@@ -176,8 +177,6 @@ struct FrameLayout {
     bytes += planes.back().bytes;
   }
 };
-
-int ceil_div_int(int a, int b) { return (a + b - 1) / b; }
 
 double median_of(std::vector<double> values) {
   if (values.empty())
@@ -1024,22 +1023,17 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
         return false;
     }
     const auto redact_rows = [&](int face_w, int face_h, bool with_ellipses) {
-      const int luma_block = (ceil_div_int(std::max(face_w, face_h), 6) + 1) / 2 * 2;
-      const double luma_sigma =
-          std::exp2(std::ceil(std::log2(0.15 * std::min(face_w, face_h)) * 8) / 8);
       std::vector<cf::RedactShape> shapes[2];
-      for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 4; i++) {
-          const int w = std::min(face_w, width), h = std::min(face_h, height);
-          const int x = std::clamp((2 * i + 1) * width / 8 - w / 2, 0, width - w);
-          const int y = std::clamp((2 * j + 1) * height / 8 - h / 2, 0, height - h);
-          shapes[0].push_back({{x, y, w, h}, luma_block, luma_block, luma_sigma, luma_sigma});
-          const Layout &uv = layout.planes[1];
-          const int ux = std::min(x / 2, uv.width - 1), uy = std::min(y / 2, uv.height - 1);
-          shapes[1].push_back({{ux, uy, std::min(w / 2, uv.width - ux),
-                                std::min(h / 2, uv.height - uy)},
-                               luma_block / 2, luma_block / 2, luma_sigma / 2, luma_sigma / 2});
-        }
+      shapes[0] = cfbench::grid_faces(width, height, face_w, face_h);
+      const Layout &uv = layout.planes[1];
+      for (const cf::RedactShape &face : shapes[0]) {
+        const cf::Box &b = face.box;
+        const int ux = std::min(b.x / 2, uv.width - 1), uy = std::min(b.y / 2, uv.height - 1);
+        shapes[1].push_back({{ux, uy, std::min(b.width / 2, uv.width - ux),
+                              std::min(b.height / 2, uv.height - uy)},
+                             face.block_width / 2, face.block_height / 2, face.sigma_x / 2,
+                             face.sigma_y / 2});
+      }
       const auto views_of = [&](uint8_t *base, int feather) {
         std::vector<cf::RedactView> views;
         for (size_t p = 0; p < 2; p++) {
@@ -1088,7 +1082,7 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
         const int p = plane.width == layout.planes[0].width ? 0 : 1;
         for (const cf::RedactShape &shape : shapes[p])
           boxes.push_back(shape.box);
-        const double sigma = p == 0 ? luma_sigma : luma_sigma / 2;
+        const double sigma = shapes[p].front().sigma_x;
         cf::GaussParams params =
             cf::make_gauss_params(sigma, 0, 0, 0, sample, {cf::BorderMode::Reflect101, 0});
         params.region = cf::OutputRegion::inside(boxes);
@@ -1096,7 +1090,7 @@ bool run_format(const Options &options, const cudaDeviceProp &props, cudaStream_
       };
       char text[96];
       std::snprintf(text, sizeof text, "gauss_cuda of the 16 shapes' boxes %dx%d, sigma %.2f",
-                    face_w, face_h, luma_sigma);
+                    face_w, face_h, shapes[0].front().sigma_x);
       Result r = make_result("redact", text);
       r.npp_note = "no boxes";
       return measure_filter(
