@@ -1153,6 +1153,7 @@ struct Run {
   int pushed = 0;          // frames appsrc took
   std::atomic<int> received{0};
   bool may_lose = false;   // frames may go without an error (flush, READY, renegotiation)
+  bool live = false;       // appsrc is-live
   bool saw_error = false;
   std::atomic<bool> error_posted{false};  // an error is on the bus (settle stops waiting)
 };
@@ -1188,9 +1189,9 @@ void build(Run &run, Choices &in) {
   gst_object_unref(bus);
   run.src = GST_ELEMENT(g_object_new(GST_TYPE_APP_SRC, nullptr));
   run.sink = GST_ELEMENT(g_object_new(GST_TYPE_APP_SINK, nullptr));
-  const gboolean live = in.flag();
-  trace("appsrc is-live=%d", live);
-  g_object_set(run.src, "format", GST_FORMAT_TIME, "is-live", live, nullptr);
+  run.live = in.flag();
+  trace("appsrc is-live=%d", run.live);
+  g_object_set(run.src, "format", GST_FORMAT_TIME, "is-live", gboolean(run.live), nullptr);
   g_object_set(run.sink, "sync", FALSE, nullptr);
   GstAppSinkCallbacks callbacks = {};
   callbacks.new_sample = on_new_sample;
@@ -1325,8 +1326,11 @@ void change_state(Run &run, Choices &in) {
     trace("state %s skipped: a change is under way", gst_element_state_get_name(state));
     return;
   }
-  if (state <= GST_STATE_READY)
-    run.may_lose = true;  // frames in flight are dropped at stop
+  // Frames in flight are dropped at stop. A live GstBaseSrc going to PAUSED drops the
+  // frame it has just taken from appsrc's queue (its clock sync unscheduled:
+  // gstbasesrc.c's get_range), before any element sees it.
+  if (state <= GST_STATE_READY || (state == GST_STATE_PAUSED && run.live))
+    run.may_lose = true;
   trace("state %s", gst_element_state_get_name(state));
   gst_element_set_state(run.pipeline, state);
 }
