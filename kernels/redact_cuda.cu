@@ -27,11 +27,14 @@
 // box of all shapes into the workspace, from which that view's units take their means.
 // Invert units read and write only their own cell: no copy.
 //
-// Groups. A unit runs on one warp, or on a whole block of kThreads threads where some
-// unit writes more than kWarpUnitSamples samples (large blocks, wide feathers); the
-// host chooses per call. The grid's rows are the shapes (with invert, the views), its
+// Groups. A unit runs on one warp, or on a whole block (block_warps) where some unit
+// writes more than kWarpUnitSamples samples (large blocks, wide feathers); the host
+// chooses per call. The grid's rows are the shapes (with invert, the views), its
 // columns their cells: a block finds its unit from its own indices, with no search
-// through the tables, whose first reads on each multiprocessor wait on memory.
+// through the tables, whose first reads on each multiprocessor wait on memory. A
+// unit's time is the chain of waits it runs through, not the samples it touches: so
+// a block's means are loaded in batches (add_block_samples), and a warp finds its
+// samples with no division (for_each_column).
 //
 // Tables. The views, and up to kInlineShapes shapes, travel by value in the kernel's
 // parameters; more shapes go to the workspace with one cudaMemcpyAsync. The masks'
@@ -74,6 +77,7 @@ constexpr int kListCapacity = 48;
 constexpr int kFillTileWidth = 64;
 constexpr int kFillTileHeight = 1;
 constexpr int kWarpUnitSamples = 512;
+constexpr int kMeanBatch = 4;
 constexpr int kMaxGrid = 1 << 20;
 constexpr size_t kWorkspaceAlignment = 256;
 constexpr uint32_t kNoSteps = UINT32_MAX;
@@ -162,6 +166,14 @@ struct Unit {
   RedactEdges write;
 };
 
+// A block's warps: one unit of them all, or as many warp units. Pixelate's units (a
+// mean, then the writes) are faster on four: a whole-block unit has fewer threads to
+// sum, and a call's few blocks of warp units spread over more multiprocessors. Fill's
+// and blur's are faster on eight.
+constexpr int block_warps(RedactMethod method) {
+  return method == RedactMethod::Pixelate ? 4 : kWarps;
+}
+
 // The cells of the grid row's owner: its shape, or with invert its view.
 __device__ __forceinline__ int cells_of(const LaunchTable &table, int owner) {
   if (table.invert)
@@ -173,15 +185,16 @@ __device__ __forceinline__ int cells_of(const LaunchTable &table, int owner) {
 __device__ __forceinline__ Unit find_unit(const LaunchTable &table, int owner, int cell) {
   if (table.invert) {
     const DeviceView &view = table.views[owner];
-    const int x0 = (cell % view.columns) * view.cell_width;
-    const int y0 = (cell / view.columns) * view.cell_height;
+    const int x0 = int(unsigned(cell) % unsigned(view.columns)) * view.cell_width;
+    const int y0 = int(unsigned(cell) / unsigned(view.columns)) * view.cell_height;
     const RedactEdges block{x0, y0, min(view.width, x0 + view.cell_width),
                             min(view.height, y0 + view.cell_height)};
     return {owner, -1, block, block};
   }
   const DeviceShape shape = shape_at(table, owner);
   const DeviceView &view = table.views[shape.view];
-  const int column = cell % shape.columns, row = cell / shape.columns;
+  const int column = int(unsigned(cell) % unsigned(shape.columns));
+  const int row = int(unsigned(cell) / unsigned(shape.columns));
   const int rows = shape.rows;
   const RedactEdges block{shape.box.x0 + column * shape.cell_width,
                           shape.box.y0 + row * shape.cell_height,
@@ -268,55 +281,102 @@ __device__ __forceinline__ int collect_others(const LaunchTable &table, const Un
   return *count;
 }
 
-// f(x, y) for each sample of the rectangle that falls to this thread of the group.
-template <int kGroupThreads, class Body>
-__device__ inline void for_each_sample(const RedactEdges &r, int rank, Body body) {
+// The samples of a rectangle that fall to one thread of a group, as columns: f(x, y,
+// y_step) for each, its samples (x, y), (x, y + y_step), ... below the rectangle's end.
+// Narrow rectangles take several rows a pass, wide ones a row. A warp lays its rows
+// out a power of two apart (at least half its lanes busy), with no division, which
+// would take longer than a warp unit's loads.
+template <int kGroupThreads, class Column>
+__device__ __forceinline__ void for_each_column(const RedactEdges &r, int rank, Column column) {
   const int width = r.x1 - r.x0;
   if (width >= kGroupThreads) {
+    for (int x = r.x0 + rank; x < r.x1; x += kGroupThreads)
+      column(x, r.y0, 1);
+    return;
+  }
+  if constexpr (kGroupThreads == kWarpSize) {
+    const int row_bits = 32 - __clz(width - 1);  // 2^row_bits >= width
+    const int x = rank & ((1 << row_bits) - 1);
+    if (x < width)
+      column(r.x0 + x, r.y0 + (rank >> row_bits), kWarpSize >> row_bits);
+  } else {
+    const int rows_per_pass = kGroupThreads / width;
+    if (rank < rows_per_pass * width)
+      column(r.x0 + rank % width, r.y0 + rank / width, rows_per_pass);
+  }
+}
+
+// f(x, y) for each sample of the rectangle that falls to this thread of the group;
+// wide rectangles row by row.
+template <int kGroupThreads, class Body>
+__device__ inline void for_each_sample(const RedactEdges &r, int rank, Body body) {
+  if (r.x1 - r.x0 >= kGroupThreads) {
     for (int y = r.y0; y < r.y1; ++y)
       for (int x = r.x0 + rank; x < r.x1; x += kGroupThreads)
         body(x, y);
     return;
   }
-  const int rows_per_pass = kGroupThreads / width;
-  if (rank >= rows_per_pass * width)
-    return;
-  const int x = r.x0 + rank % width;
-  for (int y = r.y0 + rank / width; y < r.y1; y += rows_per_pass)
-    body(x, y);
+  for_each_column<kGroupThreads>(r, rank, [&](int x, int y0, int y_step) {
+    for (int y = y0; y < r.y1; y += y_step)
+      body(x, y);
+  });
 }
 
-// The rounded mean of each computed channel over the unit's block, in every thread.
-template <typename Sample, int kGroupWarps>
-__device__ void block_means(const DeviceView &view, int padding_bits, const RedactEdges &block,
-                            int rank, unsigned long long (*partials)[kMaxChannels],
-                            uint32_t *means) {
+// Adds each of the kChannels channels of the block's samples that fall to this thread
+// of the group to `sums`. Down each column the loads go kMeanBatch at a time with no
+// branch between them (past the block's end a load repeats the column's first
+// sample, and adds nothing), so that their round trips to memory overlap.
+template <typename Sample, int kGroupThreads, int kChannels, typename Sum>
+__device__ __forceinline__ void add_block_samples(const DeviceView &view, int padding_bits,
+                                                  const RedactEdges &block, int rank,
+                                                  Sum *sums) {
+  for_each_column<kGroupThreads>(block, rank, [&](int x, int y0, int y_step) {
+    const uint8_t *first = view.mean_data + ptrdiff_t(y0 - view.mean_y) * view.mean_pitch +
+                           ptrdiff_t(x - view.mean_x) * view.pixel_stride;
+    const ptrdiff_t step = ptrdiff_t(y_step) * view.mean_pitch;
+    for (int y = y0; y < block.y1; y += kMeanBatch * y_step, first += kMeanBatch * step) {
+      Sample values[kMeanBatch][kChannels];
+      CF_UNROLL
+      for (int k = 0; k < kMeanBatch; ++k) {
+        const Sample *pixel = reinterpret_cast<const Sample *>(
+            y + k * y_step < block.y1 ? first + k * step : first);
+        CF_UNROLL
+        for (int c = 0; c < kChannels; ++c)
+          values[k][c] = pixel[c];
+      }
+      CF_UNROLL
+      for (int k = 0; k < kMeanBatch; ++k)
+        CF_UNROLL
+        for (int c = 0; c < kChannels; ++c)
+          sums[c] += y + k * y_step < block.y1 ? Sum(values[k][c] >> padding_bits) : Sum(0);
+    }
+  });
+}
+
+// The rounded mean of each channel over the unit's block, in every thread (channels
+// outside the view's mask are computed too, and never written).
+template <typename Sample, int kGroupWarps, int kChannels>
+__device__ void block_means_of(const DeviceView &view, int padding_bits,
+                               const RedactEdges &block, int rank,
+                               unsigned long long (*partials)[kMaxChannels], uint32_t *means) {
   // A warp's unit writes at most kWarpUnitSamples samples (launch_kernel), its block
   // among them: its sums stay below 2^32, and take half the shuffles.
   static_assert(kWarpUnitSamples <= 65536, "a warp's block sums fit 32 bits");
   using Sum = std::conditional_t<kGroupWarps == 1, uint32_t, unsigned long long>;
-  Sum sums[kMaxChannels] = {0, 0, 0, 0};
-  for_each_sample<kGroupWarps * kWarpSize>(block, rank, [&](int x, int y) {
-    const uint8_t *pixel = view.mean_data + ptrdiff_t(y - view.mean_y) * view.mean_pitch +
-                           ptrdiff_t(x - view.mean_x) * view.pixel_stride;
-    CF_UNROLL
-    for (int c = 0; c < kMaxChannels; ++c)
-      if (c < view.channels && (view.channel_mask & (1u << c)))
-        sums[c] += reinterpret_cast<const Sample *>(pixel)[c] >> padding_bits;
-  });
-  // Every channel, computed or not (those sum to 0): shuffles under no condition need
-  // no code for lanes that diverged.
+  Sum sums[kChannels] = {};
+  add_block_samples<Sample, kGroupWarps * kWarpSize, kChannels>(view, padding_bits, block, rank,
+                                                                 sums);
   CF_UNROLL
-  for (int c = 0; c < kMaxChannels; ++c)
+  for (int c = 0; c < kChannels; ++c)
     CF_UNROLL
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
       sums[c] += __shfl_xor_sync(0xffffffffu, sums[c], offset);
   if constexpr (kGroupWarps > 1) {
     if (rank % kWarpSize == 0)
-      for (int c = 0; c < kMaxChannels; ++c)
+      for (int c = 0; c < kChannels; ++c)
         partials[rank / kWarpSize][c] = sums[c];
     __syncthreads();
-    for (int c = 0; c < kMaxChannels; ++c) {
+    for (int c = 0; c < kChannels; ++c) {
       sums[c] = 0;
       for (int w = 0; w < kGroupWarps; ++w)
         sums[c] += partials[w][c];
@@ -324,9 +384,30 @@ __device__ void block_means(const DeviceView &view, int padding_bits, const Reda
     __syncthreads();  // before the partials are written again
   }
   const Sum count = Sum(block.x1 - block.x0) * Sum(block.y1 - block.y0);
-  for (int c = 0; c < kMaxChannels; ++c)
-    if (c < view.channels)
-      means[c] = redact_mean(sums[c], count);
+  CF_UNROLL
+  for (int c = 0; c < kChannels; ++c)
+    means[c] = redact_mean(sums[c], count);
+}
+
+// block_means_of for the view's number of channels: loads and shuffles for those only.
+template <typename Sample, int kGroupWarps>
+__device__ void block_means(const DeviceView &view, int padding_bits, const RedactEdges &block,
+                            int rank, unsigned long long (*partials)[kMaxChannels],
+                            uint32_t *means) {
+  switch (view.channels) {
+  case 1:
+    return block_means_of<Sample, kGroupWarps, 1>(view, padding_bits, block, rank, partials,
+                                                  means);
+  case 2:
+    return block_means_of<Sample, kGroupWarps, 2>(view, padding_bits, block, rank, partials,
+                                                  means);
+  case 3:
+    return block_means_of<Sample, kGroupWarps, 3>(view, padding_bits, block, rank, partials,
+                                                  means);
+  default:
+    return block_means_of<Sample, kGroupWarps, 4>(view, padding_bits, block, rank, partials,
+                                                  means);
+  }
 }
 
 // The weight the unit writes at (x, y): its shape's where it wins, else 0; with invert
@@ -371,7 +452,7 @@ using RowSum = std::conditional_t<sizeof(Sample) == 1, uint32_t, uint64_t>;
 // The taps into shared memory, where the sums' loops read them without waiting on the
 // parameters' constant cache; before any thread reads them.
 __device__ __forceinline__ void load_taps(const LaunchTable &table, int32_t *taps) {
-  for (int i = int(threadIdx.x); i < kInlineTaps; i += kThreads)
+  for (int i = int(threadIdx.x); i < kInlineTaps; i += int(blockDim.x))
     taps[i] = table.taps[i];
   __syncthreads();
 }
@@ -484,8 +565,9 @@ __device__ __forceinline__ void blur_from_sums(const LaunchTable &table, const D
 // host's is_plain): each unit's samples are its own block, wholly redacted,
 // so the weights and the other shapes drop out of the code the units run.
 template <typename Sample, int kGroupWarps, RedactMethod kMethod, bool kPlain>
-__global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable table) {
-  constexpr int kGroups = kWarps / kGroupWarps;
+__global__ void __launch_bounds__(block_warps(kMethod) * kWarpSize)
+    redact_kernel(const LaunchTable table) {
+  constexpr int kGroups = block_warps(kMethod) / kGroupWarps;
   constexpr int kGroupThreads = kGroupWarps * kWarpSize;
   __shared__ OtherShape lists[kGroups][kListCapacity];
   __shared__ int list_counts[kGroups];
@@ -517,7 +599,9 @@ __global__ void __launch_bounds__(kThreads) redact_kernel(const LaunchTable tabl
     else
       for (int c = 0; c < kMaxChannels; ++c)
         redacted[c] = view.fill[c];
-    for_each_sample<kGroupThreads>(unit.write, rank, [&](int x, int y) {
+    // kPlain: no feather, so a unit writes its block (pixelate) or tile, and takes the
+    // same samples of it as the means did.
+    for_each_sample<kGroupThreads>(kPlain ? unit.block : unit.write, rank, [&](int x, int y) {
       const int weight =
           kPlain ? kRedactFullWeight : unit_weight(table, view, unit, lists[group], others, x, y);
       if (weight == 0)
@@ -829,15 +913,17 @@ template <typename Sample, RedactMethod kMethod, bool kPlain>
 cudaError_t launch_kernel(const LaunchTable &table, const UnitSpread &spread,
                           cudaStream_t stream) {
   const bool whole_block_units = spread.largest > kWarpUnitSamples;
-  const int groups = whole_block_units ? 1 : kWarps;
+  constexpr int kBlockWarps = block_warps(kMethod);
+  const int groups = whole_block_units ? 1 : kBlockWarps;
   const int owners = table.invert ? table.view_count : table.shape_count;
   const int columns = std::max(1, std::min((spread.most_cells + groups - 1) / groups,
                                            kMaxGrid / owners));
   const dim3 grid{unsigned(columns), unsigned(owners)};
   if (whole_block_units)
-    redact_kernel<Sample, kWarps, kMethod, kPlain><<<grid, kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, kBlockWarps, kMethod, kPlain>
+        <<<grid, kBlockWarps * kWarpSize, 0, stream>>>(table);
   else
-    redact_kernel<Sample, 1, kMethod, kPlain><<<grid, kThreads, 0, stream>>>(table);
+    redact_kernel<Sample, 1, kMethod, kPlain><<<grid, kBlockWarps * kWarpSize, 0, stream>>>(table);
   return cudaGetLastError();
 }
 
