@@ -569,14 +569,15 @@ std::vector<std::pair<std::string, ViewSpec>> blur_views() {
 void check_redact_edge_cases(const RedactRunner &run) {
   std::vector<RedactCase> cases;
   uint32_t seed = 1000;
-  for (const auto &[name, views] : edge_views())
+  // A named pair, not structured bindings: C++17 lambdas cannot capture those.
+  for (const auto &edge : edge_views())
     for (const cf::SampleFormat format : {cf::SampleFormat(cf::SampleDepth::U8), kP010})
       for_each_params(
           [&](const cf::RedactParams &params, int feather) {
-            std::vector<ViewSpec> with_feather = views;
+            std::vector<ViewSpec> with_feather = edge.second;
             for (ViewSpec &view : with_feather)
               view.feather = feather;
-            cases.push_back({name, format, params, with_feather, seed++});
+            cases.push_back({edge.first, format, params, with_feather, seed++});
           },
           {0, 3, 40});
   for (const auto &[name, view] : blur_views())
