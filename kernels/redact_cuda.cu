@@ -149,9 +149,14 @@ struct LaunchTable {
 };
 static_assert(sizeof(LaunchTable) <= 3800, "kernel parameters stay within 4 KiB");
 
+// `bytes` rounded up to a whole number of kWorkspaceAlignment: what a table or copy
+// takes of the workspace.
+constexpr size_t workspace_room(size_t bytes) {
+  return (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+}
+
 constexpr size_t kShapeTableBytes =
-    (size_t(kRedactMaxViews) * kRedactMaxShapes * sizeof(DeviceShape) + kWorkspaceAlignment -
-     1) / kWorkspaceAlignment * kWorkspaceAlignment;
+    workspace_room(size_t(kRedactMaxViews) * kRedactMaxShapes * sizeof(DeviceShape));
 
 __device__ __forceinline__ DeviceShape shape_at(const LaunchTable &table, int s) {
   return table.device_shapes != nullptr ? table.device_shapes[s] : table.shapes[s];
@@ -793,8 +798,7 @@ cudaError_t upload_mask_steps(const RedactView *views, int count, LaunchTable &t
                           steps.data() + shape.steps);
     }
   uint8_t *device_steps = workspace + *offset;
-  *offset += (samples * sizeof(uint16_t) + kWorkspaceAlignment - 1) / kWorkspaceAlignment *
-             kWorkspaceAlignment;
+  *offset += workspace_room(samples * sizeof(uint16_t));
   table.mask_steps = reinterpret_cast<const uint16_t *>(device_steps);
   return cudaMemcpyAsync(device_steps, steps.data(), samples * sizeof(uint16_t),
                          cudaMemcpyHostToDevice, stream);
@@ -817,8 +821,7 @@ cudaError_t copy_read_area(const RedactView &view, SampleFormat format, DeviceVi
   area.width = x1 - x0;
   const size_t span = row_span_bytes(area, format);
   uint8_t *copy = workspace + *offset;
-  *offset += (span * size_t(y1 - y0) + kWorkspaceAlignment - 1) / kWorkspaceAlignment *
-             kWorkspaceAlignment;
+  *offset += workspace_room(span * size_t(y1 - y0));
   const cudaError_t e =
       y1 - y0 == 1
           ? cudaMemcpyAsync(copy, area.data, span, cudaMemcpyDeviceToDevice, stream)
@@ -878,7 +881,7 @@ bool place_row_sums(const RedactView *views, int count, SampleFormat format, Lau
   std::copy(taps.begin(), taps.end(), table.taps);
   table.tap_bits = bits;
   table.row_sums = workspace + *offset;
-  *offset += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+  *offset += workspace_room(bytes);
   *most_sums = most;
   shapes = std::move(placed);
   return true;
@@ -982,8 +985,7 @@ cudaError_t blur_views(const RedactView *views, int count, SampleFormat format,
     if (view.count == 0 && !params.invert)
       continue;
     const Plane blurred = redact_blur_plane(view, format, workspace + *offset);
-    *offset += (size_t(view.plane.height) * size_t(blurred.row_pitch) + kWorkspaceAlignment - 1) /
-               kWorkspaceAlignment * kWorkspaceAlignment;
+    *offset += workspace_room(size_t(view.plane.height) * size_t(blurred.row_pitch));
     for (const RedactBlurPass &pass : redact_blur_passes(params, view, format))
       if (const cudaError_t e = gauss_cuda(view.plane, blurred, format, pass.params, stream);
           e != cudaSuccess)
