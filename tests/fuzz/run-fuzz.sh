@@ -37,7 +37,7 @@ if [ -f "$build/build.ninja" ]; then
   meson setup --reconfigure "$build" "$root" >/dev/null
 else
   CC=clang CXX=clang++ meson setup "$build" "$root" -Dfuzzing=true \
-    -Dgpu_architectures=90 -Ddevice-debug=true -Dtests=enabled -Dexamples=disabled -Dopencv=disabled \
+    -Dgpu_architectures=90 -Ddevice-optimization=false -Dtests=enabled -Dexamples=disabled -Dopencv=disabled \
     >/dev/null
 fi
 meson compile -C "$build" tests/fuzz/fuzz-pipeline

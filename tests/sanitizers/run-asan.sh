@@ -26,7 +26,7 @@ if [ ! -f "$build/build.ninja" ]; then
   # One architecture without device optimisation keeps the build short: no test
   # here runs a kernel (the gpu suite is left out).
   CC=gcc CXX=g++ meson setup "$build" "$root" -Db_sanitize=address -Db_lundef=false \
-    -Dgpu_architectures=75 -Ddevice-debug=true -Dcuda-memory=disabled
+    -Dgpu_architectures=75 -Ddevice-optimization=false -Dcuda-memory=disabled
 else
   meson configure "$build" -Dcuda-memory=disabled
 fi
